@@ -1,0 +1,72 @@
+/**
+ * Types of the language's public API (see index.ts). The API never throws for bad user input:
+ * every problem comes back as diagnostics.
+ */
+import type { ModuleNode, Span } from './ast/nodes.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
+
+export type Locale = 'en-US' | 'zh-CN' | 'de-DE';
+export const SUPPORTED_LOCALES: readonly Locale[] = ['en-US', 'zh-CN', 'de-DE'];
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ParseResult {
+  /** null only when nothing usable could be parsed; otherwise a (possibly partial) tree. */
+  module: ModuleNode | null;
+  diagnostics: Diagnostic[];
+}
+
+export interface CompileOptions {
+  /** Default 1,000,000 (LANGUAGE.md §7). */
+  stepBudget?: number;
+}
+
+export interface CompileResult {
+  program: CompiledProgram | null;
+  diagnostics: Diagnostic[];
+}
+
+export interface ParameterInfo {
+  name: string;
+  /** The type as written in en-US, e.g. `List of Applicant`. */
+  type: string;
+}
+
+export interface FunctionSignature {
+  name: string;
+  params: ParameterInfo[];
+  returnType: string;
+}
+
+/** A checked, compiled module: immutable, reusable across evaluations and safe to cache. */
+export interface CompiledProgram {
+  readonly moduleName: string;
+  readonly locale: Locale;
+  readonly functions: readonly FunctionSignature[];
+  readonly module: ModuleNode;
+}
+
+export interface EvaluateOptions {
+  /** Overrides the program's step budget. */
+  stepBudget?: number;
+  /** Record the decision trace (off by default; free when off). */
+  trace?: boolean;
+}
+
+/** One condition evaluated, in evaluation order. */
+export interface TraceEntry {
+  /** Which construct decided: `if` branch, `match` case, `call` into a rule, `return`, or `fail`. */
+  kind: 'if' | 'match' | 'call' | 'return' | 'fail';
+  rule: string;
+  /** Source text of the condition / subject / returned expression as written. */
+  text: string;
+  span: Span;
+  /** The condition's or subject's value (Bool for `if`), or the returned value. */
+  value: JsonValue;
+  /** For `if`: `then`, `otherwise if #n`, `otherwise` or `none`; for `match`: the matched case or `otherwise`/`none`. */
+  branch?: string;
+}
+
+export type EvaluationResult =
+  | { ok: true; value: JsonValue; trace?: TraceEntry[] }
+  | { ok: false; diagnostics: Diagnostic[]; trace?: TraceEntry[] };

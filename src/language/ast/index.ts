@@ -1,0 +1,2 @@
+export * from './nodes.js';
+export { stripPositions } from './strip-positions.js';

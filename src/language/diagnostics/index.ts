@@ -1,0 +1,2 @@
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from './codes.js';
+export { describeDiagnostic, type Diagnostic, type Severity } from './diagnostic.js';
