@@ -4,6 +4,9 @@
  * The contract suite in test/contracts runs the same cases against both adapters.
  */
 
+/** `previousHash` of a tenant's first audit record (seq 1). */
+export const GENESIS_PREVIOUS_HASH = '0'.repeat(64);
+
 /** One link of a tenant's audit hash chain, exactly as stored and returned by the API. */
 export interface AuditRecord {
   id: string;
@@ -28,11 +31,12 @@ export interface AuditQuery {
   eventType?: string;
   policyModule?: string;
   policyFunction?: string;
-  /** Inclusive ISO 8601 bounds on occurredAt. */
+  /** Inclusive ISO 8601 bounds on occurredAt (any offset; compared as instants). */
   from?: string;
   to?: string;
   /** Only records with seq < before (paging). */
   before?: number;
+  /** Positive integer; the caller applies its own ceiling. */
   limit: number;
 }
 
@@ -42,6 +46,8 @@ export interface AuditChainRepository {
    * Inserts records with consecutive seqs in order and stops at the first seq that already exists
    * (another writer won). Returns how many were inserted; fewer than given means a conflict and the
    * caller must re-read the head and rebuild the rest. Never overwrites.
+   * Throws AuditBatchError when the records do not extend the stored chain (wrong seq or
+   * previousHash for the first record, or records not linked to each other).
    */
   insertBatch(tenantId: string, records: readonly AuditRecord[]): Promise<number>;
   /** Newest first (seq descending). */
@@ -66,7 +72,10 @@ export interface TenantRepository {
   /** Returns false when the tenant already exists (nothing changes). */
   create(tenant: Tenant, firstSecret: SigningSecret): Promise<boolean>;
   get(tenantId: string): Promise<Tenant | null>;
-  /** Adds a secret; only the two newest stay valid. Returns false for an unknown tenant. */
+  /**
+   * Adds a secret; only the two newest (highest versions) stay valid. Returns false for an unknown
+   * tenant or when the tenant already has a secret with that version (nothing changes).
+   */
   addSecret(tenantId: string, secret: SigningSecret): Promise<boolean>;
   /** The valid secrets, newest first (at most two). */
   activeSecrets(tenantId: string): Promise<SigningSecret[]>;

@@ -22,6 +22,7 @@ export const DIAGNOSTIC_CODES = {
   PL1015: 'comparisons cannot be chained without parentheses',
   PL1016: 'unexpected indentation',
   PL1017: 'invalid UTF-8 or control character in source',
+  PL1018: 'backticks must quote a name (a letter or `_`, then letters, digits or `_`)',
 
   // --- PL2xxx names and types (checker) ---
   PL2001: 'unknown name',
@@ -45,6 +46,9 @@ export const DIAGNOSTIC_CODES = {
   PL2019: '`For each` needs a list',
   PL2020: 'the type of an empty list cannot be inferred here',
   PL2021: 'unreachable statement after `Return` or `Fail with`',
+  PL2022: 'record type contains itself without a list in between (no value of it can exist)',
+  PL2023: 'loop variable reuses the name of a variable that is already bound',
+  PL2024: 'variable may be read before it has a value (it is bound only on some paths)',
 
   // --- PL3xxx runtime (evaluation) ---
   PL3001: 'division by zero',
@@ -59,6 +63,7 @@ export const DIAGNOSTIC_CODES = {
   PL4002: 'nesting deeper than 64 levels',
   PL4003: 'step budget exceeded',
   PL4004: 'evaluation timed out (wall-time limit enforced outside the interpreter thread)',
+  PL4005: 'text value longer than the interpreter allows (2^24 characters)',
 
   // --- PL5xxx context input conversion ---
   PL5001: 'context must be a JSON object keyed by parameter name or an array in parameter order',

@@ -1,0 +1,62 @@
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+
+/** Where a script reads its environment and writes its lines; tests pass their own. */
+export interface CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export const processIo: CliIo = {
+  env: process.env,
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A failure the user can fix: one line on stderr, exit code 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+/** A commander program that reports through `io` and never exits the process itself. */
+export function createProgram(name: string, io: CliIo): Command {
+  return new Command(name)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text.trimEnd()),
+      writeErr: (text) => io.err(text.trimEnd()),
+    });
+}
+
+/** Parses and runs; maps the expected failures to exit codes. */
+export async function runProgram(program: Command, argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof CliError || (error as { expose?: unknown }).expose === true) {
+      io.err(`error: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+/** True when the module at `url` is the file node was started with. */
+export function isEntryPoint(url: string): boolean {
+  return process.argv[1] !== undefined && url === pathToFileURL(process.argv[1]).href;
+}
+
+export function runAsEntryPoint(run: (argv: readonly string[], io: CliIo) => Promise<number>): void {
+  run(process.argv.slice(2), processIo).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

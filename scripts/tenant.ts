@@ -1,0 +1,62 @@
+/**
+ * Tenant set-up against the configured store (MONGODB_URL, else SQLite under DATA_DIR):
+ *   npm run -s tenant -- create acme    registers the tenant; its signing secret is the last line
+ *   npm run -s tenant -- rotate acme    adds a new secret; the previous one stays valid until the next rotation
+ */
+import { ConfigError, loadConfig, redactUrl, storeLocation } from '../src/config/index.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { createTenantService, type TenantService } from '../src/tenants/index.js';
+import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+
+async function withTenants<T>(io: CliIo, work: (tenants: TenantService) => Promise<T>): Promise<T> {
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message);
+    throw error;
+  }
+  const location = storeLocation(config);
+  let store: Store;
+  try {
+    store = await openStore(location);
+  } catch (error) {
+    const where = location.mongodbUrl === undefined ? location.sqlitePath : redactUrl(location.mongodbUrl);
+    throw new CliError(`cannot open the store at ${where}: ${(error as Error).message}`);
+  }
+  try {
+    return await work(createTenantService(store.tenants));
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runTenantCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = createProgram('tenant', io).description('register tenants and rotate their request-signing secrets');
+
+  program
+    .command('create')
+    .description('register a tenant and print its request-signing secret on the last line')
+    .argument('<tenantId>', 'tenant id: 1-64 letters, digits, _ or -')
+    .action(async (tenantId: string) => {
+      const { secret } = await withTenants(io, (tenants) => tenants.register(tenantId));
+      io.out(`tenant \`${tenantId}\` created; request-signing secret version ${secret.version}:`);
+      io.out(secret.secret);
+    });
+
+  program
+    .command('rotate')
+    .description('add a new request-signing secret; the previous one stays valid until the next rotation')
+    .argument('<tenantId>', 'an existing tenant id')
+    .action(async (tenantId: string) => {
+      const secret = await withTenants(io, (tenants) => tenants.rotateSecret(tenantId));
+      io.out(
+        `tenant \`${tenantId}\`: request-signing secret version ${secret.version} added; version ${secret.version - 1} stays valid until the next rotation:`,
+      );
+      io.out(secret.secret);
+    });
+
+  return runProgram(program, argv, io);
+}
+
+if (isEntryPoint(import.meta.url)) runAsEntryPoint(runTenantCli);

@@ -1,0 +1,52 @@
+import type Router from '@koa/router';
+import type { Redis } from 'ioredis';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Principal, Role, TokenVerifier } from '../auth/index.js';
+import type { Logger } from '../logging/index.js';
+import type { Store } from '../store/ports.js';
+import type { TenantRateLimiter } from './tenant-rate-limiter.js';
+
+/** What middleware leaves in `ctx.state` for the handlers after it. */
+export interface AppState {
+  requestId: string;
+  /** Child logger carrying the request id. */
+  log: Logger;
+  /** Set by the tenant header middleware. */
+  tenantId?: string;
+  /** Set by an authentication middleware. */
+  principal?: Principal;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppMiddleware = Middleware<AppState>;
+export type AppRouter = Router<AppState>;
+
+/** Everything the HTTP layer needs; main.ts builds it, tests build it with their own parts. */
+export interface AppDeps {
+  logger: Logger;
+  store: Store;
+  /** Shared connection: readiness PING and whatever routes need from Redis. */
+  redis: Redis;
+  tokenVerifier: TokenVerifier;
+  rateLimiter: TenantRateLimiter;
+  bodyLimitBytes: number;
+  /** Honour X-Forwarded-* (behind a trusted proxy only). */
+  trustProxy?: boolean;
+  /** Route modules registered after the built-in ones. */
+  routes?: readonly RouteModule[];
+}
+
+/** Shared guards, so every route declares its protection in one line. */
+export interface RouteKit {
+  /** 400 unless X-Tenant-ID is present and well-formed; sets `ctx.state.tenantId`. */
+  tenant: AppMiddleware;
+  /** 401/403 unless a valid bearer token for that tenant is sent; sets `ctx.state.principal`. */
+  bearer: AppMiddleware;
+  /** 429 once the tenant's quota is spent; sets RateLimit headers. Needs `ctx.state.tenantId`. */
+  rateLimit: AppMiddleware;
+  requireRole(role: Role): AppMiddleware;
+  /** The REST chain: tenant header, bearer token, rate limit, role. */
+  restGuard(role: Role): AppMiddleware;
+}
+
+export type RouteModule = (router: AppRouter, deps: AppDeps, kit: RouteKit) => void;

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { AppDeps, AppState } from './app-types.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestContext } from './middleware/request-context.js';
+import { createRouteKit } from './route-kit.js';
+import { ROUTE_MODULES } from './routes/index.js';
+
+/** The HTTP application, not listening: main.ts serves `app.callback()`, tests do the same. */
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
+  // Errors are answered and logged by errorHandler; anything Koa still sees is a write failure.
+  app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'response failed'));
+
+  const router = new Router<AppState>();
+  const kit = createRouteKit(deps);
+  for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, deps, kit);
+
+  app.use(requestContext(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(jsonBody({ limitBytes: deps.bodyLimitBytes }));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

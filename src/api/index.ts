@@ -1,0 +1,10 @@
+export { createApp } from './create-app.js';
+export type { AppContext, AppDeps, AppMiddleware, AppRouter, AppState, RouteKit, RouteModule } from './app-types.js';
+export { ApiError, isExposedError, type ExposedError } from './api-error.js';
+export { ApiErrorCode, type ApiErrorCodeValue } from './error-codes.js';
+export { errorEnvelope, type ErrorEnvelope } from './error-envelope.js';
+export { createTenantRateLimiter, type RateLimitDecision, type TenantRateLimiter, type TenantRateLimiterOptions } from './tenant-rate-limiter.js';
+export { TENANT_HEADER } from './middleware/tenant-header.js';
+export { REQUEST_ID_HEADER } from './middleware/request-context.js';
+export { queryValue, integerParam, timeRangeParams } from './query-params.js';
+export { parseIsoTimestamp } from './iso-timestamp.js';

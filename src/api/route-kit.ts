@@ -1,0 +1,38 @@
+import { createBearerAuth, requireRole, type Role } from '../auth/index.js';
+import type { AppDeps, AppMiddleware, RouteKit } from './app-types.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { tenantHeader } from './middleware/tenant-header.js';
+
+/** Runs the middleware in order as one. */
+function chain(middleware: readonly AppMiddleware[]): AppMiddleware {
+  return (ctx, next) => {
+    const run = async (index: number): Promise<void> => {
+      const current = middleware[index];
+      if (current === undefined) return next();
+      await current(ctx, () => run(index + 1));
+    };
+    return run(0);
+  };
+}
+
+export function createRouteKit(deps: AppDeps): RouteKit {
+  const tenant = tenantHeader();
+  const bearer: AppMiddleware = createBearerAuth(deps.tokenVerifier);
+  const limit = rateLimit(deps.rateLimiter);
+  const guards = new Map<Role, AppMiddleware>();
+  return {
+    tenant,
+    bearer,
+    rateLimit: limit,
+    requireRole: (role) => requireRole(role),
+    restGuard(role) {
+      let guard = guards.get(role);
+      if (!guard) {
+        // Quota is spent only by authenticated callers, so nobody can drain another tenant's.
+        guard = chain([tenant, bearer, limit, requireRole(role)]);
+        guards.set(role, guard);
+      }
+      return guard;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, verifyChain } from '../../audit/index.js';
+import type { AuditQuery, AuditRecord } from '../../store/index.js';
+import { ApiError } from '../api-error.js';
+import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { integerParam, timeRangeParams } from '../query-params.js';
+
+/** The public shape of a record: stored fields only, whatever else an adapter carries. */
+function view(record: AuditRecord): AuditRecord {
+  const { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash } = record;
+  return { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash };
+}
+
+/** `limit` and `before` (a seq: only older records), shared by every list. */
+function paging(ctx: AppContext): Pick<AuditQuery, 'limit' | 'before'> {
+  const limit = integerParam(ctx, 'limit', { min: 1, max: AUDIT_LIST_MAX_LIMIT, default: AUDIT_LIST_DEFAULT_LIMIT });
+  const before = integerParam(ctx, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER });
+  return before === undefined ? { limit } : { limit, before };
+}
+
+function pathName(ctx: AppContext, name: string): string {
+  const value = (ctx as AppContext & { params: Record<string, string> }).params[name] ?? '';
+  if (value.length === 0 || value.length > 256) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` must be 1-256 characters`);
+  }
+  return value;
+}
+
+function tenantOf(ctx: AppContext): string {
+  const tenantId = ctx.state.tenantId;
+  if (tenantId === undefined) throw new Error('audit route reached without a tenant');
+  return tenantId;
+}
+
+/** The tenant's audit chain, newest first (seq descending, which is append order). */
+export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): void {
+  const guard = kit.restGuard('ADMIN');
+  const list = async (ctx: AppContext, query: AuditQuery) => {
+    const records = await deps.store.audit.list(tenantOf(ctx), query);
+    ctx.body = records.map(view);
+  };
+
+  router.get('/api/v1/audit', guard, async (ctx) => {
+    await list(ctx, paging(ctx));
+  });
+
+  router.get('/api/v1/audit/verify', guard, async (ctx) => {
+    ctx.body = await verifyChain(deps.store.audit, tenantOf(ctx));
+  });
+
+  router.get('/api/v1/audit/type/:eventType', guard, async (ctx) => {
+    await list(ctx, { ...paging(ctx), eventType: pathName(ctx, 'eventType') });
+  });
+
+  router.get('/api/v1/audit/policy/:policyModule/:policyFunction', guard, async (ctx) => {
+    const policyModule = pathName(ctx, 'policyModule');
+    const policyFunction = pathName(ctx, 'policyFunction');
+    await list(ctx, { ...paging(ctx), policyModule, policyFunction });
+  });
+
+  router.get('/api/v1/audit/range', guard, async (ctx) => {
+    const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
+    await list(ctx, { ...paging(ctx), from, to });
+  });
+}

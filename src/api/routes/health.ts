@@ -1,0 +1,47 @@
+import type { AppContext, AppDeps, AppRouter } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { errorEnvelope } from '../error-envelope.js';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+/** 'ok' or 'failed'; why goes to the log only, since readiness is open to anyone who can reach it. */
+async function check(ctx: AppContext, name: string, probe: () => Promise<unknown>): Promise<'ok' | 'failed'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([probe(), timeout]);
+    return 'ok';
+  } catch (error) {
+    ctx.state.log.warn({ check: name, err: error }, 'readiness check failed');
+    return 'failed';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Liveness answers while the event loop turns; readiness asks every backing service. */
+export function healthRoutes(router: AppRouter, deps: AppDeps): void {
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    const [store, redis] = await Promise.all([
+      check(ctx, 'store', () => deps.store.ping()),
+      check(ctx, 'redis', () => deps.redis.ping()),
+    ]);
+    const checks = { store, redis };
+    const failed = Object.entries(checks).filter(([, outcome]) => outcome !== 'ok');
+    if (failed.length === 0) {
+      ctx.body = { status: 'ready', checks };
+      return;
+    }
+    ctx.status = 503;
+    ctx.body = {
+      ...errorEnvelope(ApiErrorCode.HEALTH_NOT_READY, `not ready: ${failed.map(([name]) => name).join(', ')} failed`),
+      checks,
+    };
+  });
+}

@@ -1,0 +1,25 @@
+export { canonicalAuditContent, computeAuditHash, type AuditRecordContent } from './audit-hash.js';
+export {
+  normaliseAuditEvent,
+  assertAuditTenantId,
+  AuditEventError,
+  AUDIT_TENANT_ID_PATTERN,
+  type AuditEvent,
+  type NormalisedAuditEvent,
+} from './audit-event.js';
+export {
+  createAuditChainWriter,
+  AuditWriterClosedError,
+  AuditChainContentionError,
+  type AuditChainWriter,
+  type AuditChainWriterOptions,
+  type AuditChainWriterStats,
+} from './audit-chain-writer.js';
+export {
+  verifyChain,
+  type ChainVerification,
+  type VerifyChainOptions,
+  type VerifyChainProgress,
+} from './verify-chain.js';
+export { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT } from './list-limits.js';
+export { GENESIS_PREVIOUS_HASH } from '../store/index.js';

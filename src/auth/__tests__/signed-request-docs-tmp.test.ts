@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import Koa from 'koa';
+import { expect, it } from 'vitest';
+import { openSqliteStore } from '../../store/index.js';
+import { createNonceGuard } from '../nonce-guard.js';
+import { createSignedRequestAuth, readRawBody } from '../signed-request.middleware.js';
+it('doc snippet', async () => {
+  const redis = new Redis();
+  const store = await openSqliteStore(':memory:');
+  const c = new Date().toISOString();
+  await store.tenants.create({ tenantId: 'acme-corp', createdAt: c }, { version: 1, secret: 'tenant-secret-for-tests-0001', createdAt: c });
+  const app = new Koa();
+  app.use(async (ctx, next) => { try { await next(); } catch (e: any) { ctx.status = e.status ?? 500; ctx.body = { error: e.message, code: e.code }; } });
+  app.use(createSignedRequestAuth({ tenants: store.tenants, nonceGuard: createNonceGuard({ redis, keyPrefix: `test-${randomUUID()}:` }), minRole: 'MEMBER' }));
+  app.use(async (ctx) => { ctx.body = { auth: ctx.state.auth, body: (await readRawBody(ctx)).toString() }; });
+  const server = app.listen(0, '127.0.0.1'); await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const script = require('node:fs').readFileSync('/tmp/sign-snippet.sh', 'utf8').replace('BASE=http://127.0.0.1:8080', `BASE=${base}`);
+  const out = execFileSync('bash', ['-c', script], { encoding: 'utf8' });
+  console.log('OUT', out);
+  server.close(); await redis.quit(); await store.close();
+  expect(JSON.parse(out).auth.tenantId).toBe('acme-corp');
+});

@@ -1,0 +1,15 @@
+export { ROLES, isRole, roleRank, highestRole, roleSatisfies, type Role } from './roles.js';
+export type { Principal, AuthState } from './principal.js';
+export { AuthenticationError, AuthorizationError, AuthErrorCode } from './auth-errors.js';
+export {
+  createJwtKeyRing,
+  loadJwtKeyRing,
+  JWT_KEY_FILE_NAME,
+  type JwtKey,
+  type JwtKeyRing,
+  type JwtKeySource,
+} from './jwt-key-ring.js';
+export { createTokenSigner, type TokenClaims, type TokenSigner } from './token-signer.js';
+export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
+export { createBearerAuth } from './bearer-auth.js';
+export { requireRole } from './require-role.js';

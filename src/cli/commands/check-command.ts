@@ -1,0 +1,20 @@
+import { compile } from '../../language/index.js';
+import { type CliIo, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
+import { readSource } from '../read-input.js';
+import { renderDiagnostics } from '../render-diagnostic.js';
+
+export interface CheckOptions {
+  locale: string;
+}
+
+/** `policy check`: compiles the module and reports every diagnostic; exit 1 when any is an error. */
+export function runCheck(file: string, options: CheckOptions, io: CliIo): number {
+  const source = readSource(file);
+  const { program, diagnostics } = compile(source, options.locale);
+  if (diagnostics.length > 0) io.err(renderDiagnostics(diagnostics, source, file));
+  if (program === null || diagnostics.some((d) => d.severity === 'error')) return EXIT_DIAGNOSTICS;
+  const names = program.functions.map((f) => f.name);
+  const rules = `${names.length} rule${names.length === 1 ? '' : 's'}`;
+  io.out(`ok: ${file}: module ${program.moduleName} (${program.locale}), ${rules}: ${names.join(', ')}\n`);
+  return EXIT_OK;
+}

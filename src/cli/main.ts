@@ -1,0 +1,73 @@
+/**
+ * The `policy` command: `check`, `eval` and `fmt` over policy source files. `bin/policy.mjs`
+ * calls `main` with the arguments after the program name and exits with the returned code.
+ */
+import { Command, CommanderError } from 'commander';
+import { type CliIo, CliUsageError, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, processIo } from './cli-io.js';
+import { runCheck } from './commands/check-command.js';
+import { runEval } from './commands/eval-command.js';
+import { runFmt } from './commands/fmt-command.js';
+
+function createProgram(io: CliIo, setExit: (code: number) => void): Command {
+  const program = new Command('policy')
+    .description('Check, evaluate and translate policy modules written in en-US, zh-CN or de-DE.')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) })
+    .showHelpAfterError('(run `policy --help` for usage)');
+
+  program
+    .command('check')
+    .description('compile a module and report its diagnostics')
+    .argument('<file>', 'policy source file')
+    .option('--locale <tag>', 'locale the module is written in', 'en-US')
+    .action((file: string, options: { locale: string }) => setExit(runCheck(file, options, io)));
+
+  program
+    .command('eval')
+    .description('evaluate one rule of a module and print its result as JSON')
+    .argument('<file>', 'policy source file')
+    .requiredOption('--function <name>', 'rule to evaluate')
+    .option('--context <file>', 'JSON context: an object keyed by parameter name or an array in parameter order (`-` reads standard input)')
+    .option('--locale <tag>', 'locale the module is written in', 'en-US')
+    .option('--trace', 'print the decision trace')
+    .option('--json', 'print {"result", "error", "diagnostics"} as JSON whatever the outcome')
+    .action((file: string, options: { function: string; context?: string; locale: string; trace?: boolean; json?: boolean }) =>
+      setExit(runEval(file, options, io)),
+    );
+
+  program
+    .command('fmt')
+    .description('print a module in canonical layout, optionally translated to another locale')
+    .argument('<file>', 'policy source file')
+    .option('--from <tag>', 'locale the module is written in (default: detected from its module header)')
+    .option('--locale <tag>', 'locale to print in (default: the module\'s own)')
+    .action((file: string, options: { from?: string; locale?: string }) => setExit(runFmt(file, options, io)));
+
+  return program;
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = EXIT_OK;
+  const program = createProgram(io, (code) => {
+    exitCode = code;
+  });
+  if (argv.length === 0) {
+    io.err(program.helpInformation());
+    return EXIT_USAGE;
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof CliUsageError) {
+      io.err(`error: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    // The language API reports problems as diagnostics; reaching here is a defect, shown without a stack.
+    io.err(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_INTERNAL;
+  }
+}

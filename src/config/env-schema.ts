@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { parseByteSize } from './byte-size.js';
+import { parseJwtKeysSpec } from './jwt-keys-spec.js';
+
+/** Process roles: `all` runs the API and the worker in one process. */
+export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, { message: `must be a whole number between ${min} and ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `must be between ${min} and ${max}` });
+}
+
+function url(protocols: readonly string[]) {
+  return z.string().refine(
+    (text) => {
+      try {
+        return protocols.includes(new URL(text).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+}
+
+function boolean() {
+  return z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' })
+    .transform((text) => text === 'true' || text === '1');
+}
+
+/**
+ * The whole environment, validated once at start-up. Add a variable here (and to the README's
+ * configuration table); values arrive as strings, empty strings count as unset.
+ */
+export const envSchema = z.object({
+  PORT: integer(0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  ROLE: z.enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_{}:.-]{1,64}$/, { message: "must be 1-64 characters of letters, digits, '_', '-', '.', ':', '{', '}'" })
+    .default('pe'),
+  MONGODB_URL: url(['mongodb:', 'mongodb+srv:']).optional(),
+  MONGODB_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: "must be 1-63 characters of letters, digits, '_' or '-'" })
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  JWT_KEYS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return parseJwtKeysSpec(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  RATE_LIMIT_POINTS: integer(1, 1_000_000_000).default(50_000),
+  RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
+  BODY_LIMIT: z
+    .string()
+    .transform((text, ctx) => {
+      const bytes = parseByteSize(text);
+      if (bytes === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be a size such as 512kb, 1mb or a number of bytes' });
+        return z.NEVER;
+      }
+      return bytes;
+    })
+    .default(1024 * 1024),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: boolean().default(false),
+  SHUTDOWN_GRACE_SECONDS: integer(0, 600).default(10),
+});
+
+export type Config = z.output<typeof envSchema>;

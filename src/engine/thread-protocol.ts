@@ -1,0 +1,54 @@
+/**
+ * The message format between the pool (main side) and an evaluation thread. Plain structured-clone
+ * data only: the thread may be terminated at any moment, so nothing here owns a resource.
+ */
+import type { ItemResult } from './evaluation-item.js';
+
+/** Settings the pool passes to every thread through `workerData`. */
+export interface ThreadSettings {
+  cacheSize: number;
+  /** Step budget for every evaluation; undefined keeps the language default. */
+  stepBudget?: number;
+}
+
+export interface ThreadItem {
+  /** Index into `ThreadTask.sources`: a batch often repeats one source, so it crosses the thread boundary once. */
+  sourceIndex: number;
+  locale: string;
+  functionName: string;
+  context: unknown;
+  trace: boolean;
+}
+
+export interface ThreadTask {
+  sources: string[];
+  items: ThreadItem[];
+  /**
+   * Shared progress cells (Int32, see PROGRESS_*): the thread publishes which item runs and since
+   * when, so the pool can hold each item to its own wall-time limit without a message per item.
+   */
+  progress: SharedArrayBuffer;
+  /** `Date.now()` on the main side when the task was submitted; start offsets are relative to it. */
+  baseTime: number;
+}
+
+/** Item result as the thread returns it, plus whether the compiled program came from the cache. */
+export interface ThreadItemResult extends ItemResult {
+  cacheHit: boolean;
+}
+
+export interface ThreadTaskResult {
+  results: ThreadItemResult[];
+}
+
+/** Index of the item currently running; -1 until the first one starts. */
+export const PROGRESS_INDEX = 0;
+/** Start of the current item, in ms after `baseTime`. Written before PROGRESS_INDEX. */
+export const PROGRESS_STARTED_AT = 1;
+export const PROGRESS_CELLS = 2;
+
+export function createProgressBuffer(): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(PROGRESS_CELLS * Int32Array.BYTES_PER_ELEMENT);
+  Atomics.store(new Int32Array(buffer), PROGRESS_INDEX, -1);
+  return buffer;
+}

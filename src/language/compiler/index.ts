@@ -1,0 +1,1 @@
+export { compileProgram, type ProgramOptions } from './compile-program.js';

@@ -1,0 +1,26 @@
+/**
+ * Support for the traced closure tree: the source text of a node and JSON conversion of values,
+ * both prepared at compile time so recording an entry costs one push.
+ */
+import type { Node } from '../ast/nodes.js';
+import type { ValueType } from '../checker/types.js';
+import { createOutputConversion, type OutputConversion } from '../runtime/output-conversion.js';
+import type { TypeEnvironment } from '../runtime/input-conversion.js';
+import type { TraceSink } from '../runtime/program-runtime.js';
+
+export class TraceRecorder {
+  constructor(
+    readonly sink: TraceSink,
+    private readonly source: string,
+    private readonly env: TypeEnvironment,
+  ) {}
+
+  /** The node's text exactly as written. */
+  textOf(node: Node): string {
+    return this.source.slice(node.span.start, node.span.end);
+  }
+
+  toJson(type: ValueType): OutputConversion {
+    return createOutputConversion(type, this.env);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The policy language's public API. Nothing here throws for bad user input (source, locale tag,
+ * function name, context): every problem comes back as diagnostics.
+ */
+import type { CompileOptions, CompileResult } from './api-types.js';
+import { SUPPORTED_LOCALES } from './api-types.js';
+import { check } from './checker/index.js';
+import { compileProgram } from './compiler/index.js';
+import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { resolveLocale } from './locales/index.js';
+import { parse } from './parser/index.js';
+
+export { parse } from './parser/index.js';
+export { check, type CheckResult, type CheckedModule } from './checker/index.js';
+export { evaluate } from './runtime/index.js';
+export { resolveLocale, detectLocale } from './locales/index.js';
+export { describeDiagnostic, DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics/index.js';
+export { stripPositions } from './ast/index.js';
+export type * from './ast/nodes.js';
+export { SUPPORTED_LOCALES } from './api-types.js';
+export type {
+  CompileOptions,
+  CompileResult,
+  CompiledProgram,
+  EvaluateOptions,
+  EvaluationResult,
+  FunctionSignature,
+  JsonValue,
+  Locale,
+  ParameterInfo,
+  ParseResult,
+  TraceEntry,
+} from './api-types.js';
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * Source text in a locale → a checked, compiled program (parse, check, compile). The program is
+ * null when any error was found; warnings alone keep it.
+ */
+export function compile(source: string, localeTag: string, options?: CompileOptions): CompileResult {
+  const locale = resolveLocale(localeTag);
+  if (locale === null) {
+    const supported = SUPPORTED_LOCALES.map((l) => `\`${l}\``).join(', ');
+    const diagnostic: Diagnostic = {
+      code: 'PL6001',
+      severity: 'error',
+      message: `unsupported locale \`${String(localeTag)}\`; supported locales are ${supported} (also \`en\`, \`zh\`, \`de\`, in any case, with \`-\` or \`_\`)`,
+      span: null,
+    };
+    return { program: null, diagnostics: [diagnostic] };
+  }
+  const parsed = parse(source, locale);
+  if (parsed.module === null || parsed.diagnostics.some((d) => d.severity === 'error')) {
+    return { program: null, diagnostics: parsed.diagnostics };
+  }
+  try {
+    const checked = check(parsed.module);
+    const diagnostics = [...parsed.diagnostics, ...checked.diagnostics];
+    if (checked.checked === null) return { program: null, diagnostics };
+    const program = compileProgram(checked.checked, {
+      source,
+      locale,
+      ...(options?.stepBudget === undefined ? {} : { stepBudget: options.stepBudget }),
+    });
+    return { program, diagnostics };
+  } catch (error) {
+    // The parser bounds nesting, but a very long operator chain is deep too; report, do not crash.
+    if (!isStackOverflow(error)) throw error;
+    return {
+      program: null,
+      diagnostics: [{ code: 'PL4002', severity: 'error', message: 'the module is nested too deeply to compile', span: parsed.module.span }],
+    };
+  }
+}

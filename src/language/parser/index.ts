@@ -1,0 +1,2 @@
+export { parse } from './parse.js';
+export { MAX_NESTING } from './parser-base.js';

@@ -1,0 +1,3 @@
+export { evaluate, validateStepBudget } from './evaluate.js';
+export { DEFAULT_STEP_BUDGET } from './meter.js';
+export { EvaluationError } from './evaluation-error.js';

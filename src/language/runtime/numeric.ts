@@ -1,0 +1,98 @@
+/**
+ * Number semantics shared by compiled code: Int is a JS number kept inside ±(2^53−1), Float any
+ * finite number; anything else is a runtime error at the node that produced it.
+ */
+import type { Span } from '../ast/nodes.js';
+import { EvaluationError } from './evaluation-error.js';
+
+export const MAX_INT = Number.MAX_SAFE_INTEGER;
+
+export function intOverflow(span: Span): EvaluationError {
+  return new EvaluationError('PL3003', 'integer result is outside the safe range ±(2^53−1)', span);
+}
+
+export function notFinite(span: Span, what = 'numeric result'): EvaluationError {
+  return new EvaluationError('PL3005', `${what} is not a finite number`, span);
+}
+
+export function divisionByZero(span: Span): EvaluationError {
+  return new EvaluationError('PL3001', 'division by zero', span);
+}
+
+export function moduloByZero(span: Span): EvaluationError {
+  return new EvaluationError('PL3002', 'modulo by zero', span);
+}
+
+export function checkInt(value: number, span: Span): number {
+  if (value > MAX_INT || value < -MAX_INT) throw intOverflow(span);
+  return value;
+}
+
+export function checkFloat(value: number, span: Span): number {
+  if (value - value !== 0) throw notFinite(span);
+  return value;
+}
+
+/** Floored modulo: the result has the sign of the divisor (as Excel's MOD), -7 % 3 is 2. */
+export function floorMod(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r + 0;
+}
+
+/** Rounds half away from zero: 2.5 → 3, -2.5 → -3. Never returns -0. */
+export function roundHalfAway(x: number): number {
+  return (x < 0 ? -Math.round(-x) : Math.round(x)) + 0;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+export const MAX_ROUND_DIGITS = POWERS_OF_TEN.length - 1;
+
+/** `x` with its decimal point moved `digits` places right, exactly as its shortest decimal form. */
+function shiftDecimal(x: number, digits: number): number {
+  const s = String(x);
+  const e = s.indexOf('e');
+  if (e < 0) return Number(`${s}e${digits}`);
+  return Number(`${s.slice(0, e)}e${Number(s.slice(e + 1)) + digits}`);
+}
+
+/**
+ * Rounds half away from zero to `digits` decimals (0–15), on the number's shortest decimal form:
+ * round(1.005, 2) is 1.01 although the binary value of 1.005 lies just below it.
+ */
+export function roundToDigits(x: number, digits: number): number {
+  const factor = POWERS_OF_TEN[digits]!;
+  const magnitude = Math.abs(x);
+  let scaled = magnitude * factor;
+  if (scaled >= 2 ** 52) return x;
+  const fraction = scaled - Math.floor(scaled);
+  // Only a near-tie can be decided wrongly by binary noise; settle those on the decimal form.
+  if (Math.abs(fraction - 0.5) < 1e-6) scaled = shiftDecimal(magnitude, digits);
+  const rounded = Math.round(scaled) / factor;
+  return (x < 0 ? -rounded : rounded) + 0;
+}
+
+/** Number of Unicode code points (a CJK character or an emoji counts once). */
+export function codePointLength(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Longest Text a program may build; far beyond any policy's needs, well below memory trouble. */
+export const MAX_TEXT_LENGTH = 2 ** 24;
+
+export function checkTextLength(text: string, span: Span): string {
+  if (text.length > MAX_TEXT_LENGTH) {
+    throw new EvaluationError('PL4005', `text would be longer than ${MAX_TEXT_LENGTH} characters`, span);
+  }
+  return text;
+}

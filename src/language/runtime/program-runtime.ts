@@ -1,0 +1,60 @@
+/**
+ * The executable part of a compiled program, kept on the CompiledProgram under a symbol (so the
+ * public object stays plain). Compiled code is a tree of closures: an expression is an `Eval`, a
+ * statement an `Exec` that returns `undefined` to continue or the value of a `Return`.
+ */
+import type { CompiledProgram, TraceEntry } from '../api-types.js';
+import type { ArgumentsConversion } from './input-conversion.js';
+import type { Meter } from './meter.js';
+import type { OutputConversion } from './output-conversion.js';
+
+export type Eval = () => unknown;
+export type Exec = () => unknown;
+
+/**
+ * One rule of a closure tree. The call graph is acyclic, so a rule is never active twice at
+ * once: one frame per rule, allocated at compile time, holds its variables by slot.
+ */
+export interface RuleCode {
+  readonly frame: unknown[];
+  readonly body: Exec;
+}
+
+/** Where a traced closure tree records its entries; reset for every evaluation. */
+export interface TraceSink {
+  entries: TraceEntry[];
+}
+
+export interface CodeTree {
+  readonly rules: ReadonlyMap<string, RuleCode>;
+  /** Only the traced tree has a sink; the plain tree contains no tracing code at all. */
+  readonly sink: TraceSink | null;
+}
+
+export interface EntryPoint {
+  readonly name: string;
+  readonly args: ArgumentsConversion;
+  readonly toJson: OutputConversion;
+  /** This rule in the plain tree, to skip a lookup on the common path. */
+  readonly plain: RuleCode;
+}
+
+export interface ProgramRuntime {
+  readonly moduleName: string;
+  readonly entries: ReadonlyMap<string, EntryPoint>;
+  readonly stepBudget: number;
+  readonly meter: Meter;
+  readonly plain: CodeTree;
+  /** The traced tree, compiled on first use. */
+  traced(): CodeTree;
+}
+
+export const PROGRAM_RUNTIME: unique symbol = Symbol('program runtime');
+
+export interface InternalProgram extends CompiledProgram {
+  readonly [PROGRAM_RUNTIME]: ProgramRuntime;
+}
+
+export function programRuntime(program: CompiledProgram): ProgramRuntime | undefined {
+  return (program as Partial<InternalProgram>)[PROGRAM_RUNTIME];
+}

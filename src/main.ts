@@ -1,0 +1,289 @@
+/**
+ * Composition root: the only module that knows every concrete part. A process runs one role —
+ * `api`, `worker`, or `all` (both, the default of `npm start`) — built from small start functions
+ * that share one runtime (config, logger, store, Redis) and stop in reverse order.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { Redis } from 'ioredis';
+import { createApp, createTenantRateLimiter } from './api/index.js';
+import { createTokenVerifier, loadJwtKeyRing } from './auth/index.js';
+import {
+  ConfigError,
+  loadConfig,
+  PROCESS_ROLES,
+  redactUrl,
+  storeLocation,
+  type Config,
+  type ProcessRole,
+} from './config/index.js';
+import { createLogger, type Logger } from './logging/index.js';
+import { openStore, type Store } from './store/index.js';
+
+/** A start-up failure the operator can fix; printed as one line, exit code 1. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** What every role shares. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  /** General-purpose connection (readiness, rate limits); roles open their own for blocking work. */
+  redis: Redis;
+}
+
+export interface RunningPart {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export type PartStarter = (runtime: Runtime) => Promise<RunningPart>;
+
+const REDIS_PROBE_TIMEOUT_MS = 4000;
+
+/** Fails within a few seconds, with the one thing to do, when Redis is not there. */
+export async function probeRedis(url: string): Promise<void> {
+  const advice = `redis is not reachable at ${redactUrl(url)}`;
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: REDIS_PROBE_TIMEOUT_MS - 1000,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
+  let lastError = '';
+  client.on('error', (error: Error) => {
+    lastError = error.message;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect().then(() => client.ping()),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_PROBE_TIMEOUT_MS} ms`)), REDIS_PROBE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    const cause = lastError || (error as Error).message;
+    throw new StartupError(`${advice} (${cause}): start it with \`redis-server\` or set REDIS_URL`);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}
+
+async function openConfiguredStore(config: Config): Promise<Store> {
+  const location = storeLocation(config);
+  try {
+    return await openStore(location);
+  } catch (error) {
+    const cause = (error as Error).message;
+    if (location.mongodbUrl !== undefined) {
+      throw new StartupError(
+        `mongodb is not usable at ${redactUrl(location.mongodbUrl)} (${cause}): start it, fix MONGODB_URL, or unset it to use the embedded SQLite store`,
+      );
+    }
+    throw new StartupError(`cannot open the SQLite store at ${location.sqlitePath} (${cause}): check DATA_DIR`);
+  }
+}
+
+async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  await probeRedis(config.REDIS_URL);
+  const store = await openConfiguredStore(config);
+  // No offline queue: while Redis is away, commands fail at once instead of piling up.
+  const redis = new Redis(config.REDIS_URL, { connectionName: 'pe-runtime', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(config.REDIS_URL)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
+    });
+  } catch (error) {
+    redis.disconnect();
+    await store.close();
+    throw error;
+  }
+  return { config, logger, store, redis };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartupError(`port ${port} on ${host} is already in use: stop the other process or set PORT`)
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** The HTTP API. */
+export const startApi: PartStarter = async ({ config, logger, store, redis }) => {
+  const keyRing = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
+  const app = createApp({
+    logger,
+    store,
+    redis,
+    tokenVerifier: createTokenVerifier(keyRing),
+    rateLimiter: createTenantRateLimiter({
+      redis,
+      points: config.RATE_LIMIT_POINTS,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      keyPrefix: `${config.REDIS_KEY_PREFIX}:rate-limit`,
+    }),
+    bodyLimitBytes: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+  });
+  const server = createServer(app.callback());
+  const address = await listen(server, config.PORT, config.HOST);
+  logger.info({ host: address.address, port: address.port, jwtKeys: keyRing.source, store: store.kind }, 'api listening');
+  return {
+    name: 'api',
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
+      await closed;
+      clearTimeout(grace);
+    },
+  };
+};
+
+/** Background work. Queue processors register here, each as a part that can stop. */
+export const startWorker: PartStarter = async ({ logger }) => {
+  const processors: RunningPart[] = [];
+  logger.info({ processors: processors.map((p) => p.name) }, 'worker started');
+  return {
+    name: 'worker',
+    async stop() {
+      for (const processor of processors.reverse()) await processor.stop();
+    },
+  };
+};
+
+/** Workers start first so that the API never accepts work nobody can take. */
+export const ROLE_PARTS: Readonly<Record<ProcessRole, readonly PartStarter[]>> = {
+  api: [startApi],
+  worker: [startWorker],
+  all: [startWorker, startApi],
+};
+
+export interface Service {
+  role: ProcessRole;
+  runtime: Runtime;
+  parts: readonly RunningPart[];
+  /** Stops the parts in reverse order, then closes the shared connections. */
+  stop(): Promise<void>;
+}
+
+export async function startService(role: ProcessRole, config: Config, logger: Logger): Promise<Service> {
+  const runtime = await openRuntime(config, logger);
+  const parts: RunningPart[] = [];
+  const stop = async () => {
+    for (const part of [...parts].reverse()) {
+      try {
+        await part.stop();
+      } catch (error) {
+        logger.error({ err: error, part: part.name }, 'part failed to stop cleanly');
+      }
+    }
+    runtime.redis.disconnect();
+    await runtime.store.close();
+  };
+  try {
+    for (const start of ROLE_PARTS[role]) parts.push(await start(runtime));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { role, runtime, parts, stop };
+}
+
+function parseRole(value: string): ProcessRole {
+  if (!(PROCESS_ROLES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`must be one of ${PROCESS_ROLES.join(', ')}`);
+  }
+  return value as ProcessRole;
+}
+
+/** Runs the process until SIGINT/SIGTERM. Returns the exit code for start-up failures. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const program = new Command('policy-engine')
+    .description('multi-tenant policy engine service')
+    .option('--role <role>', `process role: ${PROCESS_ROLES.join(', ')} (default: ROLE or all)`, parseRole)
+    .exitOverride();
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    return (error as { exitCode?: number }).exitCode ?? 1;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const role = (program.opts<{ role?: ProcessRole }>().role ?? config.ROLE) as ProcessRole;
+  const logger = createLogger({ level: config.LOG_LEVEL, base: { role } });
+
+  let service: Service;
+  try {
+    service = await startService(role, config, logger);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  logger.info({ store: service.runtime.store.kind }, 'service started');
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exit(code);
+    },
+    (error: unknown) => {
+      process.stderr.write(`start-up failed: ${(error as Error).stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

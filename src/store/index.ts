@@ -1,0 +1,26 @@
+import { openMongoStore } from './mongo/index.js';
+import type { Store } from './ports.js';
+import { openSqliteStore } from './sqlite/index.js';
+
+export * from './ports.js';
+export { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
+export { openSqliteStore, migrate, MigrationError, MIGRATIONS, type SqliteStore } from './sqlite/index.js';
+export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore } from './mongo/index.js';
+
+export interface OpenStoreOptions {
+  /** When set, the MongoDB adapter is used and `sqlitePath` is ignored. */
+  mongodbUrl?: string;
+  mongodbDatabase?: string;
+  sqlitePath: string;
+}
+
+/** The store for this process: MongoDB when a URL is configured, else the embedded SQLite file. */
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  if (options.mongodbUrl !== undefined && options.mongodbUrl !== '') {
+    return openMongoStore({
+      url: options.mongodbUrl,
+      ...(options.mongodbDatabase !== undefined ? { database: options.mongodbDatabase } : {}),
+    });
+  }
+  return openSqliteStore(options.sqlitePath);
+}

@@ -1,0 +1,167 @@
+import { MongoBulkWriteError, type Db, type Filter } from 'mongodb';
+import { AuditRecordCorruptError } from '../errors.js';
+import type { AuditChainRepository, AuditRecord } from '../ports.js';
+import {
+  assertBatchExtends,
+  assertBatchLinked,
+  assertPageSize,
+  assertTenantId,
+  normaliseAuditQuery,
+  parsePayload,
+  predecessorSeq,
+} from '../store-rules.js';
+import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
+
+const DUPLICATE_KEY = 11000;
+
+function toDocument(tenantId: string, r: AuditRecord): AuditDocument {
+  return {
+    _id: auditDocumentId(tenantId, r.seq),
+    tenantId,
+    seq: r.seq,
+    id: r.id,
+    eventType: r.eventType,
+    policyModule: r.policyModule,
+    policyFunction: r.policyFunction,
+    actorId: r.actorId,
+    occurredAt: r.occurredAt,
+    payload: JSON.stringify(r.payload),
+    hash: r.hash,
+    previousHash: r.previousHash,
+  };
+}
+
+function toRecord(d: AuditDocument): AuditRecord {
+  return {
+    id: d.id,
+    seq: d.seq,
+    eventType: d.eventType,
+    policyModule: d.policyModule ?? null,
+    policyFunction: d.policyFunction ?? null,
+    actorId: d.actorId,
+    occurredAt: d.occurredAt,
+    payload: parsePayload(d.tenantId, d.seq, d.payload),
+    hash: d.hash,
+    previousHash: d.previousHash,
+  };
+}
+
+/** How many documents an ordered insert stored before a duplicate key; rethrows anything else. */
+function insertedBeforeDuplicate(error: unknown, attempted: number): number {
+  if (error instanceof MongoBulkWriteError) {
+    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    const first = [...writeErrors].sort((a, b) => a.index - b.index)[0];
+    if (first !== undefined && first.code === DUPLICATE_KEY && first.index < attempted) return first.index;
+  }
+  throw error;
+}
+
+export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
+  const collection = db.collection<AuditDocument>(COLLECTIONS.audit);
+  /** Highest seq seen to exist, per tenant: where the next head search starts. Only a hint. */
+  const knownSeq = new Map<string, number>();
+
+  function remember(tenantId: string, seq: number): void {
+    if (seq > (knownSeq.get(tenantId) ?? 0)) knownSeq.set(tenantId, seq);
+  }
+
+  async function hashAt(tenantId: string, seq: number): Promise<string | undefined> {
+    const doc = await collection.findOne({ _id: auditDocumentId(tenantId, seq) }, { projection: { hash: 1 } });
+    return doc?.hash;
+  }
+
+  return {
+    async head(tenantId) {
+      assertTenantId(tenantId);
+      // Seqs are contiguous from 1 (insertBatch refuses gaps), so "seq n exists" is true up to the
+      // head and false after it: gallop from the highest seq known to exist, then bisect. Each
+      // probe is an _id equality, which FerretDB serves from its index where a sorted query scans
+      // the collection; on MongoDB a head that moved by k costs about 2·log2(k) probes.
+      let low = knownSeq.get(tenantId) ?? 0;
+      let lowHash: string | undefined;
+      let high: number;
+      for (let step = 1; ; step *= 2) {
+        const found = await hashAt(tenantId, low + step);
+        if (found === undefined) {
+          high = low + step;
+          break;
+        }
+        low += step;
+        lowHash = found;
+      }
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        const found = await hashAt(tenantId, middle);
+        if (found === undefined) {
+          high = middle;
+        } else {
+          low = middle;
+          lowHash = found;
+        }
+      }
+      if (low === 0) return null;
+      lowHash ??= await hashAt(tenantId, low);
+      if (lowHash === undefined) {
+        throw new AuditRecordCorruptError(tenantId, low, 'a record seen earlier is gone (records must never be deleted)');
+      }
+      remember(tenantId, low);
+      return { seq: low, hash: lowHash };
+    },
+
+    async insertBatch(tenantId, records) {
+      assertTenantId(tenantId);
+      if (records.length === 0) return 0;
+      assertBatchLinked(tenantId, records);
+      // No transaction needed: stored records never change, so a predecessor read now stays true.
+      const previousSeq = predecessorSeq(records);
+      assertBatchExtends(tenantId, records, previousSeq === null ? undefined : await hashAt(tenantId, previousSeq));
+      try {
+        await collection.insertMany(
+          records.map((r) => toDocument(tenantId, r)),
+          { ordered: true },
+        );
+        remember(tenantId, records[records.length - 1]!.seq);
+        return records.length;
+      } catch (error) {
+        const inserted = insertedBeforeDuplicate(error, records.length);
+        // The seq that refused us exists too.
+        remember(tenantId, records[inserted]!.seq);
+        return inserted;
+      }
+    },
+
+    async list(tenantId, query) {
+      assertTenantId(tenantId);
+      const q = normaliseAuditQuery(query);
+      const filter: Filter<AuditDocument> = { tenantId };
+      if (q.eventType !== undefined) filter.eventType = q.eventType;
+      if (q.policyModule !== undefined) filter.policyModule = q.policyModule;
+      if (q.policyFunction !== undefined) filter.policyFunction = q.policyFunction;
+      if (q.from !== undefined || q.to !== undefined) {
+        filter.occurredAt = {
+          ...(q.from !== undefined ? { $gte: q.from } : {}),
+          ...(q.to !== undefined ? { $lte: q.to } : {}),
+        };
+      }
+      if (q.before !== undefined) filter.seq = { $lt: q.before };
+      const docs = await collection.find(filter).sort({ seq: -1 }).limit(q.limit).toArray();
+      return docs.map(toRecord);
+    },
+
+    async *scan(tenantId, fromSeq, pageSize) {
+      assertTenantId(tenantId);
+      assertPageSize(pageSize);
+      // One cursor fetched in batches of pageSize: memory stays bounded, and backends that sort
+      // without an index (FerretDB) do it once instead of once per page.
+      const cursor = collection
+        .find({ tenantId, seq: { $gte: Math.max(1, Math.floor(fromSeq)) } })
+        .sort({ seq: 1 })
+        .batchSize(pageSize);
+      try {
+        for await (const doc of cursor) yield toRecord(doc);
+      } finally {
+        await cursor.close();
+      }
+    },
+  };
+}

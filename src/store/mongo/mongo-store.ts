@@ -1,0 +1,60 @@
+import { MongoClient, type Db } from 'mongodb';
+import type { Store } from '../ports.js';
+import { ensureIndexes } from './collections.js';
+import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
+import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
+import { createMongoTenantRepository } from './mongo-tenant-repository.js';
+
+export interface MongoStore extends Store {
+  readonly kind: 'mongo';
+  /** The driver objects, for maintenance scripts and tests; not part of the Store port. */
+  readonly raw: { readonly client: MongoClient; readonly db: Db };
+  /** False on backends that refuse TTL indexes; expiry is checked on read either way. */
+  readonly ttlEnforced: boolean;
+}
+
+export interface MongoStoreOptions {
+  url: string;
+  /** Defaults to the database named in the URL, else `policy_engine`. */
+  database?: string;
+  /** Milliseconds to find a server before the first operation fails (else the URL's or the driver's). */
+  serverSelectionTimeoutMs?: number;
+}
+
+export const DEFAULT_MONGODB_DATABASE = 'policy_engine';
+
+/** The path segment of a mongodb:// URL names its default database. */
+export function databaseFromUrl(url: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^/?#]+)/.exec(url);
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+}
+
+/** Connects, checks the server answers and creates the indexes (idempotent). */
+export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
+  const client = new MongoClient(
+    options.url,
+    options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs },
+  );
+  await client.connect();
+  try {
+    const db = client.db(options.database ?? databaseFromUrl(options.url) ?? DEFAULT_MONGODB_DATABASE);
+    const { ttlEnforced } = await ensureIndexes(db);
+    return {
+      kind: 'mongo',
+      raw: { client, db },
+      ttlEnforced,
+      audit: createMongoAuditChainRepository(db),
+      tenants: createMongoTenantRepository(db),
+      idempotency: createMongoIdempotencyRepository(db),
+      async ping() {
+        await db.command({ ping: 1 });
+      },
+      async close() {
+        await client.close();
+      },
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

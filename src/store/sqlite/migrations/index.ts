@@ -1,0 +1,7 @@
+import { migration001 } from './001-initial-schema.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+/** In version order; `migrate` refuses a list with gaps or repeats. */
+export const MIGRATIONS: readonly Migration[] = [migration001];

@@ -1,0 +1,55 @@
+import type { Database } from 'better-sqlite3';
+import type { IdempotencyRecord, IdempotencyRepository } from '../ports.js';
+import { assertTenantId, normaliseInstant } from '../store-rules.js';
+
+interface IdempotencyRow {
+  key: string;
+  request_hash: string;
+  status: number;
+  body: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export function createSqliteIdempotencyRepository(db: Database): IdempotencyRepository {
+  const select = db.prepare<[string, string, number], IdempotencyRow>(
+    `SELECT key, request_hash, status, body, created_at, expires_at FROM idempotency_records
+     WHERE tenant_id = ? AND key = ? AND expires_at_ms > ?`,
+  );
+  // An expired record is dead: the next writer replaces it.
+  const removeExpired = db.prepare('DELETE FROM idempotency_records WHERE tenant_id = ? AND key = ? AND expires_at_ms <= ?');
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO idempotency_records
+     (tenant_id, key, request_hash, status, body, created_at, expires_at, expires_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  const putIfAbsent = db.transaction((tenantId: string, record: IdempotencyRecord, nowMs: number): boolean => {
+    removeExpired.run(tenantId, record.key, nowMs);
+    const expiresAt = normaliseInstant(record.expiresAt, 'expiresAt');
+    const result = insert.run(
+      tenantId, record.key, record.requestHash, record.status, JSON.stringify(record.body ?? null),
+      normaliseInstant(record.createdAt, 'createdAt'), expiresAt, Date.parse(expiresAt),
+    );
+    return result.changes === 1;
+  });
+
+  return {
+    async get(tenantId, key, now) {
+      assertTenantId(tenantId);
+      const row = select.get(tenantId, key, now.getTime());
+      if (row === undefined) return null;
+      return {
+        key: row.key,
+        requestHash: row.request_hash,
+        status: row.status,
+        body: JSON.parse(row.body) as unknown,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      };
+    },
+    async putIfAbsent(tenantId, record, now) {
+      assertTenantId(tenantId);
+      return putIfAbsent.immediate(tenantId, record, now.getTime());
+    },
+  };
+}

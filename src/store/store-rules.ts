@@ -1,0 +1,110 @@
+import { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
+import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from './ports.js';
+
+/** Checks shared by both adapters so they accept and refuse exactly the same input. */
+
+export function assertTenantId(tenantId: string): void {
+  if (typeof tenantId !== 'string' || tenantId.length === 0) {
+    throw new StoreArgumentError('tenant id must be a non-empty string');
+  }
+}
+
+/**
+ * The first record of a batch must sit on the stored chain: seq 1 on the genesis hash, any other seq
+ * on the stored record before it (`predecessorHash`, undefined when that record does not exist).
+ */
+export function assertBatchExtends(
+  tenantId: string,
+  records: readonly AuditRecord[],
+  predecessorHash: string | undefined,
+): void {
+  const first = records[0];
+  if (first === undefined) return;
+  const expected = first.seq === 1 ? GENESIS_PREVIOUS_HASH : predecessorHash;
+  if (expected === undefined) {
+    throw new AuditBatchError(tenantId, first.seq, `seq ${first.seq - 1} does not exist`);
+  }
+  if (first.previousHash !== expected) {
+    throw new AuditBatchError(tenantId, first.seq, `previousHash does not match the hash of seq ${first.seq - 1}`);
+  }
+}
+
+/** Internal consistency of a batch, checked before any storage access. */
+export function assertBatchLinked(tenantId: string, records: readonly AuditRecord[]): void {
+  for (let i = 0; i < records.length; i += 1) {
+    const record = records[i]!;
+    if (!Number.isSafeInteger(record.seq) || record.seq < 1) {
+      throw new AuditBatchError(tenantId, record.seq, 'seq must be a positive integer');
+    }
+    if (i === 0) continue;
+    const previous = records[i - 1]!;
+    if (record.seq !== previous.seq + 1) {
+      throw new AuditBatchError(tenantId, record.seq, `expected seq ${previous.seq + 1}`);
+    }
+    if (record.previousHash !== previous.hash) {
+      throw new AuditBatchError(tenantId, record.seq, `previousHash does not match the hash of seq ${previous.seq}`);
+    }
+  }
+}
+
+/** The seq that a batch's first record needs as predecessor, or null for a genesis batch. */
+export function predecessorSeq(records: readonly AuditRecord[]): number | null {
+  const first = records[0];
+  return first === undefined || first.seq === 1 ? null : first.seq - 1;
+}
+
+/**
+ * occurredAt is stored as `toISOString()` text, so bounds are normalised the same way before the
+ * lexicographic comparison (`…00Z` and `…00.000Z` name the same instant but do not sort alike).
+ */
+export function normaliseInstant(value: string, name: string): string {
+  const time = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw new StoreArgumentError(`${name} must be an ISO 8601 timestamp`);
+  return new Date(time).toISOString();
+}
+
+export interface NormalisedAuditQuery {
+  eventType?: string;
+  policyModule?: string;
+  policyFunction?: string;
+  from?: string;
+  to?: string;
+  before?: number;
+  limit: number;
+}
+
+export function normaliseAuditQuery(query: AuditQuery): NormalisedAuditQuery {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+    throw new StoreArgumentError('limit must be a positive integer');
+  }
+  if (query.before !== undefined && (!Number.isSafeInteger(query.before) || query.before < 1)) {
+    throw new StoreArgumentError('before must be a positive integer');
+  }
+  const out: NormalisedAuditQuery = { limit: query.limit };
+  if (query.eventType !== undefined) out.eventType = query.eventType;
+  if (query.policyModule !== undefined) out.policyModule = query.policyModule;
+  if (query.policyFunction !== undefined) out.policyFunction = query.policyFunction;
+  if (query.from !== undefined) out.from = normaliseInstant(query.from, 'from');
+  if (query.to !== undefined) out.to = normaliseInstant(query.to, 'to');
+  if (query.before !== undefined) out.before = query.before;
+  return out;
+}
+
+export function assertPageSize(pageSize: number): void {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+    throw new StoreArgumentError('pageSize must be a positive integer');
+  }
+}
+
+export function parsePayload(tenantId: string, seq: number, text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new AuditRecordCorruptError(tenantId, seq, `payload is not JSON (${(error as Error).message})`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AuditRecordCorruptError(tenantId, seq, 'payload is not a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,33 @@
+/** Errors carry an HTTP status and a stable code so an API can expose them as they are. */
+abstract class TenantError extends Error {
+  readonly expose = true;
+  abstract readonly status: number;
+  abstract readonly code: string;
+}
+
+export class InvalidTenantIdError extends TenantError {
+  override readonly name = 'InvalidTenantIdError';
+  readonly status = 400;
+  readonly code = 'ERR_TENANT_ID_INVALID';
+  constructor(readonly tenantId: string) {
+    super(`tenant id \`${tenantId}\` must be 1-64 characters of letters, digits, '_' or '-'`);
+  }
+}
+
+export class TenantExistsError extends TenantError {
+  override readonly name = 'TenantExistsError';
+  readonly status = 409;
+  readonly code = 'ERR_TENANT_EXISTS';
+  constructor(readonly tenantId: string) {
+    super(`tenant \`${tenantId}\` already exists`);
+  }
+}
+
+export class UnknownTenantError extends TenantError {
+  override readonly name = 'UnknownTenantError';
+  readonly status = 404;
+  readonly code = 'ERR_TENANT_UNKNOWN';
+  constructor(readonly tenantId: string) {
+    super(`tenant \`${tenantId}\` does not exist`);
+  }
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import type { SigningSecret, Tenant, TenantRepository } from '../store/ports.js';
+import { InvalidTenantIdError, TenantExistsError, UnknownTenantError } from './tenant-errors.js';
+import { isValidTenantId } from './tenant-id.js';
+
+export interface TenantRegistration {
+  tenant: Tenant;
+  secret: SigningSecret;
+}
+
+export interface TenantService {
+  /** Creates the tenant with its first request-signing secret (version 1). */
+  register(tenantId: string): Promise<TenantRegistration>;
+  /** Adds a new secret; the previous one stays valid until the next rotation. */
+  rotateSecret(tenantId: string): Promise<SigningSecret>;
+}
+
+export interface TenantServiceOptions {
+  now?: () => Date;
+  generateSecret?: () => string;
+}
+
+/** 256 random bits, URL-safe so it can sit in env files and shell variables unquoted. */
+export function generateSigningSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function createTenantService(repo: TenantRepository, options: TenantServiceOptions = {}): TenantService {
+  const now = options.now ?? (() => new Date());
+  const generateSecret = options.generateSecret ?? generateSigningSecret;
+
+  function assertValid(tenantId: string): void {
+    if (!isValidTenantId(tenantId)) throw new InvalidTenantIdError(tenantId);
+  }
+
+  return {
+    async register(tenantId) {
+      assertValid(tenantId);
+      const createdAt = now().toISOString();
+      const tenant: Tenant = { tenantId, createdAt };
+      const secret: SigningSecret = { version: 1, secret: generateSecret(), createdAt };
+      if (!(await repo.create(tenant, secret))) throw new TenantExistsError(tenantId);
+      return { tenant, secret };
+    },
+
+    async rotateSecret(tenantId) {
+      assertValid(tenantId);
+      if (!(await repo.get(tenantId))) throw new UnknownTenantError(tenantId);
+      const [newest] = await repo.activeSecrets(tenantId);
+      const secret: SigningSecret = {
+        version: (newest?.version ?? 0) + 1,
+        secret: generateSecret(),
+        createdAt: now().toISOString(),
+      };
+      if (!(await repo.addSecret(tenantId, secret))) throw new UnknownTenantError(tenantId);
+      return secret;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeAuditHash, createAuditChainWriter, verifyChain } from '../../src/audit/index.js';
+import type { AuditRecord, Store } from '../../src/store/index.js';
+import { describeWithMongo } from '../support/mongo-env.js';
+import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
+
+const LENGTH = 30;
+
+async function seedChain(store: Store, tenantId: string): Promise<AuditRecord[]> {
+  const writer = createAuditChainWriter(store.audit, { batchSize: 8 });
+  const records = await Promise.all(
+    Array.from({ length: LENGTH }, (_, n) =>
+      writer.append(tenantId, {
+        eventType: 'POLICY_EVALUATED',
+        policyModule: 'com.acme.loans',
+        policyFunction: 'eligible',
+        actorId: 'svc',
+        payload: { n, result: n % 3 === 0 },
+      })),
+  );
+  await writer.close();
+  return records;
+}
+
+/** Edits made behind the store's back, through the backend's own connection, are found by seq. */
+function tamperSuite(makeTarget: () => StoreTarget): void {
+  let target: StoreTarget;
+  let store: Store;
+
+  beforeAll(async () => {
+    target = makeTarget();
+    store = await target.connect();
+  });
+  afterAll(async () => {
+    await target?.dispose();
+  });
+
+  it('reports exactly the seq whose payload was edited', async () => {
+    const records = await seedChain(store, 'tamper-payload');
+    await expect(verifyChain(store.audit, 'tamper-payload')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    await target.rawTamperAudit('tamper-payload', 17, { payloadText: JSON.stringify({ n: 16, result: true }) });
+    expect(await verifyChain(store.audit, 'tamper-payload', { pageSize: 5 })).toEqual({
+      valid: false,
+      checked: 16,
+      headSeq: LENGTH,
+      headHash: records[LENGTH - 1]!.hash,
+      firstInvalidSeq: 17,
+      reason: 'hash does not match the record content',
+    });
+  });
+
+  it('reports the edited seq when only the actor changes', async () => {
+    await seedChain(store, 'tamper-actor');
+    await target.rawTamperAudit('tamper-actor', 1, { actorId: 'intruder' });
+    await expect(verifyChain(store.audit, 'tamper-actor')).resolves.toMatchObject({ valid: false, firstInvalidSeq: 1 });
+  });
+
+  it('catches a record re-hashed after its edit at the link of the next record', async () => {
+    const records = await seedChain(store, 'tamper-rehash');
+    const forged = { ...records[9]!, payload: { n: 9, result: false } };
+    await target.rawTamperAudit('tamper-rehash', 10, {
+      payloadText: JSON.stringify(forged.payload),
+      hash: computeAuditHash(forged),
+    });
+    await expect(verifyChain(store.audit, 'tamper-rehash')).resolves.toMatchObject({
+      valid: false,
+      checked: 10,
+      firstInvalidSeq: 11,
+      reason: 'previousHash does not match the hash of seq 10',
+    });
+  });
+
+  it('reports a deleted record at its seq', async () => {
+    await seedChain(store, 'tamper-delete');
+    await target.rawDeleteAudit('tamper-delete', 5);
+    await expect(verifyChain(store.audit, 'tamper-delete')).resolves.toMatchObject({ valid: false, firstInvalidSeq: 5 });
+  });
+
+  it('leaves other tenants\' chains valid', async () => {
+    await seedChain(store, 'tamper-bystander');
+    await expect(verifyChain(store.audit, 'tamper-bystander')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+  });
+}
+
+describe('audit tampering: SQLite', () => {
+  tamperSuite(sqliteTarget);
+
+  it('refuses updates and deletes of audit records through SQL while the triggers stand', async () => {
+    const target = sqliteTarget();
+    try {
+      const store = await target.connect();
+      await seedChain(store, 'guarded');
+      const db = (await (target as ReturnType<typeof sqliteTarget>).connectSqlite()).raw;
+      expect(() => db.prepare("UPDATE audit_records SET actor_id = 'x' WHERE tenant_id = 'guarded' AND seq = 2").run()).toThrow(
+        /append-only/,
+      );
+      expect(() => db.prepare("DELETE FROM audit_records WHERE tenant_id = 'guarded'").run()).toThrow(/append-only/);
+      await expect(verifyChain(store.audit, 'guarded')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    } finally {
+      await target.dispose();
+    }
+  });
+});
+
+describeWithMongo('audit tampering: MongoDB', (url) => {
+  tamperSuite(() => mongoTarget(url));
+});

@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runTenantCli } from '../../scripts/tenant.js';
+import { runTokenCli } from '../../scripts/token.js';
+import { REDIS_URL } from './http-support/http-harness.js';
+
+/** The built service, exactly what `npm start` runs (`npm test` builds first). */
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'main.js');
+
+interface Running {
+  child: ChildProcess;
+  lines: Array<Record<string, unknown>>;
+  stderr: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first log line for which `match` holds. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+function run(args: string[], env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  const stderr: string[] = [];
+  const waiters: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    const line = JSON.parse(text) as Record<string, unknown>;
+    lines.push(line);
+    for (const waiter of [...waiters]) {
+      if (waiter.match(line)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  createInterface({ input: child.stderr! }).on('line', (text) => stderr.push(text));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr,
+    exited,
+    waitForLog: (match) =>
+      new Promise((resolve, reject) => {
+        const seen = lines.find(match);
+        if (seen) return resolve(seen);
+        waiters.push({ match, resolve });
+        void exited.then((code) => reject(new Error(`service exited (${code}) first; stderr: ${stderr.join(' | ')}`)));
+      }),
+  };
+}
+
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const silentIo = (env: Record<string, string>) => {
+  const out: string[] = [];
+  return { env, out: (line: string) => out.push(line), err: () => {}, lines: out };
+};
+
+describe('the service process (npm start)', () => {
+  let dataDir: string;
+  let running: Running | undefined;
+  let baseEnv: Record<string, string>;
+
+  beforeAll(() => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does) before this suite`);
+  });
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'pe-main-'));
+    baseEnv = { DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0' };
+  });
+  afterEach(async () => {
+    if (running && running.child.exitCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+    running = undefined;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the API on the embedded store and stops cleanly on SIGTERM', async () => {
+    running = run([], baseEnv);
+    const listening = await running.waitForLog((l) => l.msg === 'api listening');
+    expect(listening).toMatchObject({ role: 'all', store: 'sqlite' });
+    expect(running.lines.some((l) => l.msg === 'worker started')).toBe(true);
+    const base = `http://127.0.0.1:${listening.port as number}`;
+
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'ok' } });
+
+    // The scripts share the service's key file and store.
+    const created = silentIo(baseEnv);
+    expect(await runTenantCli(['create', 'acme'], created)).toBe(0);
+    const minted = silentIo(baseEnv);
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN'], minted)).toBe(0);
+    const response = await fetch(`${base}/api/v1/audit`, {
+      headers: { authorization: `Bearer ${minted.lines[0]}`, 'x-tenant-id': 'acme' },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(running.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+
+  it('runs only the worker with --role worker and stops on SIGINT', async () => {
+    running = run(['--role', 'worker'], baseEnv);
+    await running.waitForLog((l) => l.msg === 'service started');
+    expect(running.lines.some((l) => l.msg === 'worker started' && l.role === 'worker')).toBe(true);
+    expect(running.lines.some((l) => l.msg === 'api listening')).toBe(false);
+    running.child.kill('SIGINT');
+    expect(await running.exited).toBe(0);
+  });
+
+  it('takes the role from ROLE when no flag is given', async () => {
+    running = run([], { ...baseEnv, ROLE: 'api' });
+    await running.waitForLog((l) => l.msg === 'service started');
+    expect(running.lines.some((l) => l.msg === 'worker started')).toBe(false);
+    expect(running.lines.some((l) => l.msg === 'api listening' && l.role === 'api')).toBe(true);
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+  });
+
+  it('exits 1 with one line saying what to start when Redis is unreachable', async () => {
+    const url = `redis://127.0.0.1:${await unusedPort()}`;
+    running = run([], { ...baseEnv, REDIS_URL: url });
+    expect(await running.exited).toBe(1);
+    expect(running.stderr).toHaveLength(1);
+    expect(running.stderr[0]).toMatch(
+      new RegExp(`^redis is not reachable at ${url.replaceAll('.', '\\.')} \\(.+\\): start it with \`redis-server\` or set REDIS_URL$`),
+    );
+    expect(running.lines).toEqual([]);
+  });
+
+  it('exits 1 naming the variable when the configuration is invalid', async () => {
+    running = run([], { ...baseEnv, PORT: 'eighty' });
+    expect(await running.exited).toBe(1);
+    expect(running.stderr).toEqual(['invalid configuration: PORT must be a whole number between 0 and 65535 (got "eighty")']);
+  });
+
+  it('exits 1 for an unknown --role', async () => {
+    running = run(['--role', 'boss'], baseEnv);
+    expect(await running.exited).toBe(1);
+    expect(running.stderr.join('\n')).toContain('api, worker, all');
+  });
+});

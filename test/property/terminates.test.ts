@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { EvaluationResult } from '../../src/language/api-types.js';
+import { compile, evaluate, format } from '../../src/language/index.js';
+import { chooserFrom, LOCALES } from './chooser.js';
+import { generateModule } from './generate-module.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+
+/** What an evaluation came to, comparable across locales: the value, or the codes of the diagnostics. */
+function outcomeOf(result: EvaluationResult): unknown {
+  return result.ok ? { value: result.value } : { codes: result.diagnostics.map((d) => d.code) };
+}
+
+describe('evaluation of generated modules', () => {
+  it('always terminates within the step budget with a value or a runtime diagnostic', () => {
+    fc.assert(
+      fc.property(fc.gen(), fc.oneof(fc.constant(undefined), fc.integer({ min: 1, max: 5_000 })), (g, stepBudget) => {
+        const generated = generateModule(chooserFrom(g));
+        const compiled = compile(format(generated.module, 'en-US'), 'en-US');
+        expect(compiled.program).not.toBeNull();
+        for (const rule of generated.rules) {
+          const context = generated.context(chooserFrom(g), rule);
+          const result = evaluate(compiled.program!, rule.name, context, stepBudget === undefined ? {} : { stepBudget });
+          if (result.ok) {
+            // The value is JSON: it survives a round trip through text unchanged.
+            expect(JSON.parse(JSON.stringify(result.value))).toEqual(result.value);
+          } else {
+            expect(result.diagnostics.length).toBeGreaterThan(0);
+            for (const d of result.diagnostics) expect(d.code).toMatch(/^PL(3\d{3}|4003)$/);
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('is deterministic and means the same in every locale', () => {
+    fc.assert(
+      fc.property(fc.gen(), (g) => {
+        const generated = generateModule(chooserFrom(g));
+        const programs = LOCALES.map((locale) => compile(format(generated.module, locale), locale).program);
+        for (const program of programs) expect(program).not.toBeNull();
+        for (const rule of generated.rules) {
+          const context = generated.context(chooserFrom(g), rule);
+          const outcomes = programs.map((p) => outcomeOf(evaluate(p!, rule.name, context, { stepBudget: 50_000 })));
+          const again = outcomeOf(evaluate(programs[0]!, rule.name, context, { stepBudget: 50_000 }));
+          expect(again).toEqual(outcomes[0]);
+          expect(outcomes[1]).toEqual(outcomes[0]);
+          expect(outcomes[2]).toEqual(outcomes[0]);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('never exceeds a budget that a smaller budget already sufficed for', () => {
+    fc.assert(
+      fc.property(fc.gen(), fc.integer({ min: 1, max: 2_000 }), (g, budget) => {
+        const generated = generateModule(chooserFrom(g));
+        const program = compile(format(generated.module, 'en-US'), 'en-US').program;
+        expect(program).not.toBeNull();
+        for (const rule of generated.rules) {
+          const context = generated.context(chooserFrom(g), rule);
+          const small = evaluate(program!, rule.name, context, { stepBudget: budget });
+          if (small.ok || small.diagnostics.every((d) => d.code !== 'PL4003')) {
+            const large = evaluate(program!, rule.name, context, { stepBudget: budget * 10 });
+            expect(outcomeOf(large)).toEqual(outcomeOf(small));
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
