@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
 import { createApp, createTenantRateLimiter } from './api/index.js';
-import { createTokenVerifier, loadJwtKeyRing } from './auth/index.js';
+import { createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
   ConfigError,
   loadConfig,
@@ -129,7 +129,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 /** The HTTP API. */
 export const startApi: PartStarter = async ({ config, logger, store, redis }) => {
-  const keyRing = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
+  let keyRing: JwtKeyRing;
+  try {
+    keyRing = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
+  } catch (error) {
+    throw new StartupError(`cannot load the token signing keys: ${(error as Error).message}`);
+  }
   const app = createApp({
     logger,
     store,

@@ -3,7 +3,7 @@ import { computeAuditHash } from './audit-hash.js';
 
 export interface VerifyChainProgress {
   checked: number;
-  /** Head seq when verification started: the number of records a valid chain has. */
+  /** Head seq when verification started (raised to `checked` if appends arrive meanwhile). */
   total: number;
 }
 
@@ -18,7 +18,7 @@ export interface ChainVerification {
   valid: boolean;
   /** Records found intact, in order, before the first problem (all of them when valid). */
   checked: number;
-  /** The head when verification started (0 and null for an empty chain). Later appends are not checked. */
+  /** The head the store reported when verification started (0 and null for an empty chain). */
   headSeq: number;
   headHash: string | null;
   firstInvalidSeq: number | null;
@@ -26,8 +26,10 @@ export interface ChainVerification {
 }
 
 /**
- * Walks a tenant's chain from seq 1 to the head read at the start and checks seq continuity,
- * every previousHash link and every hash. Stops at the first problem.
+ * Walks every stored record of a tenant's chain from seq 1 and checks seq continuity, every
+ * previousHash link and every hash. Stops at the first problem. The head is read only for progress
+ * and the report: a store's head may be misled by a deleted record, so the walk goes to the last
+ * stored record (including any appended meanwhile) and never stops at the head.
  */
 export async function verifyChain(
   repository: AuditChainRepository,
@@ -37,12 +39,12 @@ export async function verifyChain(
   const pageSize = options.pageSize ?? 1000;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
   const head = await repository.head(tenantId);
-  const total = head?.seq ?? 0;
-  const report = (checked: number) => options.onProgress?.({ checked, total });
+  const headSeq = head?.seq ?? 0;
+  const report = (checked: number) => options.onProgress?.({ checked, total: Math.max(headSeq, checked) });
   const result = (checked: number, firstInvalidSeq: number | null, reason: string | null): ChainVerification => ({
     valid: firstInvalidSeq === null,
     checked,
-    headSeq: total,
+    headSeq,
     headHash: head?.hash ?? null,
     firstInvalidSeq,
     reason,
@@ -54,7 +56,6 @@ export async function verifyChain(
   report(0);
   try {
     for await (const record of repository.scan(tenantId, 1, pageSize)) {
-      if (record.seq > total) break;
       if (record.seq !== expectedSeq) {
         return result(checked, expectedSeq, `seq ${expectedSeq} is missing (the next stored record is seq ${record.seq})`);
       }
@@ -80,7 +81,7 @@ export async function verifyChain(
     }
     throw error;
   }
-  if (checked < total) return result(checked, expectedSeq, `seq ${expectedSeq} is missing`);
+  if (checked < headSeq) return result(checked, expectedSeq, `seq ${expectedSeq} is missing`);
   report(checked);
   return result(checked, null, null);
 }

@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
-import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN, TENANT_ID_PATTERN } from './request-signature.js';
+import { isValidTenantId } from '../tenants/index.js';
+import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN } from './request-signature.js';
 
 /** Remembers signed-request nonces so that each is accepted once per tenant. */
 export interface NonceGuard {
@@ -40,7 +41,7 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
   return {
     async claim(tenantId, nonce) {
       // The patterns keep `:` out of both parts, so no two (tenant, nonce) pairs share a key.
-      if (!TENANT_ID_PATTERN.test(tenantId)) throw new RangeError('nonce guard: malformed tenant id');
+      if (!isValidTenantId(tenantId)) throw new RangeError('nonce guard: malformed tenant id');
       if (!NONCE_PATTERN.test(nonce)) throw new RangeError('nonce guard: malformed nonce');
       const reply = await redis.set(`${keyPrefix}${tenantId}:${nonce}`, '1', 'EX', ttlSeconds, 'NX');
       return reply === 'OK';

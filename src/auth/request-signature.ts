@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isValidTenantId } from '../tenants/index.js';
 
 /**
  * HMAC-SHA256 request signing (scheme `v1`). The canonical string is one field a line, joined by
@@ -19,7 +20,6 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 export const SIGNATURE_SCHEME = 'v1';
 export const DEFAULT_SIGNATURE_WINDOW_SECONDS = 300;
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
-export const TENANT_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Lowercase header names as Node exposes them on incoming requests. */
 export const SIGNING_HEADERS = {
@@ -93,13 +93,14 @@ export interface SignRequestInput {
   nonce?: string;
 }
 
-export interface SignedRequestHeaders {
+// A type literal, not an interface, so it passes as `HeadersInit` / `Record<string, string>`.
+export type SignedRequestHeaders = {
   'X-Tenant-Id': string;
   'X-User-Role': string;
   'X-Policy-Timestamp': string;
   'X-Policy-Nonce': string;
   'X-Policy-Signature': string;
-}
+};
 
 export function signRequest(input: SignRequestInput): SignedRequestHeaders {
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
@@ -110,7 +111,7 @@ export function signRequest(input: SignRequestInput): SignedRequestHeaders {
   if (!NONCE_PATTERN.test(nonce)) {
     throw new RangeError('nonce must be 16 to 128 characters of A-Z, a-z, 0-9, `_` or `-`');
   }
-  if (!TENANT_ID_PATTERN.test(input.tenantId)) {
+  if (!isValidTenantId(input.tenantId)) {
     throw new RangeError('tenant id must be 1 to 64 characters of A-Z, a-z, 0-9, `_` or `-`');
   }
   if (input.secret.length === 0) throw new RangeError('signing secret must not be empty');

@@ -1,62 +1,73 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context, Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { TenantRepository } from '../store/ports.js';
+import { isValidTenantId } from '../tenants/index.js';
+import { AuthErrorCode, AuthorizationError } from './auth-errors.js';
 import type { NonceGuard } from './nonce-guard.js';
+import type { AuthState, Principal } from './principal.js';
 import {
   DEFAULT_SIGNATURE_WINDOW_SECONDS,
   SIGNING_HEADERS,
-  TENANT_ID_PATTERN,
   checkSigningHeaders,
   verifySignature,
 } from './request-signature.js';
+import { isRole, ROLES, roleSatisfies, type Role } from './roles.js';
 
-/** Ordered lowest to highest: a role satisfies every requirement at or below it. */
-export const SIGNED_REQUEST_ROLES = ['VIEWER', 'MEMBER', 'ADMIN', 'OWNER'] as const;
-export type SignedRequestRole = (typeof SIGNED_REQUEST_ROLES)[number];
+export const SignedRequestErrorCode = {
+  /** Same codes as the REST tenant header check: one condition, one code, whatever the endpoint. */
+  TENANT_HEADER_MISSING: 'ERR_TENANT_HEADER_MISSING',
+  TENANT_HEADER_INVALID: 'ERR_TENANT_HEADER_INVALID',
+  BODY_TOO_LARGE: 'ERR_REQUEST_BODY_TOO_LARGE',
+  SIGNATURE_MISSING: 'ERR_AUTH_SIGNATURE_MISSING',
+  SIGNATURE_INVALID: 'ERR_AUTH_SIGNATURE_INVALID',
+  TIMESTAMP_STALE: 'ERR_AUTH_TIMESTAMP_STALE',
+  NONCE_REUSED: 'ERR_AUTH_NONCE_REUSED',
+  ROLE_INSUFFICIENT: AuthErrorCode.ROLE_INSUFFICIENT,
+} as const;
 
-export type SignedRequestErrorCode =
-  | 'ERR_REQUEST_TENANT_HEADER'
-  | 'ERR_REQUEST_BODY_TOO_LARGE'
-  | 'ERR_AUTH_SIGNATURE_MISSING'
-  | 'ERR_AUTH_SIGNATURE_INVALID'
-  | 'ERR_AUTH_TIMESTAMP_STALE'
-  | 'ERR_AUTH_NONCE_REUSED'
-  | 'ERR_AUTH_ROLE_INSUFFICIENT';
-
-/** Koa convention: the outermost error middleware sends `message` and `code` because `expose` is true. */
+/**
+ * The 400 and 413 answers of the middleware (its 403s are AuthorizationError). `expose` lets the
+ * outermost error middleware send `message` and `code` as they are.
+ */
 export class SignedRequestError extends Error {
+  override readonly name = 'SignedRequestError';
   readonly expose = true;
   constructor(
-    readonly status: 400 | 403 | 413,
-    readonly code: SignedRequestErrorCode,
+    readonly status: 400 | 413,
+    readonly code: string,
     message: string,
   ) {
     super(message);
-    this.name = 'SignedRequestError';
   }
 }
 
-/** What a verified request leaves in `ctx.state.auth`. */
+/** What a verified request leaves in `ctx.state.auth` (besides `principal` and `tenantId`). */
 export interface SignedRequestAuth {
   tenantId: string;
-  role: SignedRequestRole;
+  role: Role;
   actorId: string;
   method: 'signature';
 }
+
+export interface SignedRequestState extends AuthState {
+  auth?: SignedRequestAuth | undefined;
+}
+
+export type SignedRequestContext = ParameterizedContext<SignedRequestState>;
 
 export interface SignedRequestAuthOptions {
   tenants: Pick<TenantRepository, 'activeSecrets'>;
   nonceGuard: NonceGuard;
   /** ± seconds around server time; the nonce guard must remember nonces for twice this. */
   windowSeconds?: number;
-  minRole: SignedRequestRole;
+  minRole: Role;
   /**
    * Consulted only for requests that carry `Authorization: Bearer` and no signature. Resolving true
    * lets the request through unsigned: the callback has then verified the token, its tenant against
-   * `X-Tenant-Id` and its role against `minRole`, and set `ctx.state.auth` (or thrown 401/403).
+   * `X-Tenant-Id` and its role against `minRole`, and set `ctx.state.principal` (or thrown 401/403).
    * Resolving false falls through to the signature check, which then reports the missing signature.
    */
-  allowBearer?: (ctx: Context, minRole: SignedRequestRole) => Promise<boolean>;
+  allowBearer?: (ctx: SignedRequestContext, minRole: Role) => Promise<boolean>;
   /** Largest body read for hashing; larger bodies get 413. Defaults to 1 MiB. */
   bodyLimitBytes?: number;
   /** Unix seconds; tests move the clock with it. */
@@ -70,28 +81,29 @@ export const DEFAULT_SIGNED_BODY_LIMIT_BYTES = 1024 * 1024;
  * Checks, cheapest first: tenant header (400), signing headers present, role, timestamp window,
  * signature over the exact raw body, and only then the nonce, so a forged request burns nothing.
  */
-export function createSignedRequestAuth(options: SignedRequestAuthOptions): Middleware {
+export function createSignedRequestAuth(options: SignedRequestAuthOptions): Middleware<SignedRequestState> {
   const windowSeconds = options.windowSeconds ?? DEFAULT_SIGNATURE_WINDOW_SECONDS;
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_SIGNED_BODY_LIMIT_BYTES;
   const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
-  const minRank = roleRank(options.minRole);
-  if (minRank < 0) throw new RangeError(`unknown minimum role ${String(options.minRole)}`);
+  if (!isRole(options.minRole)) throw new RangeError(`unknown minimum role ${String(options.minRole)}`);
+  const minRole = options.minRole;
 
   return async function signedRequestAuth(ctx, next) {
     const tenantId = singleHeader(ctx, SIGNING_HEADERS.tenantId);
-    if (tenantId === undefined || !TENANT_ID_PATTERN.test(tenantId)) {
+    if (tenantId === undefined || tenantId === '') {
+      throw new SignedRequestError(400, SignedRequestErrorCode.TENANT_HEADER_MISSING, 'missing X-Tenant-Id header');
+    }
+    if (!isValidTenantId(tenantId)) {
       throw new SignedRequestError(
         400,
-        'ERR_REQUEST_TENANT_HEADER',
-        tenantId === undefined
-          ? 'missing X-Tenant-Id header'
-          : 'X-Tenant-Id must be 1 to 64 characters of letters, digits, `_` or `-`',
+        SignedRequestErrorCode.TENANT_HEADER_INVALID,
+        "X-Tenant-Id must be 1-64 characters of letters, digits, '_' or '-'",
       );
     }
 
     const signatureHeader = singleHeader(ctx, SIGNING_HEADERS.signature);
     if (options.allowBearer && signatureHeader === undefined && /^Bearer\s/i.test(ctx.get('authorization'))) {
-      if (await options.allowBearer(ctx, options.minRole)) return next();
+      if (await options.allowBearer(ctx, minRole)) return next();
     }
 
     const headers = {
@@ -101,29 +113,26 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
     };
     const now = nowSeconds();
     const precheck = checkSigningHeaders(headers, { nowSeconds: now, windowSeconds });
-    if (!precheck.ok && precheck.code === 'ERR_AUTH_SIGNATURE_MISSING') {
-      throw new SignedRequestError(403, precheck.code, precheck.message);
+    if (!precheck.ok && precheck.code === SignedRequestErrorCode.SIGNATURE_MISSING) {
+      throw new AuthorizationError(precheck.code, precheck.message);
     }
 
     const role = singleHeader(ctx, SIGNING_HEADERS.role);
-    const rank = role === undefined ? -1 : roleRank(role);
-    if (rank < 0) {
-      throw new SignedRequestError(
-        403,
-        'ERR_AUTH_ROLE_INSUFFICIENT',
+    if (role === undefined || !isRole(role)) {
+      throw new AuthorizationError(
+        SignedRequestErrorCode.ROLE_INSUFFICIENT,
         role === undefined
-          ? `missing X-User-Role header (this endpoint requires ${options.minRole})`
-          : `unknown role \`${role}\` in X-User-Role (known roles: ${SIGNED_REQUEST_ROLES.join(', ')})`,
+          ? `missing X-User-Role header (this endpoint requires ${minRole})`
+          : `unknown role \`${role}\` in X-User-Role (known roles: ${ROLES.join(', ')})`,
       );
     }
-    if (rank < minRank) {
-      throw new SignedRequestError(
-        403,
-        'ERR_AUTH_ROLE_INSUFFICIENT',
-        `role ${role} is not allowed here: this endpoint requires ${options.minRole} or higher`,
+    if (!roleSatisfies(role, minRole)) {
+      throw new AuthorizationError(
+        SignedRequestErrorCode.ROLE_INSUFFICIENT,
+        `role ${role} is not allowed here: this endpoint requires ${minRole} or higher`,
       );
     }
-    if (!precheck.ok) throw new SignedRequestError(403, precheck.code, precheck.message);
+    if (!precheck.ok) throw new AuthorizationError(precheck.code, precheck.message);
 
     const secrets = (await options.tenants.activeSecrets(tenantId)).map((s) => s.secret);
     const body = await readRawBody(ctx, bodyLimitBytes);
@@ -134,30 +143,34 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
       pathWithQuery: ctx.originalUrl,
       body,
       tenantId,
-      role: role!,
+      role,
       secrets,
       nowSeconds: now,
       windowSeconds,
     });
-    if (!verified.ok) throw new SignedRequestError(403, verified.code, verified.message);
+    if (!verified.ok) throw new AuthorizationError(verified.code, verified.message);
 
     if (!(await options.nonceGuard.claim(tenantId, verified.nonce))) {
-      throw new SignedRequestError(
-        403,
-        'ERR_AUTH_NONCE_REUSED',
+      throw new AuthorizationError(
+        SignedRequestErrorCode.NONCE_REUSED,
         'X-Policy-Nonce was already used: sign every request, including retries, with a fresh nonce',
       );
     }
 
-    const auth: SignedRequestAuth = {
-      tenantId,
-      role: role as SignedRequestRole,
-      actorId: `signed:${tenantId}`,
-      method: 'signature',
-    };
-    ctx.state.auth = auth;
+    const actorId = `signed:${tenantId}`;
+    const principal: Principal = { subject: actorId, tenantId, role, authMethod: 'signature' };
+    ctx.state.tenantId = tenantId;
+    ctx.state.principal = principal;
+    ctx.state.auth = { tenantId, role, actorId, method: 'signature' };
     return next();
   };
+}
+
+/** The parts of a Koa context the reader needs (any state type fits). */
+export interface RawBodySource {
+  req: IncomingMessage;
+  request: object;
+  get(field: string): string;
 }
 
 const rawBodies = new WeakMap<IncomingMessage, Buffer>();
@@ -168,7 +181,7 @@ const rawBodies = new WeakMap<IncomingMessage, Buffer>();
  * is accepted only if it kept the text, as koa-body does with `includeUnparsed: true`; that text
  * is re-encoded as UTF-8, which is byte-exact for any valid UTF-8 body without a BOM.
  */
-export async function readRawBody(ctx: Context, limitBytes = DEFAULT_SIGNED_BODY_LIMIT_BYTES): Promise<Buffer> {
+export async function readRawBody(ctx: RawBodySource, limitBytes = DEFAULT_SIGNED_BODY_LIMIT_BYTES): Promise<Buffer> {
   const remembered = rawBodies.get(ctx.req);
   if (remembered) return remembered;
   const kept: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
@@ -219,15 +232,11 @@ function readStream(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
 }
 
 function tooLarge(limitBytes: number): SignedRequestError {
-  return new SignedRequestError(413, 'ERR_REQUEST_BODY_TOO_LARGE', `request body exceeds ${limitBytes} bytes`);
-}
-
-function roleRank(role: string): number {
-  return (SIGNED_REQUEST_ROLES as readonly string[]).indexOf(role);
+  return new SignedRequestError(413, SignedRequestErrorCode.BODY_TOO_LARGE, `request body exceeds the limit of ${limitBytes} bytes`);
 }
 
 /** Node joins a repeated header with `, `, which no signing header accepts: ambiguity is refused. */
-function singleHeader(ctx: Context, name: string): string | undefined {
+function singleHeader(ctx: { req: IncomingMessage }, name: string): string | undefined {
   const value = ctx.req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSTIC_CODES } from '../../src/language/diagnostics/index.js';
 import { canonicalLocale, loadCaseFiles } from './case-file.js';
-import { judgeCase } from './judge-case.js';
+import { judgeCase, judgeTranslations } from './judge-case.js';
 
 const files = loadCaseFiles();
 const allCases = files.flatMap((f) => f.cases);
@@ -13,6 +13,12 @@ for (const file of files) {
         const verdict = judgeCase(c);
         expect(verdict.pass, `${c.name}\n${c.text}\n${verdict.reason}`).toBe(true);
       });
+      if ('result' in c.expect && c.function !== undefined) {
+        it(`[${c.locale} → every locale] ${c.name}`, () => {
+          const verdict = judgeTranslations(c);
+          expect(verdict.pass, `${c.name}\n${c.text}\n${verdict.reason}`).toBe(true);
+        });
+      }
     }
   });
 }

@@ -4,9 +4,9 @@
  * message fragments, never by offsets.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { compile, evaluate } from '../../src/language/index.js';
+import { compile, evaluate, format, parse } from '../../src/language/index.js';
 import type { Diagnostic } from '../../src/language/diagnostics/index.js';
-import type { ExpectedDiagnostic, LoadedCase } from './case-file.js';
+import { canonicalLocale, type ExpectedDiagnostic, type LoadedCase } from './case-file.js';
 
 export interface Verdict {
   pass: boolean;
@@ -112,4 +112,32 @@ export function judgeCase(c: LoadedCase): Verdict {
     return { pass: false, reason: `expected diagnostics but evaluation returned ${JSON.stringify(outcome.value)}; ${verdict.reason}` };
   }
   return judgeDiagnostics(source, c.expect.diagnostics, actual);
+}
+
+const LOCALES = ['en-US', 'zh-CN', 'de-DE'] as const;
+
+/**
+ * A case that evaluates to a result must give the same result when its module is formatted into
+ * each locale and compiled again: the keywords change, the meaning never does (LANGUAGE.md §8).
+ */
+export function judgeTranslations(c: LoadedCase): Verdict {
+  if (!('result' in c.expect) || c.function === undefined) return { pass: true, reason: '' };
+  const locale = canonicalLocale(c.locale);
+  if (locale === null) return { pass: false, reason: `a case with a result needs a supported locale, not \`${c.locale}\`` };
+  const parsed = parse(c.text, locale);
+  if (parsed.module === null) return { pass: false, reason: `the source does not parse:\n${show(c.text, parsed.diagnostics)}` };
+  const options = c.options?.stepBudget !== undefined ? { stepBudget: c.options.stepBudget } : {};
+  for (const target of LOCALES) {
+    const translated = format(parsed.module, target);
+    const compiled = compile(translated, target);
+    if (compiled.program === null) {
+      return { pass: false, reason: `formatted as ${target} it no longer compiles:\n${show(translated, compiled.diagnostics)}\n${translated}` };
+    }
+    const outcome = evaluate(compiled.program, c.function, (c.context ?? {}) as never, options);
+    if (!outcome.ok || !sameJson(outcome.value, c.expect.result)) {
+      const got = outcome.ok ? JSON.stringify(outcome.value) : `\n${show(translated, outcome.diagnostics)}`;
+      return { pass: false, reason: `formatted as ${target} it gives ${got}\n${translated}` };
+    }
+  }
+  return { pass: true, reason: '' };
 }

@@ -100,6 +100,8 @@ describe('lending.creditcard.evaluateCreditCardApplication', () => {
         approved('SECURED', 3000, 24.99, ['security deposit equal to the limit', 'limit review after 6 months']),
       ],
       ['utilization 89% gets the requested card and a review', {}, { utilizationPercent: 89 }, {}, approved('BASIC', 5000, 22.99, ['limit review after 6 months'])],
+      ['utilization 51% gets a review', {}, { utilizationPercent: 51 }, {}, approved('BASIC', 5000, 22.99, ['limit review after 6 months'])],
+      ['utilization 50% gets no review', {}, { utilizationPercent: 50 }, {}, approved('BASIC', 5000, 22.99)],
       ['a secured card is not reported as a downgrade', { creditScore: 600 }, {}, { productType: 'PREMIUM', requestedLimit: 30_000 }, approved('SECURED', 3000, 24.99, ['security deposit equal to the limit'])],
       // PREMIUM: 75000 × 0.3 = 22500
       ['PREMIUM at score 740 and income 75000', { creditScore: 740, annualIncome: 75_000 }, {}, { productType: 'PREMIUM', requestedLimit: 30_000 }, approved('PREMIUM', 22_500, 16.99)],

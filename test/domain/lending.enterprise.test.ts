@@ -83,8 +83,10 @@ describe('lending.enterprise.evaluateEnterpriseLoan', () => {
     ['no relationship', { h: { relationshipYears: 0 } }, 50],
     ['a 3-year relationship adds 15', { h: { relationshipYears: 3 } }, 65],
     ['a 4-year relationship adds 20', { h: { relationshipYears: 4 } }, 70],
+    // 50 + 20 + 5; counting a fifth year would reach 80
+    ['a relationship counts for at most 4 years', { e: { industry: 'TECHNOLOGY' }, h: { relationshipYears: 5 } }, 75],
     // uncapped it would be 50 + 50 = 100
-    ['a relationship counts for at most 4 years', { h: { relationshipYears: 10 } }, 70],
+    ['a 10-year relationship still adds 20', { h: { relationshipYears: 10 } }, 70],
     ['each late payment takes 5', { h: { relationshipYears: 0, latePayments: 1 } }, 45],
     ['construction takes 10', { e: { industry: 'CONSTRUCTION' }, h: { relationshipYears: 0 } }, 40],
     ['hospitality takes 10', { e: { industry: 'HOSPITALITY' }, h: { relationshipYears: 0 } }, 40],

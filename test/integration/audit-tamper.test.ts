@@ -70,10 +70,27 @@ function tamperSuite(makeTarget: () => StoreTarget): void {
     });
   });
 
-  it('reports a deleted record at its seq', async () => {
-    await seedChain(store, 'tamper-delete');
-    await target.rawDeleteAudit('tamper-delete', 5);
-    await expect(verifyChain(store.audit, 'tamper-delete')).resolves.toMatchObject({ valid: false, firstInvalidSeq: 5 });
+  it.each([1, 5, 16, LENGTH - 1])('reports deleted record %i at its seq', async (seq) => {
+    const tenant = `tamper-delete-${seq}`;
+    await seedChain(store, tenant);
+    await target.rawDeleteAudit(tenant, seq);
+    // A fresh connection: no remembered head to lean on.
+    const reader = await target.connect();
+    await expect(verifyChain(reader.audit, tenant)).resolves.toMatchObject({ valid: false, firstInvalidSeq: seq });
+  });
+
+  it('shows a removed newest record only as a changed head hash', async () => {
+    // Truncation leaves a shorter valid chain: only a head hash noted earlier reveals it.
+    const records = await seedChain(store, 'tamper-truncate');
+    await target.rawDeleteAudit('tamper-truncate', LENGTH);
+    const reader = await target.connect();
+    expect(await verifyChain(reader.audit, 'tamper-truncate')).toMatchObject({
+      valid: true,
+      checked: LENGTH - 1,
+      headSeq: LENGTH - 1,
+      headHash: records[LENGTH - 2]!.hash,
+    });
+    expect(records[LENGTH - 2]!.hash).not.toBe(records[LENGTH - 1]!.hash);
   });
 
   it('leaves other tenants\' chains valid', async () => {

@@ -140,6 +140,31 @@ describe('error envelope over HTTP', () => {
     expect(body.error).toContain('1024 bytes');
   });
 
+  it('413 when the declared length is far over the limit', async () => {
+    const response = await h.request('/test/echo', { headers: auth(), json: { pad: 'x'.repeat(200_000) } });
+    expect(response.status).toBe(413);
+    expect((await envelope(response)).code).toBe('ERR_REQUEST_BODY_TOO_LARGE');
+  });
+
+  it('413 for a chunked body that grows over the limit', async () => {
+    const chunk = new TextEncoder().encode(`{"pad":"${'x'.repeat(600)}`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.enqueue(new TextEncoder().encode(`${'y'.repeat(600)}"}`));
+        controller.close();
+      },
+    });
+    const response = await h.request('/test/echo', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await envelope(response)).code).toBe('ERR_REQUEST_BODY_TOO_LARGE');
+  });
+
   it('500 carries only a reference id, which is logged with the stack', async () => {
     const response = await h.request('/test/crash', { headers: { 'x-request-id': 'trace-500-a' } });
     expect(response.status).toBe(500);

@@ -96,7 +96,7 @@ describe('verifyChain', () => {
     });
   });
 
-  it('checks up to the head it read first, ignoring later appends', async () => {
+  it('checks records appended while it runs, and reports the head it read first', async () => {
     const writer = createAuditChainWriter(store.audit);
     const growing: AuditChainRepository = {
       ...store.audit,
@@ -105,9 +105,18 @@ describe('verifyChain', () => {
         yield* store.audit.scan(tenantId, fromSeq, pageSize);
       },
     };
-    expect(await verifyChain(growing, 'acme')).toMatchObject({ valid: true, checked: 25, headSeq: 25 });
-    expect(await store.audit.head('acme')).toMatchObject({ seq: 26 });
+    const seen: VerifyChainProgress[] = [];
+    expect(await verifyChain(growing, 'acme', { onProgress: (p) => seen.push(p) })).toMatchObject({
+      valid: true, checked: 26, headSeq: 25,
+    });
+    expect(seen.at(-1)).toEqual({ checked: 26, total: 26 });
     await writer.close();
+  });
+
+  it('walks past a head that a store under-reports, so records beyond it are still checked', async () => {
+    set(25, 'payload', '{"n":-1}');
+    const misled: AuditChainRepository = { ...store.audit, head: async () => ({ seq: 15, hash: 'x'.repeat(64) }) };
+    expect(await verifyChain(misled, 'acme')).toMatchObject({ valid: false, checked: 24, firstInvalidSeq: 25, headSeq: 15 });
   });
 
   it('refuses a bad page size', async () => {

@@ -5,6 +5,9 @@ import { Redis } from 'ioredis';
 import Koa, { type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../../api/middleware/error-handler.js';
+import { jsonBody } from '../../api/middleware/json-body.js';
+import { createLogger } from '../../logging/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import { createNonceGuard, type NonceGuard } from '../nonce-guard.js';
 import { signRequest } from '../request-signature.js';
@@ -73,6 +76,8 @@ async function startApp(options: AppOptions = {}): Promise<string> {
     const raw = await readRawBody(ctx);
     ctx.body = {
       auth: ctx.state.auth,
+      principal: ctx.state.principal,
+      tenantId: ctx.state.tenantId,
       url: ctx.originalUrl,
       body: raw.length > 0 ? JSON.parse(raw.toString('utf8')) : null,
       parsedUpstream: ctx.request.body ?? null,
@@ -141,6 +146,8 @@ describe('signed-request middleware over real HTTP', () => {
       status: 200,
       body: {
         auth: { tenantId: 'acme', role: 'MEMBER', actorId: 'signed:acme', method: 'signature' },
+        principal: { subject: 'signed:acme', tenantId: 'acme', role: 'MEMBER', authMethod: 'signature' },
+        tenantId: 'acme',
         url: '/graphql?trace=1',
         body: { query: '{ listPolicies { id } }' },
         parsedUpstream: null,
@@ -167,14 +174,14 @@ describe('signed-request middleware over real HTTP', () => {
   });
 
   it.each([
-    ['missing', { 'X-Tenant-Id': null }, 'missing X-Tenant-Id header'],
-    ['too long', { 'X-Tenant-Id': 'a'.repeat(65) }, 'X-Tenant-Id must be 1 to 64 characters'],
-    ['with a forbidden character', { 'X-Tenant-Id': 'acme.corp' }, 'X-Tenant-Id must be 1 to 64 characters'],
-    ['empty', { 'X-Tenant-Id': '' }, 'X-Tenant-Id must be 1 to 64 characters'],
-  ])('answers 400 for a tenant header that is %s', async (_case, override, message) => {
+    ['missing', { 'X-Tenant-Id': null }, 'ERR_TENANT_HEADER_MISSING', 'missing X-Tenant-Id header'],
+    ['empty', { 'X-Tenant-Id': '' }, 'ERR_TENANT_HEADER_MISSING', 'missing X-Tenant-Id header'],
+    ['too long', { 'X-Tenant-Id': 'a'.repeat(65) }, 'ERR_TENANT_HEADER_INVALID', 'X-Tenant-Id must be 1-64 characters'],
+    ['with a forbidden character', { 'X-Tenant-Id': 'acme.corp' }, 'ERR_TENANT_HEADER_INVALID', 'X-Tenant-Id must be 1-64 characters'],
+  ])('answers 400 for a tenant header that is %s', async (_case, override, code, message) => {
     const response = await send(base, { override });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ result: null, code: 'ERR_REQUEST_TENANT_HEADER' });
+    expect(response.body).toMatchObject({ result: null, code });
     expect(response.body.error).toContain(message);
   });
 
@@ -183,7 +190,7 @@ describe('signed-request middleware over real HTTP', () => {
     headers.append('X-Tenant-Id', 'globex');
     const response = await fetch(`${base}/graphql`, { headers });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ code: 'ERR_REQUEST_TENANT_HEADER' });
+    expect(await response.json()).toMatchObject({ code: 'ERR_TENANT_HEADER_INVALID' });
   });
 
   it.each([
@@ -325,7 +332,7 @@ describe('signed-request middleware configuration', () => {
       allowBearer: async (ctx, minRole) => {
         seen.push(minRole);
         if (ctx.get('authorization') !== 'Bearer good-token') return false;
-        ctx.state.auth = { tenantId: ctx.get('x-tenant-id'), role: 'MEMBER', actorId: 'user-1', method: 'bearer' };
+        ctx.state.principal = { subject: 'user-1', tenantId: ctx.get('x-tenant-id'), role: 'MEMBER', authMethod: 'bearer' };
         return true;
       },
     });
@@ -335,7 +342,9 @@ describe('signed-request middleware configuration', () => {
       body: '{}',
     });
     expect(good.status).toBe(200);
-    expect((await good.json()).auth).toEqual({ tenantId: 'acme', role: 'MEMBER', actorId: 'user-1', method: 'bearer' });
+    const goodBody = (await good.json()) as Record<string, unknown>;
+    expect(goodBody.principal).toEqual({ subject: 'user-1', tenantId: 'acme', role: 'MEMBER', authMethod: 'bearer' });
+    expect(goodBody.auth).toBeUndefined();
     expect(seen).toEqual(['MEMBER']);
 
     const bad = await fetch(`${base}/api/v1/policies/evaluate-source`, {
@@ -354,4 +363,37 @@ describe('signed-request middleware configuration', () => {
     expect(() => createSignedRequestAuth({ tenants: store.tenants, nonceGuard, minRole: 'ROOT' as 'ADMIN' })).toThrow(/ROOT/);
   });
 
+});
+
+describe('signed-request middleware inside the service HTTP stack', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await startApp({
+      upstream: [errorHandler(createLogger({ level: 'silent' })) as Middleware, jsonBody({ limitBytes: 4096 }) as Middleware],
+    });
+  });
+
+  it('verifies requests whose JSON the service body parser already read', async () => {
+    const response = await send(base, { body: '{"source":"règle","functionName":"f","context":{"n":1}}' });
+    expect(response.status).toBe(200);
+    expect(response.body.parsedUpstream).toEqual({ source: 'règle', functionName: 'f', context: { n: 1 } });
+    expect(response.body.principal).toMatchObject({ tenantId: 'acme', authMethod: 'signature' });
+  });
+
+  it('verifies requests the body parser leaves alone', async () => {
+    expect((await send(base, { method: 'GET', path: '/graphql?query=%7B__typename%7D' })).status).toBe(200);
+  });
+
+  it('answers in the service envelope with the stable codes', async () => {
+    const tampered = await send(base, { override: { 'X-User-Role': 'ADMIN' } });
+    expect(tampered).toEqual({
+      status: 403,
+      body: { result: null, error: 'request signature does not match', executionTimeMs: 0, code: 'ERR_AUTH_SIGNATURE_INVALID' },
+    });
+    const noTenant = await send(base, { override: { 'X-Tenant-Id': null } });
+    expect(noTenant).toEqual({
+      status: 400,
+      body: { result: null, error: 'missing X-Tenant-Id header', executionTimeMs: 0, code: 'ERR_TENANT_HEADER_MISSING' },
+    });
+  });
 });

@@ -130,7 +130,7 @@ describe('policy client against the signed-request middleware', () => {
     const client = createPolicyClient({ baseUrl, tenantId: 'acme corp', role: 'MEMBER', sleep: noWait });
     await expect(client.request('POST', '/api/v1/policies/evaluate-source', {})).rejects.toMatchObject({
       status: 400,
-      code: 'ERR_REQUEST_TENANT_HEADER',
+      code: 'ERR_TENANT_HEADER_INVALID',
       attempts: 1,
     });
   });

@@ -202,7 +202,7 @@ describe('policy client: retries', () => {
   });
 
   it.each([
-    [400, 'ERR_REQUEST_TENANT_HEADER'],
+    [400, 'ERR_TENANT_HEADER_MISSING'],
     [401, 'ERR_AUTH_TOKEN_INVALID'],
     [403, 'ERR_AUTH_NONCE_REUSED'],
     [404, 'ERR_ANOMALY_NOT_FOUND'],

@@ -70,6 +70,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     stepBudget,
     meter,
     plain,
+    last: null,
     traced() {
       traced ??= buildTree(checked, env, meter, new TraceRecorder({ entries: [] }, options.source, env));
       return traced;

@@ -16,13 +16,14 @@ import type {
 } from '../ast/nodes.js';
 import { createEquality, isScalar } from '../runtime/equality.js';
 import { budgetExceeded } from '../runtime/meter.js';
-import { checkTextLength, divisionByZero, floorMod, intOverflow, moduloByZero, notFinite } from '../runtime/numeric.js';
+import { checkTextLength, divisionByZero, floorMod, moduloByZero, notFinite } from '../runtime/numeric.js';
 import type { Eval } from '../runtime/program-runtime.js';
 import type { TraceEntry } from '../api-types.js';
 import { compileBuiltinCall } from './builtin-compiler.js';
+import { arithmeticClosure, compareClosure } from './fused-operators.js';
+import type { Operand } from './operand.js';
 import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
 
-const MAX = Number.MAX_SAFE_INTEGER;
 
 /** A literal's value, or undefined when the expression is not a literal. */
 export function literalValue(expr: Expr): unknown {
@@ -42,6 +43,24 @@ export function slotOf(ctx: CompileContext, expr: Expr): number {
   if (expr.kind !== 'Name') return -1;
   const resolution = resolutionOf(ctx, expr.id);
   return resolution.kind === 'slot' ? resolution.slot : -1;
+}
+
+/** The expression as an operand: fused when it is a constant, a variable or a variable's field. */
+export function operandOf(ctx: CompileContext, expr: Expr): Operand {
+  const literal = literalValue(expr);
+  if (literal !== undefined) return { kind: 'const', value: literal };
+  if (expr.kind === 'Name') {
+    const resolution = resolutionOf(ctx, expr.id);
+    if (resolution.kind === 'slot') return { kind: 'slot', frame: ctx.frame, slot: resolution.slot };
+    if (resolution.kind === 'variant') return { kind: 'const', value: resolution.index };
+  }
+  if (expr.kind === 'FieldAccess') {
+    const resolution = resolutionOf(ctx, expr.id);
+    if (resolution.kind === 'variant') return { kind: 'const', value: resolution.index };
+    const slot = slotOf(ctx, expr.object);
+    if (resolution.kind === 'field' && slot >= 0) return { kind: 'field', frame: ctx.frame, slot, index: resolution.index };
+  }
+  return { kind: 'eval', eval: compileExpr(ctx, expr) };
 }
 
 export function compileExpr(ctx: CompileContext, expr: Expr): Eval {
@@ -317,15 +336,8 @@ function compileCompare(ctx: CompileContext, expr: CompareExpr): Eval {
     case 'eq':
     case 'ne': {
       const type = typeOf(ctx, expr.left);
+      if (isScalar(type)) return compareClosure(expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
       const a = compileExpr(ctx, expr.left);
-      const right = literalValue(expr.right);
-      if (isScalar(type)) {
-        if (right !== undefined) {
-          return expr.op === 'eq' ? () => a() === right : () => a() !== right;
-        }
-        const b = compileExpr(ctx, expr.right);
-        return expr.op === 'eq' ? () => a() === b() : () => a() !== b();
-      }
       const b = compileExpr(ctx, expr.right);
       const equals = createEquality(type, ctx.env.records);
       return expr.op === 'eq' ? () => equals(a(), b()) : () => !equals(a(), b());
@@ -407,64 +419,10 @@ function compileBetween(ctx: CompileContext, expr: BetweenExpr): Eval {
 }
 
 function compileNumericBinary(ctx: CompileContext, expr: BinaryExpr, isInt: boolean): Eval {
-  const a = compileExpr(ctx, expr.left);
-  const b = compileExpr(ctx, expr.right);
-  const span = expr.span;
-  if (isInt) {
-    switch (expr.op) {
-      case 'add':
-        return () => {
-          const r = (a() as number) + (b() as number);
-          if (r > MAX || r < -MAX) throw intOverflow(span);
-          return r;
-        };
-      case 'sub':
-        return () => {
-          const r = (a() as number) - (b() as number);
-          if (r > MAX || r < -MAX) throw intOverflow(span);
-          return r;
-        };
-      default:
-        return () => {
-          const r = (a() as number) * (b() as number) + 0;
-          if (r > MAX || r < -MAX) throw intOverflow(span);
-          return r;
-        };
-    }
-  }
-  switch (expr.op) {
-    case 'add':
-      return () => {
-        const r = (a() as number) + (b() as number);
-        if (r - r !== 0) throw notFinite(span);
-        return r;
-      };
-    case 'sub':
-      return () => {
-        const r = (a() as number) - (b() as number);
-        if (r - r !== 0) throw notFinite(span);
-        return r;
-      };
-    default:
-      return () => {
-        const r = (a() as number) * (b() as number);
-        if (r - r !== 0) throw notFinite(span);
-        return r;
-      };
-  }
+  const op = expr.op as 'add' | 'sub' | 'mul';
+  return arithmeticClosure(op, isInt, operandOf(ctx, expr.left), operandOf(ctx, expr.right), expr.span);
 }
 
 function compileOrdering(ctx: CompileContext, expr: CompareExpr, op: 'lt' | 'gt' | 'le' | 'ge'): Eval {
-  const a = compileExpr(ctx, expr.left);
-  const b = compileExpr(ctx, expr.right);
-  switch (op) {
-    case 'lt':
-      return () => (a() as number) < (b() as number);
-    case 'gt':
-      return () => (a() as number) > (b() as number);
-    case 'le':
-      return () => (a() as number) <= (b() as number);
-    case 'ge':
-      return () => (a() as number) >= (b() as number);
-  }
+  return compareClosure(op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
 }

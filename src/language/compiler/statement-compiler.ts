@@ -12,7 +12,7 @@ import { EvaluationError } from '../runtime/evaluation-error.js';
 import { budgetExceeded } from '../runtime/meter.js';
 import type { Eval, Exec } from '../runtime/program-runtime.js';
 import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
-import { compileExpr } from './expression-compiler.js';
+import { compileExpr, literalValue, operandOf } from './expression-compiler.js';
 
 const NOTHING: Exec = () => undefined;
 
@@ -64,12 +64,42 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
       if (resolution.kind !== 'slot') throw new Error('`Let` without a slot');
       const slot = resolution.slot;
       const frame = ctx.frame;
-      const value = compileExpr(ctx, statement.value);
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        frame[slot] = value();
-        return undefined;
-      };
+      const operand = operandOf(ctx, statement.value);
+      switch (operand.kind) {
+        case 'const': {
+          const c = operand.value;
+          return () => {
+            if (--meter.left < 0) throw budgetExceeded(meter, span);
+            frame[slot] = c;
+            return undefined;
+          };
+        }
+        case 'slot': {
+          const from = operand.slot;
+          return () => {
+            if (--meter.left < 0) throw budgetExceeded(meter, span);
+            frame[slot] = frame[from];
+            return undefined;
+          };
+        }
+        case 'field': {
+          const from = operand.slot;
+          const index = operand.index;
+          return () => {
+            if (--meter.left < 0) throw budgetExceeded(meter, span);
+            frame[slot] = (frame[from] as unknown[])[index];
+            return undefined;
+          };
+        }
+        case 'eval': {
+          const value = operand.eval;
+          return () => {
+            if (--meter.left < 0) throw budgetExceeded(meter, span);
+            frame[slot] = value();
+            return undefined;
+          };
+        }
+      }
     }
     case 'Return': {
       const value = compileExpr(ctx, statement.value);
@@ -84,6 +114,13 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
           const result = value();
           sink.entries.push({ kind: 'return', rule, text, span: valueSpan, value: toJson(result) });
           return result;
+        };
+      }
+      const literal = literalValue(statement.value);
+      if (literal !== undefined) {
+        return () => {
+          if (--meter.left < 0) throw budgetExceeded(meter, span);
+          return literal;
         };
       }
       return () => {

@@ -31,8 +31,12 @@ export function evaluate(
 ): EvaluationResult {
   const runtime = programRuntime(program);
   if (runtime === undefined) throw new TypeError('evaluate() needs a program returned by compile()');
-  const entry = runtime.entries.get(functionName);
-  if (entry === undefined) {
+  let entry = runtime.last;
+  if (entry === null || entry.name !== functionName) {
+    entry = runtime.entries.get(functionName) ?? null;
+    if (entry !== null) runtime.last = entry;
+  }
+  if (entry === null) {
     const suggestion = suggestName(functionName, runtime.entries.keys());
     const hint = suggestion === null ? '' : `; did you mean \`${suggestion}\`?`;
     return failure(
@@ -40,8 +44,8 @@ export function evaluate(
       null,
     );
   }
-  const tracing = options?.trace === true;
-  const budget = options?.stepBudget === undefined ? runtime.stepBudget : validateStepBudget(options.stepBudget);
+  const tracing = options !== undefined && options.trace === true;
+  const budget = options === undefined || options.stepBudget === undefined ? runtime.stepBudget : validateStepBudget(options.stepBudget);
   let code: RuleCode;
   let trace: TraceEntry[] | null = null;
   if (tracing) {

@@ -63,14 +63,8 @@ export function createInputConversion(type: ValueType, env: TypeEnvironment): In
       return convertText;
     case 'Bool':
       return convertBool;
-    case 'Enum': {
-      const index = env.enums.get(type.name)!.variantIndex;
-      return (v) => {
-        if (typeof v !== 'string') return INVALID;
-        const i = index.get(v);
-        return i === undefined ? INVALID : i;
-      };
-    }
+    case 'Enum':
+      return enumConversion(env.enums.get(type.name)!);
     case 'List': {
       const element = type.element;
       let convert: InputConversion | null = null;
@@ -94,30 +88,86 @@ export function createInputConversion(type: ValueType, env: TypeEnvironment): In
         return out;
       };
     }
-    case 'Record': {
-      const record = env.records.get(type.name)!;
-      const names = record.fields.map((f) => f.name);
-      const count = names.length;
-      const ownOnly = names.some(isPrototypeName);
-      // Created on first use: a record may contain a list of itself.
-      let converts: InputConversion[] | null = null;
-      return (v) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
-        if (countKeys(v) !== count) return INVALID;
-        converts ??= record.fields.map((f) => createInputConversion(f.type, env));
-        const out = new Array<unknown>(count);
-        for (let i = 0; i < count; i++) {
-          const name = names[i]!;
-          const raw = ownOnly ? readOwn(v, name) : (v as Record<string, unknown>)[name];
-          if (raw === undefined) return INVALID;
-          const c = converts[i]!(raw);
-          if (c === INVALID) return INVALID;
-          out[i] = c;
-        }
-        return out;
-      };
-    }
+    case 'Record':
+      return recordConversion(env.records.get(type.name)!, env);
   }
+}
+
+/** Up to this many variants, a linear scan beats a Map lookup. */
+const LINEAR_ENUM_LIMIT = 8;
+
+function enumConversion(enumInfo: EnumInfo): InputConversion {
+  const variants = enumInfo.variants;
+  if (variants.length > LINEAR_ENUM_LIMIT) {
+    const index = enumInfo.variantIndex;
+    return (v) => {
+      if (typeof v !== 'string') return INVALID;
+      const i = index.get(v);
+      return i === undefined ? INVALID : i;
+    };
+  }
+  return (v) => {
+    for (let i = 0; i < variants.length; i++) if (variants[i] === v) return i;
+    return INVALID;
+  };
+}
+
+/**
+ * The first fields are read through separate, unrolled property reads: each read site then
+ * sees one field name per record type, which keeps the engine's property caches effective.
+ */
+const UNROLLED_FIELDS = 6;
+
+function recordConversion(record: RecordInfo, env: TypeEnvironment): InputConversion {
+  const names = record.fields.map((f) => f.name);
+  const count = names.length;
+  let converts: InputConversion[] | null = null;
+  const init = (): InputConversion[] => (converts = record.fields.map((f) => createInputConversion(f.type, env)));
+
+  if (count === 0 || count > UNROLLED_FIELDS || names.some(isPrototypeName)) {
+    const ownOnly = names.some(isPrototypeName);
+    return (v) => {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
+      if (countKeys(v) !== count) return INVALID;
+      const c = converts ?? init();
+      const out: unknown[] = [];
+      for (let i = 0; i < count; i++) {
+        const name = names[i]!;
+        const raw = ownOnly ? readOwn(v, name) : (v as Record<string, unknown>)[name];
+        if (raw === undefined) return INVALID;
+        const x = c[i]!(raw);
+        if (x === INVALID) return INVALID;
+        out.push(x);
+      }
+      return out;
+    };
+  }
+  const [n0, n1, n2, n3, n4, n5] = names as [string, string, string, string, string, string];
+  return (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
+    if (countKeys(v) !== count) return INVALID;
+    const c = converts ?? init();
+    const o = v as Record<string, unknown>;
+    // Exact-size literals: one allocation, densely packed.
+    let x0 = o[n0];
+    if (x0 === undefined || (x0 = c[0]!(x0)) === INVALID) return INVALID;
+    if (count === 1) return [x0];
+    let x1 = o[n1];
+    if (x1 === undefined || (x1 = c[1]!(x1)) === INVALID) return INVALID;
+    if (count === 2) return [x0, x1];
+    let x2 = o[n2];
+    if (x2 === undefined || (x2 = c[2]!(x2)) === INVALID) return INVALID;
+    if (count === 3) return [x0, x1, x2];
+    let x3 = o[n3];
+    if (x3 === undefined || (x3 = c[3]!(x3)) === INVALID) return INVALID;
+    if (count === 4) return [x0, x1, x2, x3];
+    let x4 = o[n4];
+    if (x4 === undefined || (x4 = c[4]!(x4)) === INVALID) return INVALID;
+    if (count === 5) return [x0, x1, x2, x3, x4];
+    let x5 = o[n5];
+    if (x5 === undefined || (x5 = c[5]!(x5)) === INVALID) return INVALID;
+    return [x0, x1, x2, x3, x4, x5];
+  };
 }
 
 // ---------- diagnosis ----------
@@ -247,6 +297,7 @@ export function createArgumentsConversion(
   const converts = params.map((p) => createInputConversion(p.type, env));
   const count = params.length;
   const ownOnly = names.some(isPrototypeName);
+  const [p0, p1] = names as [string, string];
 
   return {
     convert(context, target) {
@@ -261,6 +312,19 @@ export function createArgumentsConversion(
       }
       if (typeof context !== 'object' || context === null) return false;
       if (countKeys(context) !== count) return false;
+      if (!ownOnly && count <= 2) {
+        // Unrolled for the same reason as record fields.
+        const o = context as Record<string, unknown>;
+        if (count === 0) return true;
+        let x = o[p0];
+        if (x === undefined || (x = converts[0]!(x)) === INVALID) return false;
+        target[0] = x;
+        if (count === 1) return true;
+        x = o[p1];
+        if (x === undefined || (x = converts[1]!(x)) === INVALID) return false;
+        target[1] = x;
+        return true;
+      }
       for (let i = 0; i < count; i++) {
         const name = names[i]!;
         const raw = ownOnly ? readOwn(context, name) : (context as Record<string, unknown>)[name];

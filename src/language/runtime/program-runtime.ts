@@ -47,6 +47,8 @@ export interface ProgramRuntime {
   readonly plain: CodeTree;
   /** The traced tree, compiled on first use. */
   traced(): CodeTree;
+  /** The entry point evaluated last: repeated evaluations of one function skip the lookup. */
+  last: EntryPoint | null;
 }
 
 export const PROGRAM_RUNTIME: unique symbol = Symbol('program runtime');

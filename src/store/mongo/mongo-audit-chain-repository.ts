@@ -58,7 +58,10 @@ function insertedBeforeDuplicate(error: unknown, attempted: number): number {
 
 export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
   const collection = db.collection<AuditDocument>(COLLECTIONS.audit);
-  /** Highest seq seen to exist, per tenant: where the next head search starts. Only a hint. */
+  /**
+   * Highest seq seen to exist, per tenant: where the next head search starts. Only the seq is
+   * kept; hashes always come from storage, so the head returned is what is stored.
+   */
   const knownSeq = new Map<string, number>();
 
   function remember(tenantId: string, seq: number): void {
@@ -76,7 +79,7 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       // Seqs are contiguous from 1 (insertBatch refuses gaps), so "seq n exists" is true up to the
       // head and false after it: gallop from the highest seq known to exist, then bisect. Each
       // probe is an _id equality, which FerretDB serves from its index where a sorted query scans
-      // the collection; on MongoDB a head that moved by k costs about 2·log2(k) probes.
+      // the collection. A head that moved by k since last seen costs about 2·log2(k) + 1 probes.
       let low = knownSeq.get(tenantId) ?? 0;
       let lowHash: string | undefined;
       let high: number;
@@ -124,7 +127,7 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
         return records.length;
       } catch (error) {
         const inserted = insertedBeforeDuplicate(error, records.length);
-        // The seq that refused us exists too.
+        // The seq that refused us exists too (holding another writer's record).
         remember(tenantId, records[inserted]!.seq);
         return inserted;
       }

@@ -1,0 +1,2 @@
+export { format } from './format.js';
+export { formatFloat, formatText } from './format-literal.js';
