@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../logging/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
-import type { Logger } from '../../logging/index.js';
 
 /**
  * Owns error mapping: every failure below it becomes the envelope with the right status.
