@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
-import { createApp, createTenantRateLimiter } from './api/index.js';
-import { createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
+import { createApp, createEvaluationRoutes, createTenantRateLimiter } from './api/index.js';
+import { createAuditChainWriter } from './audit/index.js';
+import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
   ConfigError,
   loadConfig,
@@ -19,6 +20,9 @@ import {
   type Config,
   type ProcessRole,
 } from './config/index.js';
+import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from './engine/index.js';
+import { createEvaluationService } from './evaluation/index.js';
+import { createEvaluationDispatcher, startEvaluationWorker } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
 import { openStore, type Store } from './store/index.js';
 
@@ -135,6 +139,20 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   } catch (error) {
     throw new StartupError(`cannot load the token signing keys: ${(error as Error).message}`);
   }
+  // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
+  // worker process can take them and the queue semantics are the same in every deployment.
+  const dispatcher = createEvaluationDispatcher({
+    connection: config.REDIS_URL,
+    prefix: config.REDIS_KEY_PREFIX,
+    maxBatchItems: config.BATCH_MAX_ITEMS,
+    flushMs: config.DISPATCH_FLUSH_MS,
+    responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
+  });
+  const auditWriter = createAuditChainWriter(store.audit);
+  const releaseEvaluation = async () => {
+    await dispatcher.close();
+    await auditWriter.close();
+  };
   const app = createApp({
     logger,
     store,
@@ -148,9 +166,28 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     }),
     bodyLimitBytes: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
+    routes: [
+      createEvaluationRoutes({
+        service: createEvaluationService({ dispatcher, audit: auditWriter }),
+        tenants: store.tenants,
+        nonceGuard: createNonceGuard({
+          redis,
+          keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
+          windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        }),
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
+      }),
+    ],
   });
   const server = createServer(app.callback());
-  const address = await listen(server, config.PORT, config.HOST);
+  let address: AddressInfo;
+  try {
+    address = await listen(server, config.PORT, config.HOST);
+  } catch (error) {
+    await releaseEvaluation();
+    throw error;
+  }
   logger.info({ host: address.address, port: address.port, jwtKeys: keyRing.source, store: store.kind }, 'api listening');
   return {
     name: 'api',
@@ -160,13 +197,60 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
       const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
       await closed;
       clearTimeout(grace);
+      // Requests are done: nothing waits on the dispatcher any more; the writer flushes what is queued.
+      await releaseEvaluation();
     },
   };
 };
 
+/** The `policy-evaluate` consumer: a thread pool running the interpreter, fed by BullMQ. */
+async function startEvaluationProcessor({ config, logger }: Runtime): Promise<RunningPart> {
+  let pool: EnginePool;
+  try {
+    pool = createEnginePool({
+      threads: config.ENGINE_THREADS,
+      taskTimeoutMs: config.EVALUATION_TIMEOUT_MS,
+      stepBudget: config.EVALUATION_STEP_BUDGET,
+      cacheSize: config.PROGRAM_CACHE_SIZE,
+      ...(config.ENGINE_THREAD_MAX_MEMORY_MB !== undefined ? { maxThreadMemoryMb: config.ENGINE_THREAD_MAX_MEMORY_MB } : {}),
+    });
+  } catch (error) {
+    if (error instanceof EngineThreadFileMissingError) throw new StartupError(error.message);
+    throw error;
+  }
+  const concurrency = config.WORKER_CONCURRENCY ?? 4 * config.ENGINE_THREADS;
+  let worker: Awaited<ReturnType<typeof startEvaluationWorker>>;
+  try {
+    worker = await startEvaluationWorker({
+      connection: config.REDIS_URL,
+      pool,
+      concurrency,
+      prefix: config.REDIS_KEY_PREFIX,
+      onError: (error) => logger.warn({ err: error }, 'evaluation worker error'),
+    });
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  logger.info(
+    { threads: pool.size, concurrency, timeoutMs: config.EVALUATION_TIMEOUT_MS, stepBudget: config.EVALUATION_STEP_BUDGET },
+    'evaluation engine started',
+  );
+  return {
+    name: 'policy-evaluate',
+    async stop() {
+      // Batches in progress finish (their callers get answers) before the threads go.
+      await worker.close();
+      await pool.close();
+    },
+  };
+}
+
 /** Background work. Queue processors register here, each as a part that can stop. */
-export const startWorker: PartStarter = async ({ logger }) => {
+export const startWorker: PartStarter = async (runtime) => {
+  const { logger } = runtime;
   const processors: RunningPart[] = [];
+  processors.push(await startEvaluationProcessor(runtime));
   logger.info({ processors: processors.map((p) => p.name) }, 'worker started');
   return {
     name: 'worker',

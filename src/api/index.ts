@@ -8,3 +8,9 @@ export { TENANT_HEADER } from './middleware/tenant-header.js';
 export { REQUEST_ID_HEADER } from './middleware/request-context.js';
 export { queryValue, integerParam, timeRangeParams } from './query-params.js';
 export { parseIsoTimestamp } from './iso-timestamp.js';
+export {
+  createEvaluationRoutes,
+  EVALUATE_SOURCE_ROUTE,
+  EVALUATE_SOURCE_BATCH_ROUTE,
+  type EvaluationRouteOptions,
+} from './routes/evaluation.js';

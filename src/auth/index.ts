@@ -13,3 +13,13 @@ export { createTokenSigner, type TokenClaims, type TokenSigner } from './token-s
 export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
 export { createBearerAuth } from './bearer-auth.js';
 export { requireRole } from './require-role.js';
+export {
+  createSignedRequestAuth,
+  readRawBody,
+  SignedRequestError,
+  SignedRequestErrorCode,
+  type SignedRequestAuthOptions,
+  type SignedRequestContext,
+  type SignedRequestState,
+} from './signed-request.middleware.js';
+export { createNonceGuard, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';

@@ -22,7 +22,7 @@ export interface PolicyClientOptions {
   now?: () => number;
   /** Per attempt; default 30 s. */
   timeoutMs?: number;
-  /** Batch evaluation path; default `/api/v1/policies/evaluate-batch`. */
+  /** Batch evaluation path; default `/api/v1/policies/evaluate-source/batch`. */
   batchPath?: string;
 }
 
@@ -45,7 +45,8 @@ export interface PolicyResponse<T = unknown> {
 export interface EvaluateSourceInput {
   source: string;
   functionName: string;
-  context?: Record<string, unknown>;
+  /** Object keyed by parameter name, or array in parameter order. */
+  context?: Record<string, unknown> | readonly unknown[];
   /** Language tag of the source, e.g. `en` or `de-CH`. */
   locale?: string;
 }

@@ -18,7 +18,7 @@ import { PolicyHttpError, PolicyNetworkError, PolicyProtocolError } from './poli
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
 
 export const EVALUATE_SOURCE_PATH = '/api/v1/policies/evaluate-source';
-export const DEFAULT_BATCH_PATH = '/api/v1/policies/evaluate-batch';
+export const DEFAULT_BATCH_PATH = '/api/v1/policies/evaluate-source/batch';
 export const GRAPHQL_PATH = '/graphql';
 const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
@@ -81,6 +82,28 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: boolean().default(false),
   SHUTDOWN_GRACE_SECONDS: integer(0, 600).default(10),
+  // Evaluation engine (docs/evaluation-engine.md): worker-side pool, API-side dispatcher, endpoints.
+  ENGINE_THREADS: integer(1, 256).default(availableParallelism()),
+  EVALUATION_TIMEOUT_MS: integer(1, 600_000).default(1000),
+  EVALUATION_STEP_BUDGET: integer(1, Number.MAX_SAFE_INTEGER).default(1_000_000),
+  PROGRAM_CACHE_SIZE: integer(0, 1_000_000).default(256),
+  ENGINE_THREAD_MAX_MEMORY_MB: integer(16, 1_048_576).optional(),
+  /** Unset: 4 × ENGINE_THREADS, so threads never wait for Redis. */
+  WORKER_CONCURRENCY: integer(1, 10_000).optional(),
+  BATCH_MAX_ITEMS: integer(1, 10_000).default(64),
+  DISPATCH_FLUSH_MS: integer(0, 1000).default(1),
+  NO_WORKER_TIMEOUT_MS: integer(1, 600_000).default(5000),
+  EVALUATE_BATCH_MAX_ITEMS: integer(1, 100_000).default(1000),
+  SIGNATURE_WINDOW_SECONDS: integer(1, 3600).default(300),
+}).superRefine((config, ctx) => {
+  // Otherwise a batch holding one runaway policy is reported as "no worker" instead of as its timeout.
+  if (config.NO_WORKER_TIMEOUT_MS <= config.EVALUATION_TIMEOUT_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['NO_WORKER_TIMEOUT_MS'],
+      message: `must be greater than EVALUATION_TIMEOUT_MS (${config.EVALUATION_TIMEOUT_MS})`,
+    });
+  }
 });
 
 export type Config = z.output<typeof envSchema>;

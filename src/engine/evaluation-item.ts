@@ -27,4 +27,6 @@ export interface ItemResult {
   /** Wall time of compile (or cache lookup) plus evaluation, in milliseconds. */
   executionTimeMs: number;
   trace?: TraceEntry[];
+  /** Name of the module when the source compiled (audit records name it); absent otherwise. */
+  moduleName?: string;
 }

@@ -52,10 +52,11 @@ export function createEvaluationThreadHandler(
       }
       const outcome = language.evaluate(compiled.program, item.functionName, item.context, evaluateOptions(item.trace));
       const trace = item.trace && outcome.trace ? { trace: outcome.trace } : {};
+      const moduleName = { moduleName: compiled.program.moduleName };
       if (outcome.ok) {
-        return { ok: true, value: outcome.value, diagnostics: [], error: null, executionTimeMs: elapsed(), cacheHit, ...trace };
+        return { ok: true, value: outcome.value, diagnostics: [], error: null, executionTimeMs: elapsed(), cacheHit, ...trace, ...moduleName };
       }
-      return { ...failure(outcome.diagnostics, elapsed(), cacheHit), ...trace };
+      return { ...failure(outcome.diagnostics, elapsed(), cacheHit), ...trace, ...moduleName };
     } catch (error) {
       // The language reports user problems as diagnostics; a throw is a defect, so keep its stack in the log only.
       console.error('evaluation thread: unexpected error', error);

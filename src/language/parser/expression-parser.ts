@@ -91,25 +91,33 @@ function keywordOp<T>(token: Token, table: ReadonlyMap<Concept, T>): T | undefin
 /**
  * Expressions and types, by precedence climbing (LANGUAGE.md §5, lowest first): `or`, `and`,
  * `not`, one comparison, additive, multiplicative, unary `-`, postfix `.field`, primary.
+ *
+ * Nesting is counted as the tree grows: brackets, calls, records and unary operators, and also
+ * each further operator of a chain (`a + b + c` is a tree two levels deep). So the limit of 64
+ * bounds the depth of every tree, and later passes may recurse over it safely.
  */
 export abstract class ExpressionParser extends ParserBase {
   protected parseExpr(): Expr {
     let left = this.parseAnd();
+    const depth = this.exprDepth;
     while (this.atKw('or')) {
-      this.next();
+      this.enter(this.next());
       const right = this.parseAnd();
       left = { kind: 'Binary', id: 0, span: spanFrom(left.span, right.span), op: 'or', left, right };
     }
+    this.exprDepth = depth;
     return left;
   }
 
   private parseAnd(): Expr {
     let left = this.parseNot();
+    const depth = this.exprDepth;
     while (this.atKw('and')) {
-      this.next();
+      this.enter(this.next());
       const right = this.parseNot();
       left = { kind: 'Binary', id: 0, span: spanFrom(left.span, right.span), op: 'and', left, right };
     }
+    this.exprDepth = depth;
     return left;
   }
 
@@ -170,25 +178,29 @@ export abstract class ExpressionParser extends ParserBase {
 
   private parseAdditive(): Expr {
     let left = this.parseMultiplicative();
+    const depth = this.exprDepth;
     let op = this.binaryOp(ADDITIVE_KEYWORDS, ADDITIVE_SYMBOLS);
     while (op !== undefined) {
-      this.next();
+      this.enter(this.next());
       const right = this.parseMultiplicative();
       left = { kind: 'Binary', id: 0, span: spanFrom(left.span, right.span), op, left, right };
       op = this.binaryOp(ADDITIVE_KEYWORDS, ADDITIVE_SYMBOLS);
     }
+    this.exprDepth = depth;
     return left;
   }
 
   private parseMultiplicative(): Expr {
     let left = this.parseUnary();
+    const depth = this.exprDepth;
     let op = this.binaryOp(MULTIPLICATIVE_KEYWORDS, MULTIPLICATIVE_SYMBOLS);
     while (op !== undefined) {
-      this.next();
+      this.enter(this.next());
       const right = this.parseUnary();
       left = { kind: 'Binary', id: 0, span: spanFrom(left.span, right.span), op, left, right };
       op = this.binaryOp(MULTIPLICATIVE_KEYWORDS, MULTIPLICATIVE_SYMBOLS);
     }
+    this.exprDepth = depth;
     return left;
   }
 
@@ -203,11 +215,13 @@ export abstract class ExpressionParser extends ParserBase {
 
   private parsePostfix(): Expr {
     let expr = this.parsePrimary();
+    const depth = this.exprDepth;
     while (this.at('dot')) {
-      this.next();
+      this.enter(this.next());
       const field = this.expectName('a field name');
       expr = { kind: 'FieldAccess', id: 0, span: spanFrom(expr.span, field), object: expr, field: field.text };
     }
+    this.exprDepth = depth;
     return expr;
   }
 

@@ -23,11 +23,16 @@ export class ModuleParser extends StatementParser {
 
   /** Null only when the source holds neither a module header nor any declaration. */
   parseModule(): ModuleNode | null {
-    const first = this.peek();
-    const leading = this.leadingComments(first.start);
+    let leading: string[] = [];
     let name: string[] = [];
     let header: Token | null = null;
     try {
+      if (this.at('indent')) {
+        this.next();
+        this.report('PL1016', 'unexpected indentation', this.peek(), 'declarations start at the beginning of a line');
+      }
+      const first = this.peek();
+      leading = this.leadingComments(first.start);
       if (this.isKw(first, 'module')) {
         header = first;
         name = this.parseHeader(leading);
@@ -36,7 +41,7 @@ export class ModuleParser extends StatementParser {
         this.report(
           'PL1010',
           `the module must start with \`${shown}\``,
-          first.kind === 'eof' || first.kind === 'indent' ? this.peekCode() : first,
+          first,
           `write \`${this.spell('module')} a.b${this.syntax.punctuation.terminator}\` on the first line`,
         );
       }
@@ -55,13 +60,6 @@ export class ModuleParser extends StatementParser {
       declarations: this.declarations,
       trailingComments: this.remainingComments(),
     };
-  }
-
-  /** The first token that is not layout (for reports about an empty or oddly indented start). */
-  private peekCode(): Token {
-    let ahead = 0;
-    while (this.peek(ahead).kind === 'indent' || this.peek(ahead).kind === 'newline') ahead++;
-    return this.peek(ahead);
   }
 
   private parseHeader(leading: string[]): string[] {

@@ -209,6 +209,7 @@ export abstract class StatementParser extends ExpressionParser {
       this.report('PL1009', 'expected an indented block', token, `indent the \`${this.spell('when')}\` cases 2 spaces deeper`);
     } else {
       this.next();
+      const reportedBefore = this.diagnostics.length;
       this.blockDepth++;
       if (this.blockDepth > MAX_NESTING) {
         this.reportNesting(token);
@@ -218,7 +219,7 @@ export abstract class StatementParser extends ExpressionParser {
       }
       this.blockDepth--;
       if (this.at('dedent')) this.next();
-      if (cases.length === 0 && otherwise === null) {
+      if (cases.length === 0 && otherwise === null && this.diagnostics.length === reportedBefore) {
         this.report('PL1006', `a \`${this.spell('match')}\` needs at least one \`${this.spell('when')}\` case`, token);
       }
     }

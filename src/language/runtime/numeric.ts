@@ -65,8 +65,9 @@ export function roundToDigits(x: number, digits: number): number {
   let scaled = magnitude * factor;
   if (scaled >= 2 ** 52) return x;
   const fraction = scaled - Math.floor(scaled);
-  // Only a near-tie can be decided wrongly by binary noise; settle those on the decimal form.
-  if (Math.abs(fraction - 0.5) < 1e-6) scaled = shiftDecimal(magnitude, digits);
+  // Only a near-tie can be decided wrongly by binary noise, and large scaled values carry too
+  // little fraction precision to tell: settle those on the decimal form.
+  if (Math.abs(fraction - 0.5) < 1e-6 || scaled > 1e9) scaled = shiftDecimal(magnitude, digits);
   const rounded = Math.round(scaled) / factor;
   return (x < 0 ? -rounded : rounded) + 0;
 }

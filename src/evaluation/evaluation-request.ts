@@ -1,0 +1,163 @@
+/**
+ * The request bodies of the evaluation endpoints, checked with zod. A structural problem of the
+ * envelope is a 400 (EvaluationRequestError); inside a batch, a malformed item fails on its own.
+ */
+import { z } from 'zod';
+import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
+
+/** Locale of a request that names none. */
+export const DEFAULT_EVALUATION_LOCALE = 'en-US';
+/** Longest function, module or locale name taken; audit records hold these names. */
+export const MAX_NAME_LENGTH = 256;
+export const MAX_LOCALE_LENGTH = 64;
+
+/** One evaluation of policy source text sent in the request. */
+export interface SourceEvaluationRequest {
+  source: string;
+  functionName: string;
+  /** Object keyed by parameter name, or array in parameter order. */
+  context: Record<string, unknown> | unknown[];
+  locale: string;
+}
+
+/** A reference to a deployed policy (evaluated through a StoredPolicyResolver). */
+export interface StoredPolicyRequest {
+  policyModule: string;
+  policyFunction: string;
+  /** Module version; the active one when absent. */
+  version?: number;
+  context: Record<string, unknown> | unknown[];
+}
+
+/** One batch item after validation: what to evaluate, or why this item cannot be. */
+export type BatchEntry =
+  | { kind: 'source'; request: SourceEvaluationRequest }
+  | { kind: 'stored'; request: StoredPolicyRequest }
+  | { kind: 'invalid'; message: string };
+
+// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
+const LONE_SURROGATE = /\p{Cs}/u;
+// Lone surrogates cannot be stored in canonical JSON (the audit hash), so names must be well formed.
+const name = (max: number) => z.string().min(1).max(max).refine((text) => !LONE_SURROGATE.test(text));
+const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+
+const sourceFields = {
+  source: z.string(),
+  functionName: name(MAX_NAME_LENGTH),
+  context,
+  locale: name(MAX_LOCALE_LENGTH).optional(),
+};
+const sourceSchema = z.strictObject(sourceFields);
+const storedSchema = z.strictObject({
+  policyModule: name(MAX_NAME_LENGTH),
+  policyFunction: name(MAX_NAME_LENGTH),
+  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  context,
+});
+const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
+
+/** What each field must be, for messages that name the field and what was sent instead. */
+const FIELD_RULES: Record<string, string> = {
+  source: 'a string (the policy source text)',
+  functionName: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+  context: 'an object keyed by parameter name or an array in parameter order',
+  locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
+  policyModule: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+  policyFunction: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+  version: 'a whole number of at least 1',
+  items: 'an array of evaluation items',
+};
+
+const SOURCE_FIELD_LIST = '`source`, `functionName`, `context` and `locale` (optional)';
+const STORED_FIELD_LIST = '`policyModule`, `policyFunction`, `version` (optional) and `context`';
+
+export function jsonTypeName(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') {
+    if (value === '') return 'an empty string';
+    return LONE_SURROGATE.test(value) ? 'a string with unpaired surrogates' : `a string of ${value.length} characters`;
+  }
+  return `a ${typeof value}`;
+}
+
+function describeProblem(error: z.ZodError, input: unknown, where: string, fieldList: string): string {
+  const issue = error.issues[0]!;
+  const field = issue.path[0];
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `\`${key}\``).join(', ');
+    return `${where} has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; it takes ${fieldList}`;
+  }
+  if (typeof field !== 'string') return `${where} must be a JSON object with ${fieldList} (got ${jsonTypeName(input)})`;
+  const value = (input as Record<string, unknown>)[field];
+  const label = `\`${where === 'the request body' ? '' : `${where}.`}${field}\``;
+  if (value === undefined) return `${label} is required`;
+  return `${label} must be ${FIELD_RULES[field] ?? 'valid'} (got ${jsonTypeName(value)})`;
+}
+
+function withDefaultLocale(data: z.output<typeof sourceSchema>): SourceEvaluationRequest {
+  return {
+    source: data.source,
+    functionName: data.functionName,
+    context: data.context,
+    locale: data.locale ?? DEFAULT_EVALUATION_LOCALE,
+  };
+}
+
+/** The body of POST /api/v1/policies/evaluate-source; throws a 400 naming the first problem. */
+export function parseSourceEvaluationBody(body: unknown): SourceEvaluationRequest {
+  const parsed = sourceSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new EvaluationRequestError(
+      EvaluationErrorCode.REQUEST_INVALID,
+      describeProblem(parsed.error, body, 'the request body', SOURCE_FIELD_LIST),
+    );
+  }
+  return withDefaultLocale(parsed.data);
+}
+
+function isStoredReference(item: Record<string, unknown>): boolean {
+  return !('source' in item) && ('policyModule' in item || 'policyFunction' in item);
+}
+
+/** One batch item; never throws: a malformed item becomes an `invalid` entry. */
+export function parseBatchItem(item: unknown, index: number): BatchEntry {
+  const where = `items[${index}]`;
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    return { kind: 'invalid', message: `${where} must be a JSON object with ${SOURCE_FIELD_LIST} (got ${jsonTypeName(item)})` };
+  }
+  const record = item as Record<string, unknown>;
+  if (isStoredReference(record)) {
+    const parsed = storedSchema.safeParse(record);
+    if (!parsed.success) return { kind: 'invalid', message: describeProblem(parsed.error, record, where, STORED_FIELD_LIST) };
+    const { version, ...rest } = parsed.data;
+    return { kind: 'stored', request: version === undefined ? rest : { ...rest, version } };
+  }
+  const parsed = sourceSchema.safeParse(record);
+  if (!parsed.success) return { kind: 'invalid', message: describeProblem(parsed.error, record, where, SOURCE_FIELD_LIST) };
+  return { kind: 'source', request: withDefaultLocale(parsed.data) };
+}
+
+/**
+ * The body of POST /api/v1/policies/evaluate-source/batch: `{items: [...]}` with 1 to `maxItems`
+ * items. The envelope is a 400 when wrong; each item is judged on its own.
+ */
+export function parseBatchEvaluationBody(body: unknown, maxItems: number): BatchEntry[] {
+  const parsed = batchSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new EvaluationRequestError(
+      EvaluationErrorCode.REQUEST_INVALID,
+      describeProblem(parsed.error, body, 'the request body', '`items` (an array of evaluation items)'),
+    );
+  }
+  const { items } = parsed.data;
+  if (items.length === 0 || items.length > maxItems) {
+    throw new EvaluationRequestError(
+      EvaluationErrorCode.BATCH_SIZE_INVALID,
+      `\`items\` must hold 1 to ${maxItems} evaluations (got ${items.length}); split larger batches into several requests`,
+    );
+  }
+  return items.map(parseBatchItem);
+}

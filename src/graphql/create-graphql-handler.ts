@@ -1,0 +1,198 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  getOperationAST,
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type ValidationRule,
+} from 'graphql';
+import { createHandler, type Handler, type OperationArgs, type Request, type RequestParams } from 'graphql-http';
+import { roleSatisfies } from '../auth/index.js';
+import type { GraphqlContext } from './graphql-context.js';
+import { GraphqlErrorCode } from './graphql-error-codes.js';
+import type { GraphqlLimits } from './graphql-limits.js';
+import { negotiateMediaType, requestErrorResponse, type GraphqlMediaType } from './graphql-response.js';
+import { createLimitRules } from './limit-rules.js';
+import { requiredRole } from './required-role.js';
+
+export type GraphqlRequest = Request<IncomingMessage, GraphqlContext>;
+export type GraphqlHandler = Handler<IncomingMessage, GraphqlContext>;
+
+export interface GraphqlHandlerOptions {
+  schema: GraphQLSchema;
+  limits: GraphqlLimits;
+}
+
+/** Validation stops collecting after this many errors (graphql's own default is 100). */
+const MAX_VALIDATION_ERRORS = 20;
+
+/**
+ * graphql-http's spec-compliant handler (media types, methods, parameters), with the request
+ * pipeline run here instead of inside it: size and token limits, parse, read-only check,
+ * depth/alias/cost limits, validation, then the role the selected fields need, all before
+ * anything executes. Every refusal is a GraphQL error with `extensions.code`.
+ */
+export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
+  const { schema, limits } = options;
+  const limitRules = createLimitRules(limits);
+  const validationRules: readonly ValidationRule[] = limits.introspection
+    ? specifiedRules
+    : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+
+  return createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
+    schema,
+    formatError: formatGraphqlError,
+
+    onSubscribe(req, params) {
+      const mediaType = negotiateMediaType(headerOf(req, 'accept')) ?? 'application/json';
+      const refuse = (status: 400 | 403 | 405, errors: readonly GraphQLError[], headers?: Record<string, string>) =>
+        requestErrorResponse(status, errors, mediaType, headers);
+      const query = params.query;
+
+      const bytes = Buffer.byteLength(query, 'utf8');
+      if (bytes > limits.maxDocumentBytes) {
+        return refuse(400, [
+          coded(GraphqlErrorCode.DOCUMENT_TOO_LARGE, `the query document is ${bytes} bytes; the limit is ${limits.maxDocumentBytes}`),
+        ]);
+      }
+
+      let document: DocumentNode;
+      try {
+        document = parse(query, { maxTokens: limits.maxTokens });
+      } catch (error) {
+        return refuse(400, [parseError(error, limits.maxTokens)]);
+      }
+
+      const operation = getOperationAST(document, params.operationName);
+      if (!operation) return refuse(400, [unknownOperation(document, params)]);
+      if (operation.operation !== 'query') {
+        const error = coded(
+          GraphqlErrorCode.OPERATION_NOT_SUPPORTED,
+          `this endpoint is read-only: ${operation.operation} operations are not supported, send a query`,
+          operation,
+        );
+        // GraphQL over HTTP: a mutation sent with GET is answered 405, naming the method that could carry it.
+        if (operation.operation === 'mutation' && req.method === 'GET') return refuse(405, [error], { allow: 'POST' });
+        return refuse(400, [error]);
+      }
+
+      const limitErrors = validate(schema, document, limitRules, { maxErrors: MAX_VALIDATION_ERRORS });
+      if (limitErrors.length > 0) return refuse(400, limitErrors);
+      const validationErrors = validate(schema, document, validationRules, { maxErrors: MAX_VALIDATION_ERRORS });
+      if (validationErrors.length > 0) {
+        return refuse(400, validationErrors.map((error) => withCode(error, GraphqlErrorCode.VALIDATION_FAILED)));
+      }
+
+      const context = req.context;
+      const needed = requiredRole(document, operation);
+      if (!roleSatisfies(context.role, needed.role)) {
+        return refuse(403, [
+          coded(
+            GraphqlErrorCode.ROLE_INSUFFICIENT,
+            `role ${context.role} may read policies only: ${needed.decisions.map((name) => `\`${name}\``).join(', ')} ` +
+              `${needed.decisions.length === 1 ? 'needs' : 'need'} ${needed.role} or higher`,
+            operation,
+          ),
+        ]);
+      }
+
+      const args: OperationArgs<GraphqlContext> = {
+        schema,
+        document,
+        operationName: params.operationName ?? null,
+        variableValues: params.variables ?? null,
+        contextValue: context,
+        rootValue: undefined,
+      };
+      return args;
+    },
+
+    onOperation(req, _args, result: ExecutionResult) {
+      // No `data` at all: the request failed before execution (variables that do not coerce).
+      if (!('data' in result) || result.data === undefined) {
+        const mediaType: GraphqlMediaType = negotiateMediaType(headerOf(req, 'accept')) ?? 'application/json';
+        const errors = (result.errors ?? []).map((error) => withCode(error, GraphqlErrorCode.VARIABLES_INVALID));
+        return requestErrorResponse(400, errors, mediaType);
+      }
+      return result;
+    },
+  });
+}
+
+function headerOf(req: GraphqlRequest, name: string): string | undefined {
+  const headers = req.headers;
+  if (typeof headers.get === 'function') return headers.get(name) ?? undefined;
+  const value = (headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function coded(code: string, message: string, node?: OperationDefinitionNode): GraphQLError {
+  return new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code } });
+}
+
+/** The error as it was, with a code when it had none. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (typeof error.extensions.code === 'string') return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes ?? null,
+    source: error.source ?? null,
+    positions: error.positions ?? null,
+    path: error.path ?? null,
+    originalError: error.originalError ?? null,
+    extensions: { ...error.extensions, code },
+  });
+}
+
+const TOKEN_LIMIT_MESSAGE = /Document contains more th[ae]n \d+ tokens/;
+
+function parseError(error: unknown, maxTokens: number): GraphQLError {
+  if (!(error instanceof GraphQLError)) throw error;
+  if (TOKEN_LIMIT_MESSAGE.test(error.message)) {
+    return coded(GraphqlErrorCode.TOKEN_LIMIT, `the query document has more than ${maxTokens} tokens; the limit is ${maxTokens}`);
+  }
+  return withCode(error, GraphqlErrorCode.PARSE_FAILED);
+}
+
+function unknownOperation(document: DocumentNode, params: RequestParams): GraphQLError {
+  const operations = document.definitions.filter((definition) => definition.kind === 'OperationDefinition');
+  if (operations.length === 0) return coded(GraphqlErrorCode.OPERATION_UNKNOWN, 'the document contains no operation');
+  if (params.operationName) {
+    return coded(GraphqlErrorCode.OPERATION_UNKNOWN, `the document has no operation named \`${params.operationName}\``);
+  }
+  return coded(
+    GraphqlErrorCode.OPERATION_UNKNOWN,
+    `the document has ${operations.length} operations: name the one to run in \`operationName\``,
+  );
+}
+
+/** graphql-http's own messages for malformed parameters, said the way the service says things. */
+const REQUEST_MESSAGES: Readonly<Record<string, string>> = {
+  'Missing query': 'the request has no `query`: send the GraphQL document as the string `query`',
+  'Invalid query': '`query` must be a string holding the GraphQL document',
+  'Invalid variables': '`variables` must be an object mapping variable names to values',
+  'Invalid operationName': '`operationName` must be a string',
+  'Invalid extensions': '`extensions` must be an object',
+  'Missing body': 'the request has no body: POST a JSON object with `query`',
+  'Unparsable JSON body': 'the request body is not valid JSON',
+  'JSON body must be an object': 'the request body must be a JSON object with `query`',
+  'Unparsable URL': 'the URL parameters are malformed: `variables` and `extensions` must be JSON',
+};
+
+/**
+ * Last look at every error before it is sent: each leaves with a code. Errors of the HTTP request
+ * itself reach here as plain Errors; field errors without a code come from completing a value
+ * that does not fit the schema.
+ */
+export function formatGraphqlError(error: Error | GraphQLError): GraphQLError {
+  if (!(error instanceof GraphQLError)) {
+    return coded(GraphqlErrorCode.REQUEST_INVALID, REQUEST_MESSAGES[error.message] ?? error.message);
+  }
+  if (typeof error.extensions.code === 'string') return error;
+  return withCode(error, error.path ? GraphqlErrorCode.RESULT_INVALID : GraphqlErrorCode.REQUEST_INVALID);
+}

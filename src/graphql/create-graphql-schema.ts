@@ -1,0 +1,84 @@
+import {
+  buildSchema,
+  type GraphQLSchema,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+} from 'graphql';
+import { decisionFailureError, decisionShapeError, dependencyError, type DecisionSite } from './decision-errors.js';
+import { DOMAIN_QUERIES, type DomainQuery } from './domain-queries.js';
+import type { GraphqlContext } from './graphql-context.js';
+import type { PolicyView } from './policy-reader.js';
+import { SCHEMA_SDL } from './schema-sdl.js';
+
+type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
+
+/** The executable schema: SCHEMA_SDL with its root resolvers. Built once, shared by all requests. */
+export function createGraphqlSchema(): GraphQLSchema {
+  const schema = buildSchema(SCHEMA_SDL);
+  const query = schema.getQueryType() as GraphQLObjectType;
+  const fields = query.getFields();
+  fields.getPolicy!.resolve = resolveGetPolicy;
+  fields.listPolicies!.resolve = resolveListPolicies;
+  for (const [name, domainQuery] of Object.entries(DOMAIN_QUERIES)) {
+    const field = fields[name];
+    if (!field) throw new Error(`schema has no root field ${name}`);
+    field.resolve = domainResolver(name, domainQuery, field.args.map((arg) => arg.name));
+  }
+  return schema;
+}
+
+/** A registry answering with another tenant's policy would be a bug; it must never reach the client. */
+function ownedBy(tenantId: string, view: PolicyView, context: GraphqlContext): boolean {
+  if (view.tenantId === undefined || view.tenantId === tenantId) return true;
+  context.log.warn({ tenantId, policyId: view.id }, 'graphql: policy registry returned a policy of another tenant');
+  return false;
+}
+
+const resolveGetPolicy: Resolver = async (_root, args, context) => {
+  let view: PolicyView | null;
+  try {
+    view = await context.policies.get(context.tenantId, String(args.id));
+  } catch (error) {
+    throw dependencyError(error, context.log, 'getPolicy');
+  }
+  return view !== null && ownedBy(context.tenantId, view, context) ? view : null;
+};
+
+const resolveListPolicies: Resolver = async (_root, _args, context) => {
+  let views: PolicyView[];
+  try {
+    views = await context.policies.list(context.tenantId);
+  } catch (error) {
+    throw dependencyError(error, context.log, 'listPolicies');
+  }
+  return views.filter((view) => ownedBy(context.tenantId, view, context));
+};
+
+function domainResolver(policyFunction: string, domainQuery: DomainQuery, argumentOrder: readonly string[]): Resolver {
+  const site: DecisionSite = { policyModule: domainQuery.policyModule, policyFunction };
+  return async (_root, args, context) => {
+    // Separate parameters in argument order (a positional context), not one input object.
+    const parameters = argumentOrder.map((name) => plain(args[name]));
+    let result;
+    try {
+      result = await context.decide(context.tenantId, site.policyModule, policyFunction, parameters);
+    } catch (error) {
+      throw dependencyError(error, context.log, `${site.policyModule}.${policyFunction}`);
+    }
+    if (!result.ok) throw decisionFailureError(result, site);
+    const value = result.value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw decisionShapeError(site, value);
+    return domainQuery.adapt ? domainQuery.adapt(value) : value;
+  };
+}
+
+/** Coerced input objects have no prototype; the engine's context crosses threads and Redis as JSON. */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) copy[key] = plain(entry);
+    return copy;
+  }
+  return value;
+}

@@ -1,0 +1,157 @@
+import type { Middleware, ParameterizedContext } from 'koa';
+import type Router from '@koa/router';
+import { errorEnvelope, isExposedError, type RouteModule } from '../api/index.js';
+import type { NonceGuard } from '../auth/nonce-guard.js';
+import { createSignedRequestAuth, readRawBody, type SignedRequestState } from '../auth/signed-request.middleware.js';
+import type { TenantRepository } from '../store/ports.js';
+import { createGraphqlHandler, type GraphqlHandler } from './create-graphql-handler.js';
+import { createGraphqlSchema } from './create-graphql-schema.js';
+import type { DecideFn } from './decide.js';
+import type { ErrorLog } from './decision-errors.js';
+import { GraphqlErrorCode } from './graphql-error-codes.js';
+import { resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
+import type { PolicyReader } from './policy-reader.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** What the endpoint needs; main.ts builds it from the concrete parts. */
+export interface GraphqlDeps {
+  /** Signing secrets of each tenant. */
+  tenants: Pick<TenantRepository, 'activeSecrets'>;
+  nonceGuard: NonceGuard;
+  policies: PolicyReader;
+  decide: DecideFn;
+  limits?: Partial<GraphqlLimits>;
+  /** ± seconds a signed timestamp may be off server time; default 300 (the spec's 5 minutes). */
+  signatureWindowSeconds?: number;
+  /** Unix seconds; tests move the clock with it. */
+  nowSeconds?: () => number;
+}
+
+export interface MountGraphqlOptions extends GraphqlDeps {
+  /** Used when the request carries no logger of its own (`ctx.state.log`). */
+  logger: ErrorLog;
+  /** Spends the tenant's quota; runs after the signature is verified, so only real callers spend it. */
+  rateLimit?: Middleware;
+  /** Largest body hashed for the signature when no body parser kept the raw text; default 1 MiB. */
+  bodyLimitBytes?: number;
+  path?: string;
+}
+
+type GraphqlState = SignedRequestState & { log?: ErrorLog };
+type GraphqlKoaContext = ParameterizedContext<GraphqlState>;
+
+/**
+ * The route as a module for `createApp({ routes })`: GET and POST /graphql behind the signed-request
+ * check (minimum VIEWER; MEMBER is checked per operation once the document is parsed) and the
+ * tenant rate limit. Builds the schema and checks the limits now, so a bad setting stops start-up.
+ */
+export function createGraphqlRoute(deps: GraphqlDeps): RouteModule {
+  const prepared = prepare(deps);
+  return (router, appDeps, kit) => {
+    mountPrepared(router as unknown as Router, prepared, {
+      ...deps,
+      logger: appDeps.logger,
+      rateLimit: kit.rateLimit as unknown as Middleware,
+      bodyLimitBytes: appDeps.bodyLimitBytes,
+    });
+  };
+}
+
+/** Mounts the endpoint on any @koa/router router (for apps other than createApp's). */
+export function mountGraphql(router: Router, options: MountGraphqlOptions): void {
+  mountPrepared(router, prepare(options), options);
+}
+
+function prepare(deps: GraphqlDeps): GraphqlHandler {
+  return createGraphqlHandler({ schema: createGraphqlSchema(), limits: resolveGraphqlLimits(deps.limits) });
+}
+
+function mountPrepared(router: Router, handler: GraphqlHandler, options: MountGraphqlOptions): void {
+  const signed = createSignedRequestAuth({
+    tenants: options.tenants,
+    nonceGuard: options.nonceGuard,
+    minRole: 'VIEWER',
+    ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
+    ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
+    ...(options.nowSeconds !== undefined ? { nowSeconds: options.nowSeconds } : {}),
+  }) as Middleware;
+  const chain: Middleware[] = [refusalsAsGraphqlErrors, signed];
+  if (options.rateLimit) chain.push(options.rateLimit);
+  chain.push(serve(handler, options));
+  const path = options.path ?? GRAPHQL_PATH;
+  router.get(path, ...chain);
+  router.post(path, ...chain);
+}
+
+/**
+ * Refusals before the GraphQL layer (tenant header 400, signature 403, 413, rate limit 429) keep
+ * the service's error envelope and also carry `errors[0].extensions.code`, so both kinds of
+ * client read them. Anything unexpected goes on to the app's error handler (500 with a reference).
+ */
+const refusalsAsGraphqlErrors: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    if (!isExposedError(error)) throw error;
+    ctx.status = error.status;
+    if (error.headers) ctx.set({ ...error.headers });
+    ctx.body = refusalBody(error.code, error.message);
+  }
+};
+
+function refusalBody(code: string, message: string) {
+  return { errors: [{ message, extensions: { code } }], ...errorEnvelope(code, message) };
+}
+
+/** graphql-http answers these without a body. */
+const BODYLESS_REFUSALS: Readonly<Record<number, { code: string; message: string }>> = {
+  405: { code: GraphqlErrorCode.METHOD_NOT_ALLOWED, message: 'send GraphQL requests with GET or POST' },
+  406: {
+    code: GraphqlErrorCode.NOT_ACCEPTABLE,
+    message: 'the endpoint answers with application/graphql-response+json or application/json; accept one of them',
+  },
+  415: { code: GraphqlErrorCode.MEDIA_TYPE_UNSUPPORTED, message: 'POST bodies must be sent as Content-Type: application/json' },
+};
+
+function serve(handler: GraphqlHandler, options: MountGraphqlOptions): Middleware {
+  return async (koaContext) => {
+    const ctx = koaContext as GraphqlKoaContext;
+    const auth = ctx.state.auth;
+    if (!auth) throw new Error('graphql request reached the handler without a verified signature');
+    const [body, init] = await handler({
+      method: ctx.method,
+      url: ctx.originalUrl,
+      headers: ctx.req.headers,
+      body: await requestBody(ctx, options.bodyLimitBytes),
+      raw: ctx.req,
+      context: {
+        tenantId: auth.tenantId,
+        role: auth.role,
+        policies: options.policies,
+        decide: options.decide,
+        log: ctx.state.log ?? options.logger,
+      },
+    });
+    ctx.status = init.status ?? 200;
+    for (const [name, value] of Object.entries(init.headers ?? {})) {
+      if (value !== undefined) ctx.set(name, value);
+    }
+    const refusal = body === null ? BODYLESS_REFUSALS[ctx.status] : undefined;
+    ctx.body = refusal ? refusalBody(refusal.code, refusal.message) : (body ?? '');
+  };
+}
+
+/**
+ * The JSON a body parser left (createApp's keeps the raw text beside it), or else the raw bytes the
+ * signature check read, for graphql-http to parse. A GET carries its request in the URL.
+ */
+async function requestBody(ctx: GraphqlKoaContext, limitBytes: number | undefined): Promise<string | Record<string, unknown> | null> {
+  if (ctx.method !== 'POST') return null;
+  const parsed: unknown = (ctx.request as { body?: unknown }).body;
+  if (parsed !== undefined && parsed !== null && typeof parsed === 'object') {
+    return Array.isArray(parsed) ? JSON.stringify(parsed) : (parsed as Record<string, unknown>);
+  }
+  const raw = await readRawBody(ctx, limitBytes);
+  return raw.length === 0 ? null : raw.toString('utf8');
+}

@@ -1,0 +1,11 @@
+export { createGraphqlRoute, mountGraphql, GRAPHQL_PATH, type GraphqlDeps, type MountGraphqlOptions } from './graphql-route.js';
+export { createGraphqlSchema } from './create-graphql-schema.js';
+export { createGraphqlHandler, formatGraphqlError, type GraphqlHandler, type GraphqlHandlerOptions } from './create-graphql-handler.js';
+export { createBuiltinDecide, type BuiltinDecideOptions, type DecisionModule } from './builtin-decide.js';
+export type { DecideFn } from './decide.js';
+export type { GraphqlContext } from './graphql-context.js';
+export { POLICY_STATUSES, type PolicyReader, type PolicyStatus, type PolicyView } from './policy-reader.js';
+export { DEFAULT_GRAPHQL_LIMITS, resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
+export { GraphqlErrorCode, type GraphqlErrorCodeValue } from './graphql-error-codes.js';
+export { DOMAIN_QUERIES, isDomainQuery, type DomainQuery } from './domain-queries.js';
+export { SCHEMA_SDL } from './schema-sdl.js';
