@@ -7,7 +7,8 @@
 set -euo pipefail
 VERSION=v1.24.2
 bin="$(go env GOPATH)/bin/ferretdb"
-if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "${VERSION}"; then
+# grep reads a captured string: with pipefail, `grep -q` closing the pipe early would fail the check.
+if [ -x "$bin" ] && grep -q "${VERSION}" <<<"$("$bin" --version 2>/dev/null)"; then
   echo "ferretdb ${VERSION} already installed at $bin"
   exit 0
 fi

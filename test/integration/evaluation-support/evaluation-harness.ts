@@ -1,0 +1,168 @@
+// The evaluation endpoints as the service runs them: real HTTP on a port, real Redis (BullMQ
+// `policy-evaluate` with a unique prefix), a real worker with real threads, a real store. Threads
+// load dist/workers/evaluation-thread.js, so `npx tsc -p tsconfig.json` must have run.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createApp, createEvaluationRoutes, createTenantRateLimiter } from '../../../src/api/index.js';
+import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
+import {
+  createJwtKeyRing,
+  createNonceGuard,
+  createTokenSigner,
+  createTokenVerifier,
+  type JwtKeyRing,
+  type Role,
+} from '../../../src/auth/index.js';
+import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
+import { createEnginePool, type EnginePool, type EnginePoolOptions, type EvaluationItem } from '../../../src/engine/index.js';
+import { createEvaluationService, SOURCE_EVALUATED, type StoredPolicyResolver } from '../../../src/evaluation/index.js';
+import {
+  QUEUE_NAMES,
+  createEvaluationDispatcher,
+  createRedisClient,
+  queuePrefix,
+  startEvaluationWorker,
+  type EvaluationDispatcher,
+  type EvaluationWorker,
+} from '../../../src/jobs/index.js';
+import { createLogger } from '../../../src/logging/index.js';
+import type { AuditRecord, Store } from '../../../src/store/index.js';
+import { createTenantService } from '../../../src/tenants/index.js';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface EvaluationHarnessOptions {
+  /** A fresh, empty store; closed by the harness. */
+  openStore: () => Promise<Store>;
+  /** Run a worker with a pool of these settings (default: 2 threads); false runs none. */
+  worker?: EnginePoolOptions | false;
+  /** Dispatcher's wait for a worker's answer; default 10 s. */
+  responseTimeoutMs?: number;
+  maxBatchItems?: number;
+  storedPolicies?: StoredPolicyResolver;
+}
+
+export interface EvaluationHarness {
+  baseUrl: string;
+  store: Store;
+  tenantId: string;
+  /** The tenant's request-signing secret. */
+  secret: string;
+  keyRing: JwtKeyRing;
+  pool: EnginePool | null;
+  worker: EvaluationWorker | null;
+  auditWriter: AuditChainWriter;
+  /** Item counts of every dispatcher call the service made, in order. */
+  dispatchCalls: number[];
+  /** A signed client (role MEMBER, no retries) unless options say otherwise. */
+  client(options?: Partial<PolicyClientOptions>): PolicyClient;
+  token(roles: Role[], options?: { tenant?: string; sub?: string; ring?: JwtKeyRing }): Promise<string>;
+  /** The tenant's SOURCE_EVALUATED records, oldest first. */
+  sourceEvaluations(): Promise<AuditRecord[]>;
+  close(): Promise<void>;
+}
+
+export function newKeyRing(): JwtKeyRing {
+  return createJwtKeyRing([{ kid: 'k1', secret: randomBytes(32).toString('base64url') }], 'test');
+}
+
+export async function startEvaluationHarness(options: EvaluationHarnessOptions): Promise<EvaluationHarness> {
+  const prefix = `test-${randomUUID()}`;
+  const store = await options.openStore();
+  const tenantId = `acme-${randomBytes(4).toString('hex')}`;
+  const { secret } = await createTenantService(store.tenants).register(tenantId);
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+
+  let pool: EnginePool | null = null;
+  let worker: EvaluationWorker | null = null;
+  if (options.worker !== false) {
+    pool = createEnginePool({ threads: 2, ...options.worker });
+    worker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix, concurrency: 4 });
+  }
+  const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
+    connection: REDIS_URL,
+    prefix,
+    maxBatchItems: 64,
+    flushMs: 1,
+    responseTimeoutMs: options.responseTimeoutMs ?? 10_000,
+  });
+  const dispatchCalls: number[] = [];
+  const countingDispatcher = {
+    evaluateMany(items: readonly EvaluationItem[]) {
+      dispatchCalls.push(items.length);
+      return dispatcher.evaluateMany(items);
+    },
+  };
+  const auditWriter = createAuditChainWriter(store.audit);
+  const keyRing = newKeyRing();
+  const app = createApp({
+    logger: createLogger({ level: 'silent' }),
+    store,
+    redis,
+    tokenVerifier: createTokenVerifier(keyRing),
+    rateLimiter: createTenantRateLimiter({ redis, points: 100_000, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
+    bodyLimitBytes: 1024 * 1024,
+    routes: [
+      createEvaluationRoutes({
+        service: createEvaluationService({
+          dispatcher: countingDispatcher,
+          audit: auditWriter,
+          ...(options.storedPolicies ? { storedPolicies: options.storedPolicies } : {}),
+        }),
+        tenants: store.tenants,
+        nonceGuard: createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` }),
+        maxBatchItems: options.maxBatchItems ?? 1000,
+      }),
+    ],
+  });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    store,
+    tenantId,
+    secret,
+    keyRing,
+    pool,
+    worker,
+    auditWriter,
+    dispatchCalls,
+    client: (overrides = {}) => createPolicyClient({ baseUrl, tenantId, role: 'MEMBER', secret, retries: 0, ...overrides }),
+    token: (roles, spec = {}) =>
+      createTokenSigner(spec.ring ?? keyRing).sign({
+        subject: spec.sub ?? 'alice',
+        tenantId: spec.tenant ?? tenantId,
+        roles,
+        ttlSeconds: 600,
+      }),
+    async sourceEvaluations() {
+      const records = await store.audit.list(tenantId, { eventType: SOURCE_EVALUATED, limit: 10_000 });
+      return records.reverse();
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await dispatcher.close();
+      await auditWriter.close();
+      await worker?.close();
+      await pool?.close();
+      const inspect = createRedisClient(REDIS_URL, 'test-cleanup');
+      const queue = new Queue(QUEUE_NAMES.policyEvaluate, { connection: inspect, prefix: queuePrefix(QUEUE_NAMES.policyEvaluate, prefix) });
+      await queue.obliterate({ force: true }).catch(() => {});
+      await queue.close();
+      const keys = await inspect.keys(`*${prefix}*`);
+      if (keys.length > 0) await inspect.del(...keys);
+      await inspect.quit();
+      await redis.quit();
+      await store.close();
+    },
+  };
+}
