@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
-import { createApp, createEvaluationRoutes, createTenantRateLimiter } from './api/index.js';
+import { createApp, createEvaluationRoutes, createSigningSecretCache, createTenantRateLimiter } from './api/index.js';
 import { createAuditChainWriter } from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
@@ -131,6 +131,32 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
   });
 }
 
+/**
+ * Redis for the per-request commands of the API (rate limit, request nonces). Auto-pipelining
+ * sends the commands that concurrent requests issue in one event-loop turn as one write, so their
+ * cost is paid per turn, not per request. Like the runtime connection it queues nothing while
+ * Redis is away: requests fail fast instead.
+ */
+async function openRequestRedis(config: Config, logger: Logger): Promise<Redis> {
+  const redis = new Redis(config.REDIS_URL, {
+    connectionName: 'pe-api-requests',
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+  });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(config.REDIS_URL)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  return redis;
+}
+
 /** The HTTP API. */
 export const startApi: PartStarter = async ({ config, logger, store, redis }) => {
   let keyRing: JwtKeyRing;
@@ -141,6 +167,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   }
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
+  const requestRedis = await openRequestRedis(config, logger);
   const dispatcher = createEvaluationDispatcher({
     connection: config.REDIS_URL,
     prefix: config.REDIS_KEY_PREFIX,
@@ -152,6 +179,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   const releaseEvaluation = async () => {
     await dispatcher.close();
     await auditWriter.close();
+    requestRedis.disconnect();
   };
   const app = createApp({
     logger,
@@ -159,7 +187,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     redis,
     tokenVerifier: createTokenVerifier(keyRing),
     rateLimiter: createTenantRateLimiter({
-      redis,
+      redis: requestRedis,
       points: config.RATE_LIMIT_POINTS,
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       keyPrefix: `${config.REDIS_KEY_PREFIX}:rate-limit`,
@@ -169,9 +197,9 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     routes: [
       createEvaluationRoutes({
         service: createEvaluationService({ dispatcher, audit: auditWriter }),
-        tenants: store.tenants,
+        tenants: createSigningSecretCache(store.tenants),
         nonceGuard: createNonceGuard({
-          redis,
+          redis: requestRedis,
           keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
           windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
         }),

@@ -14,3 +14,5 @@ export {
   EVALUATE_SOURCE_BATCH_ROUTE,
   type EvaluationRouteOptions,
 } from './routes/evaluation.js';
+export { createSigningSecretCache, type SigningSecretCacheOptions } from './routes/evaluation-signing-secrets.js';
+export { createPolicyRoutes, POLICIES_ROUTE, EVALUATE_STORED_POLICY_ROUTE, type PolicyRouteOptions } from './routes/policies.js';

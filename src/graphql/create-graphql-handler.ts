@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  execute,
   getOperationAST,
   GraphQLError,
   NoSchemaIntrospectionCustomRule,
@@ -12,12 +13,19 @@ import {
   type OperationDefinitionNode,
   type ValidationRule,
 } from 'graphql';
-import { createHandler, type Handler, type OperationArgs, type Request, type RequestParams } from 'graphql-http';
+import {
+  createHandler,
+  parseRequestParams,
+  type Handler,
+  type OperationArgs,
+  type Request,
+  type RequestParams,
+} from 'graphql-http';
 import { roleSatisfies } from '../auth/index.js';
 import type { GraphqlContext } from './graphql-context.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 import type { GraphqlLimits } from './graphql-limits.js';
-import { negotiateMediaType, requestErrorResponse, type GraphqlMediaType } from './graphql-response.js';
+import { executionResponse, negotiateMediaType, requestErrorResponse } from './graphql-response.js';
 import { createLimitRules } from './limit-rules.js';
 import { requiredRole } from './required-role.js';
 
@@ -37,6 +45,10 @@ const MAX_VALIDATION_ERRORS = 20;
  * pipeline run here instead of inside it: size and token limits, parse, read-only check,
  * depth/alias/cost limits, validation, then the role the selected fields need, all before
  * anything executes. Every refusal is a GraphQL error with `extensions.code`.
+ *
+ * Responses are rendered here too, and graphql-http is handed this module's `execute`: graphql
+ * ships a CommonJS and an ES module build, and a loader may give graphql-http the other one, whose
+ * `instanceof` checks would not recognise this module's schema and errors.
  */
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
   const { schema, limits } = options;
@@ -47,12 +59,23 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
 
   return createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
     schema,
-    formatError: formatGraphqlError,
+    execute,
+    validate,
+    parse,
+    getOperationAST,
+
+    async parseRequestParams(req) {
+      try {
+        return await parseRequestParams(req);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return requestErrorResponse(400, [coded(GraphqlErrorCode.REQUEST_INVALID, REQUEST_MESSAGES[message] ?? message)], mediaTypeOf(req));
+      }
+    },
 
     onSubscribe(req, params) {
-      const mediaType = negotiateMediaType(headerOf(req, 'accept')) ?? 'application/json';
       const refuse = (status: 400 | 403 | 405, errors: readonly GraphQLError[], headers?: Record<string, string>) =>
-        requestErrorResponse(status, errors, mediaType, headers);
+        requestErrorResponse(status, errors, mediaTypeOf(req), headers);
       const query = params.query;
 
       const bytes = Buffer.byteLength(query, 'utf8');
@@ -116,13 +139,20 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
     onOperation(req, _args, result: ExecutionResult) {
       // No `data` at all: the request failed before execution (variables that do not coerce).
       if (!('data' in result) || result.data === undefined) {
-        const mediaType: GraphqlMediaType = negotiateMediaType(headerOf(req, 'accept')) ?? 'application/json';
         const errors = (result.errors ?? []).map((error) => withCode(error, GraphqlErrorCode.VARIABLES_INVALID));
-        return requestErrorResponse(400, errors, mediaType);
+        return requestErrorResponse(400, errors, mediaTypeOf(req));
       }
-      return result;
+      return executionResponse(
+        { data: result.data, ...(result.errors ? { errors: result.errors.map(formatGraphqlError) } : {}) },
+        mediaTypeOf(req),
+      );
     },
   });
+}
+
+/** graphql-http has answered 406 before any hook runs when nothing acceptable is asked for. */
+function mediaTypeOf(req: GraphqlRequest) {
+  return negotiateMediaType(headerOf(req, 'accept')) ?? 'application/json';
 }
 
 function headerOf(req: GraphqlRequest, name: string): string | undefined {
@@ -149,7 +179,8 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
   });
 }
 
-const TOKEN_LIMIT_MESSAGE = /Document contains more th[ae]n \d+ tokens/;
+// graphql 16 says "more that N tokens"; later versions may fix the wording.
+const TOKEN_LIMIT_MESSAGE = /Document contains more (?:than|that) \d+ tokens/;
 
 function parseError(error: unknown, maxTokens: number): GraphQLError {
   if (!(error instanceof GraphQLError)) throw error;
@@ -184,15 +215,8 @@ const REQUEST_MESSAGES: Readonly<Record<string, string>> = {
   'Unparsable URL': 'the URL parameters are malformed: `variables` and `extensions` must be JSON',
 };
 
-/**
- * Last look at every error before it is sent: each leaves with a code. Errors of the HTTP request
- * itself reach here as plain Errors; field errors without a code come from completing a value
- * that does not fit the schema.
- */
-export function formatGraphqlError(error: Error | GraphQLError): GraphQLError {
-  if (!(error instanceof GraphQLError)) {
-    return coded(GraphqlErrorCode.REQUEST_INVALID, REQUEST_MESSAGES[error.message] ?? error.message);
-  }
+/** Field errors without a code come from completing a value that does not fit the schema. */
+export function formatGraphqlError(error: GraphQLError): GraphQLError {
   if (typeof error.extensions.code === 'string') return error;
   return withCode(error, error.path ? GraphqlErrorCode.RESULT_INVALID : GraphqlErrorCode.REQUEST_INVALID);
 }

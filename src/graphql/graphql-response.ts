@@ -1,4 +1,4 @@
-import type { GraphQLError } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Response as GraphqlHttpResponse } from 'graphql-http';
 
 export type GraphqlMediaType = 'application/graphql-response+json' | 'application/json';
@@ -46,4 +46,12 @@ export function requestErrorResponse(
       headers: { 'content-type': `${mediaType}; charset=utf-8`, ...headers },
     },
   ];
+}
+
+/**
+ * An executed operation: 200 whether or not some fields failed (their errors sit beside the data
+ * that did resolve, which is GraphQL's partial-result contract).
+ */
+export function executionResponse(result: ExecutionResult, mediaType: GraphqlMediaType): GraphqlHttpResponse {
+  return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
 }

@@ -11,6 +11,7 @@ import { resolveLocale } from './locales/index.js';
 import { parse } from './parser/index.js';
 
 export { parse } from './parser/index.js';
+export { format } from './format/index.js';
 export { check, type CheckResult, type CheckedModule } from './checker/index.js';
 export { evaluate } from './runtime/index.js';
 export { resolveLocale, detectLocale } from './locales/index.js';

@@ -4,6 +4,7 @@ import { openSqliteStore } from './sqlite/index.js';
 
 export * from './ports.js';
 export { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
+export { PolicyLogError } from './policy-log-error.js';
 export { openSqliteStore, migrate, MigrationError, MIGRATIONS, type SqliteStore } from './sqlite/index.js';
 export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore } from './mongo/index.js';
 

@@ -11,6 +11,7 @@ import {
 } from '../../src/store/index.js';
 import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
 import type { StoreTarget } from '../support/store-targets.js';
+import { runPolicyStoreContract } from './policy-store-contract.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -387,6 +388,8 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
       expect(conflicts).toBeGreaterThan(0);
     }, 180_000);
   });
+
+  runPolicyStoreContract(() => store, () => target);
 }
 
 function idempotencyRecord(key: string, now: Date, ttlMs: number): IdempotencyRecord {

@@ -12,6 +12,15 @@ function describeErrors(source: string, diagnostics: readonly { code: string; me
   return `${shown.join('\n')}\n--- source ---\n${source}`;
 }
 
+/** compile() must never throw; when it does, say for which source. */
+function compileOrExplain(source: string, locale: string): ReturnType<typeof compile> {
+  try {
+    return compile(source, locale);
+  } catch (error) {
+    throw new Error(`compile threw ${String(error)}\n--- source ---\n${source}`, { cause: error });
+  }
+}
+
 describe('format → parse round trip (LANGUAGE.md §8)', () => {
   it('prints every generated module in each locale so that it parses back to the same tree', () => {
     fc.assert(
@@ -69,7 +78,7 @@ describe('format → parse round trip (LANGUAGE.md §8)', () => {
         const { module } = generateModule(chooserFrom(g));
         for (const locale of LOCALES) {
           const source = format(module, locale);
-          const compiled = compile(source, locale);
+          const compiled = compileOrExplain(source, locale);
           const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
           expect(errors, describeErrors(source, errors)).toEqual([]);
           expect(compiled.program).not.toBeNull();

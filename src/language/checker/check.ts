@@ -67,6 +67,11 @@ export function check(module: ModuleNode): CheckResult {
       slotNames: scope.slotNames,
     });
   }
+  const callees = new Map<string, string[]>([...rules.keys()].map((name) => [name, []]));
+  for (const edge of state.callEdges) {
+    const list = callees.get(edge.from)!;
+    if (!list.includes(edge.to)) list.push(edge.to);
+  }
   return {
     checked: {
       module,
@@ -77,6 +82,7 @@ export function check(module: ModuleNode): CheckResult {
       enums,
       rules,
       callOrder,
+      callees,
     },
     diagnostics: reporter.sorted(),
   };

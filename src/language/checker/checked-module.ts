@@ -62,4 +62,6 @@ export interface CheckedModule {
   readonly rules: ReadonlyMap<string, RuleInfo>;
   /** Rule names ordered so that every rule comes after the rules it calls. */
   readonly callOrder: readonly string[];
+  /** The rules each rule calls directly. */
+  readonly callees: ReadonlyMap<string, readonly string[]>;
 }

@@ -1,11 +1,18 @@
 /**
- * A checked module → a CompiledProgram. The plain closure tree is built now; the traced tree
- * only when a traced evaluation first asks for it, so programs that are never traced never pay
- * for it, and untraced evaluations never run tracing code.
+ * A checked module → a CompiledProgram.
+ *
+ * Three closure trees can exist for a program:
+ * - the plain tree, built now from shared templates: cheap to build, fine for most traffic;
+ * - per hot entry point, a fresh tree of the rules it reaches, with a fresh closure copy per
+ *   node (see closure-template.ts), built after `tierUpAfter` evaluations of that entry point;
+ * - the traced tree, built when a traced evaluation first asks for it. Untraced evaluations
+ *   never run tracing code.
  */
 import type { CompiledProgram, FunctionSignature, Locale } from '../api-types.js';
 import type { CheckedModule } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
+import { freshTemplates, sharedTemplates, type Instantiate } from '../runtime/closure-template.js';
+import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
 import { createOutputConversion } from '../runtime/output-conversion.js';
@@ -17,35 +24,62 @@ import {
   type ProgramRuntime,
   type RuleCode,
 } from '../runtime/program-runtime.js';
-import { validateStepBudget } from '../runtime/evaluate.js';
 import type { CompileContext } from './compile-context.js';
 import { compileBlock } from './statement-compiler.js';
 import { TraceRecorder } from './trace-recorder.js';
+
+/** Evaluations of one entry point after which it is rebuilt from fresh closure copies. */
+export const DEFAULT_TIER_UP_AFTER = 1000;
 
 export interface ProgramOptions {
   /** The source text the module was parsed from; trace entries quote it. */
   source: string;
   locale: Locale;
   stepBudget?: number;
+  /** Evaluations before an entry point tiers up; 1 tiers up at the first evaluation. */
+  tierUpAfter?: number;
 }
 
-function buildTree(checked: CheckedModule, env: TypeEnvironment, meter: Meter, trace: TraceRecorder | null): CodeTree {
+interface TreeOptions {
+  readonly checked: CheckedModule;
+  readonly env: TypeEnvironment;
+  readonly meter: Meter;
+  readonly trace: TraceRecorder | null;
+  readonly make: Instantiate;
+}
+
+/** Compiles the given rules (all when `only` is null), callees before callers. */
+function buildTree(options: TreeOptions, only: ReadonlySet<string> | null): CodeTree {
+  const { checked, env, meter, trace, make } = options;
   const compiled = new Map<string, RuleCode>();
   for (const name of checked.callOrder) {
+    if (only !== null && !only.has(name)) continue;
     const rule = checked.rules.get(name)!;
     const frame: unknown[] = [];
     for (let i = 0; i < rule.slotCount; i++) frame.push(undefined);
-    const ctx: CompileContext = { checked, env, meter, compiled, trace, rule, frame };
+    const ctx: CompileContext = { checked, env, meter, compiled, trace, rule, frame, make };
     compiled.set(name, { frame, body: compileBlock(ctx, rule.decl.body) });
   }
   return { rules: compiled, sink: trace?.sink ?? null };
+}
+
+function reachableFrom(checked: CheckedModule, name: string): Set<string> {
+  const reached = new Set<string>();
+  const visit = (rule: string): void => {
+    if (reached.has(rule)) return;
+    reached.add(rule);
+    for (const callee of checked.callees.get(rule) ?? []) visit(callee);
+  };
+  visit(name);
+  return reached;
 }
 
 export function compileProgram(checked: CheckedModule, options: ProgramOptions): CompiledProgram {
   const env: TypeEnvironment = { records: checked.records, enums: checked.enums };
   const meter = createMeter();
   const stepBudget = options.stepBudget === undefined ? DEFAULT_STEP_BUDGET : validateStepBudget(options.stepBudget);
-  const plain = buildTree(checked, env, meter, null);
+  const tierUpAfter = options.tierUpAfter ?? DEFAULT_TIER_UP_AFTER;
+  const plain = buildTree({ checked, env, meter, trace: null, make: sharedTemplates }, null);
   let traced: CodeTree | null = null;
 
   const entries = new Map<string, EntryPoint>();
@@ -56,6 +90,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
       args: createArgumentsConversion(rule.name, rule.params, env),
       toJson: createOutputConversion(rule.returnType, env),
       plain: plain.rules.get(rule.name)!,
+      runs: 0,
     });
     functions.push({
       name: rule.name,
@@ -71,9 +106,21 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     meter,
     plain,
     last: null,
+    tierUpAfter,
     traced() {
-      traced ??= buildTree(checked, env, meter, new TraceRecorder({ entries: [] }, options.source, env));
+      traced ??= buildTree(
+        { checked, env, meter, trace: new TraceRecorder({ entries: [] }, options.source, env), make: sharedTemplates },
+        null,
+      );
       return traced;
+    },
+    tierUp(entry) {
+      const make = freshTemplates;
+      const tree = buildTree({ checked, env, meter, trace: null, make }, reachableFrom(checked, entry.name));
+      const rule = checked.rules.get(entry.name)!;
+      entry.plain = tree.rules.get(entry.name)!;
+      entry.args = createArgumentsConversion(rule.name, rule.params, env, make);
+      entry.toJson = createOutputConversion(rule.returnType, env, make);
     },
   };
   const program: InternalProgram = {

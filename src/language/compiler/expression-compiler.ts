@@ -2,6 +2,8 @@
  * Expressions → closures. Every decision that can be made from the static type or the shape of
  * the operands is made here, once, so that the closures themselves do only the arithmetic:
  * variables are frame slots, record fields array positions, enum values integers.
+ *
+ * Closures that call other closures are made from templates (see closure-template.ts).
  */
 import type {
   BetweenExpr,
@@ -12,18 +14,192 @@ import type {
   FieldAccessExpr,
   ListExpr,
   RecordExpr,
+  Span,
   UnaryExpr,
 } from '../ast/nodes.js';
-import { createEquality, isScalar } from '../runtime/equality.js';
-import { budgetExceeded } from '../runtime/meter.js';
-import { checkTextLength, divisionByZero, floorMod, moduloByZero, notFinite } from '../runtime/numeric.js';
-import type { Eval } from '../runtime/program-runtime.js';
 import type { TraceEntry } from '../api-types.js';
+import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
+import { budgetExceeded, type Meter } from '../runtime/meter.js';
+import { checkTextLength, divisionByZero, floorMod, moduloByZero, notFinite } from '../runtime/numeric.js';
+import type { Eval, Exec } from '../runtime/program-runtime.js';
 import { compileBuiltinCall } from './builtin-compiler.js';
+import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
 import { arithmeticClosure, compareClosure } from './fused-operators.js';
 import type { Operand } from './operand.js';
-import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
 
+type Exceeded = typeof budgetExceeded;
+
+// ---------- templates ----------
+
+const list1 = (a: Eval): Eval => () => [a()];
+const list2 = (a: Eval, b: Eval): Eval => () => [a(), b()];
+const list3 = (a: Eval, b: Eval, c: Eval): Eval => () => [a(), b(), c()];
+const listMany =
+  (items: Eval[]): Eval =>
+  () => {
+    const out: unknown[] = [];
+    for (let i = 0; i < items.length; i++) out.push(items[i]!());
+    return out;
+  };
+
+const record4 = (a: Eval, b: Eval, c: Eval, d: Eval): Eval => () => [a(), b(), c(), d()];
+const record5 = (a: Eval, b: Eval, c: Eval, d: Eval, e: Eval): Eval => () => [a(), b(), c(), d(), e()];
+const record6 = (a: Eval, b: Eval, c: Eval, d: Eval, e: Eval, f: Eval): Eval => () => [a(), b(), c(), d(), e(), f()];
+/** Fields evaluated in the order written, stored in declaration order. */
+const recordAnyOrder =
+  (size: number, indexes: number[], values: Eval[]): Eval =>
+  () => {
+    const out = new Array<unknown>(size);
+    for (let i = 0; i < values.length; i++) out[indexes[i]!] = values[i]!();
+    return out;
+  };
+
+const fieldOf =
+  (object: Eval, index: number): Eval =>
+  () =>
+    (object() as unknown[])[index];
+
+const call0 =
+  (meter: Meter, span: Span, exceeded: Exceeded, body: Exec): Eval =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return body();
+  };
+
+// Arguments are all evaluated before any is stored: an argument may call the same rule.
+const call1 =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], body: Exec, a: Eval): Eval =>
+  () => {
+    const x = a();
+    if (--meter.left < 0) throw exceeded(meter, span);
+    frame[0] = x;
+    return body();
+  };
+
+const call2 =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], body: Exec, a: Eval, b: Eval): Eval =>
+  () => {
+    const x = a();
+    const y = b();
+    if (--meter.left < 0) throw exceeded(meter, span);
+    frame[0] = x;
+    frame[1] = y;
+    return body();
+  };
+
+const call3 =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], body: Exec, a: Eval, b: Eval, c: Eval): Eval =>
+  () => {
+    const x = a();
+    const y = b();
+    const z = c();
+    if (--meter.left < 0) throw exceeded(meter, span);
+    frame[0] = x;
+    frame[1] = y;
+    frame[2] = z;
+    return body();
+  };
+
+const callMany =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], body: Exec, args: Eval[]): Eval =>
+  () => {
+    const values: unknown[] = [];
+    for (let i = 0; i < args.length; i++) values.push(args[i]!());
+    if (--meter.left < 0) throw exceeded(meter, span);
+    for (let i = 0; i < values.length; i++) frame[i] = values[i];
+    return body();
+  };
+
+const not = (a: Eval): Eval => () => !a();
+// 0 - x rather than -x: no negative zero.
+const negate = (a: Eval): Eval => () => 0 - (a() as number);
+const and = (a: Eval, b: Eval): Eval => () => (a() as boolean) && (b() as boolean);
+const or = (a: Eval, b: Eval): Eval => () => (a() as boolean) || (b() as boolean);
+
+const concat =
+  (a: Eval, b: Eval, span: Span, check: typeof checkTextLength): Eval =>
+  () =>
+    check((a() as string) + (b() as string), span);
+
+const divide =
+  (a: Eval, b: Eval, span: Span, byZero: typeof divisionByZero, infinite: typeof notFinite): Eval =>
+  () => {
+    const x = a() as number;
+    const y = b() as number;
+    if (y === 0) throw byZero(span);
+    const r = x / y;
+    if (r - r !== 0) throw infinite(span);
+    return r;
+  };
+
+const modulo =
+  (a: Eval, b: Eval, span: Span, byZero: typeof moduloByZero, mod: typeof floorMod): Eval =>
+  () => {
+    const x = a() as number;
+    const y = b() as number;
+    if (y === 0) throw byZero(span);
+    return mod(x, y);
+  };
+
+const structurallyEqual = (a: Eval, b: Eval, equals: Equality): Eval => () => equals(a(), b());
+const structurallyDifferent = (a: Eval, b: Eval, equals: Equality): Eval => () => !equals(a(), b());
+
+const textContains =
+  (a: Eval, b: Eval): Eval =>
+  () => {
+    const text = a() as string;
+    return text.includes(b() as string);
+  };
+
+const inConstants = (item: Eval, constants: unknown[]): Eval => () => constants.includes(item());
+
+const itemInList =
+  (item: Eval, list: Eval): Eval =>
+  () => {
+    const x = item();
+    return (list() as unknown[]).includes(x);
+  };
+
+const listHasItem =
+  (list: Eval, item: Eval): Eval =>
+  () => {
+    const items = list() as unknown[];
+    return items.includes(item());
+  };
+
+const memberOf =
+  (item: Eval, list: Eval, itemFirst: boolean, equals: Equality): Eval =>
+  () => {
+    let x: unknown;
+    let items: unknown[];
+    if (itemFirst) {
+      x = item();
+      items = list() as unknown[];
+    } else {
+      items = list() as unknown[];
+      x = item();
+    }
+    for (let i = 0; i < items.length; i++) if (equals(items[i], x)) return true;
+    return false;
+  };
+
+const betweenConstants =
+  (value: Eval, low: number, high: number): Eval =>
+  () => {
+    const v = value() as number;
+    return v >= low && v <= high;
+  };
+
+const between =
+  (value: Eval, lo: Eval, hi: Eval): Eval =>
+  () => {
+    const v = value() as number;
+    const l = lo() as number;
+    const h = hi() as number;
+    return v >= l && v <= h;
+  };
+
+// ---------- compilation ----------
 
 /** A literal's value, or undefined when the expression is not a literal. */
 export function literalValue(expr: Expr): unknown {
@@ -109,74 +285,49 @@ function compileList(ctx: CompileContext, expr: ListExpr): Eval {
   switch (items.length) {
     case 0:
       return () => [];
-    case 1: {
-      const [a] = items as [Eval];
-      return () => [a()];
-    }
-    case 2: {
-      const [a, b] = items as [Eval, Eval];
-      return () => [a(), b()];
-    }
-    case 3: {
-      const [a, b, c] = items as [Eval, Eval, Eval];
-      return () => [a(), b(), c()];
-    }
+    case 1:
+      return ctx.make(list1)(items[0]!);
+    case 2:
+      return ctx.make(list2)(items[0]!, items[1]!);
+    case 3:
+      return ctx.make(list3)(items[0]!, items[1]!, items[2]!);
     default:
-      return () => {
-        const out = new Array<unknown>(items.length);
-        for (let i = 0; i < items.length; i++) out[i] = items[i]!();
-        return out;
-      };
+      return ctx.make(listMany)(items);
   }
 }
 
 function compileRecord(ctx: CompileContext, expr: RecordExpr): Eval {
+  const make = ctx.make;
   const size = ctx.env.records.get(expr.typeName)!.fields.length;
   const parts = expr.fields.map((field) => {
     const resolution = resolutionOf(ctx, field.id);
     if (resolution.kind !== 'field') throw new Error('record field without position');
     return { index: resolution.index, value: compileExpr(ctx, field.value) };
   });
-  const inOrder = parts.every((part, i) => part.index === i);
-  if (inOrder) {
-    const v = parts.map((p) => p.value);
+  const v = parts.map((p) => p.value);
+  if (parts.every((part, i) => part.index === i)) {
     switch (size) {
-      case 1: {
-        const [a] = v as [Eval];
-        return () => [a()];
-      }
-      case 2: {
-        const [a, b] = v as [Eval, Eval];
-        return () => [a(), b()];
-      }
-      case 3: {
-        const [a, b, c] = v as [Eval, Eval, Eval];
-        return () => [a(), b(), c()];
-      }
-      case 4: {
-        const [a, b, c, d] = v as [Eval, Eval, Eval, Eval];
-        return () => [a(), b(), c(), d()];
-      }
-      case 5: {
-        const [a, b, c, d, e] = v as [Eval, Eval, Eval, Eval, Eval];
-        return () => [a(), b(), c(), d(), e()];
-      }
-      case 6: {
-        const [a, b, c, d, e, f] = v as [Eval, Eval, Eval, Eval, Eval, Eval];
-        return () => [a(), b(), c(), d(), e(), f()];
-      }
+      case 1:
+        return make(list1)(v[0]!);
+      case 2:
+        return make(list2)(v[0]!, v[1]!);
+      case 3:
+        return make(list3)(v[0]!, v[1]!, v[2]!);
+      case 4:
+        return make(record4)(v[0]!, v[1]!, v[2]!, v[3]!);
+      case 5:
+        return make(record5)(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!);
+      case 6:
+        return make(record6)(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
       default:
-        break;
+        return make(listMany)(v);
     }
   }
-  // Fields are evaluated in the order written and stored in declaration order.
-  const indexes = parts.map((p) => p.index);
-  const values = parts.map((p) => p.value);
-  return () => {
-    const out = new Array<unknown>(size);
-    for (let i = 0; i < values.length; i++) out[indexes[i]!] = values[i]!();
-    return out;
-  };
+  return make(recordAnyOrder)(
+    size,
+    parts.map((p) => p.index),
+    v,
+  );
 }
 
 function compileFieldAccess(ctx: CompileContext, expr: FieldAccessExpr): Eval {
@@ -192,8 +343,7 @@ function compileFieldAccess(ctx: CompileContext, expr: FieldAccessExpr): Eval {
     const frame = ctx.frame;
     return () => (frame[slot] as unknown[])[index];
   }
-  const object = compileExpr(ctx, expr.object);
-  return () => (object() as unknown[])[index];
+  return ctx.make(fieldOf)(compileExpr(ctx, expr.object), index);
 }
 
 function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
@@ -204,7 +354,7 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
   const callee = ctx.compiled.get(resolution.name);
   if (callee === undefined) throw new Error(`rule \`${resolution.name}\` compiled after its caller`);
   const { frame, body } = callee;
-  const meter = ctx.meter;
+  const { meter, make } = ctx;
   const span = expr.span;
 
   if (ctx.trace) {
@@ -223,107 +373,44 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
       return result;
     };
   }
-
-  // Arguments are all evaluated before any is stored: an argument may call the same rule.
   switch (args.length) {
     case 0:
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        return body();
-      };
-    case 1: {
-      const [a] = args as [Eval];
-      return () => {
-        const x = a();
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        frame[0] = x;
-        return body();
-      };
-    }
-    case 2: {
-      const [a, b] = args as [Eval, Eval];
-      return () => {
-        const x = a();
-        const y = b();
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        frame[0] = x;
-        frame[1] = y;
-        return body();
-      };
-    }
-    case 3: {
-      const [a, b, c] = args as [Eval, Eval, Eval];
-      return () => {
-        const x = a();
-        const y = b();
-        const z = c();
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        frame[0] = x;
-        frame[1] = y;
-        frame[2] = z;
-        return body();
-      };
-    }
+      return make(call0)(meter, span, budgetExceeded, body);
+    case 1:
+      return make(call1)(meter, span, budgetExceeded, frame, body, args[0]!);
+    case 2:
+      return make(call2)(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!);
+    case 3:
+      return make(call3)(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!, args[2]!);
     default:
-      return () => {
-        const values = new Array<unknown>(args.length);
-        for (let i = 0; i < args.length; i++) values[i] = args[i]!();
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        for (let i = 0; i < values.length; i++) frame[i] = values[i];
-        return body();
-      };
+      return make(callMany)(meter, span, budgetExceeded, frame, body, args);
   }
 }
 
 function compileUnary(ctx: CompileContext, expr: UnaryExpr): Eval {
   const operand = compileExpr(ctx, expr.operand);
-  if (expr.op === 'not') return () => !operand();
-  // 0 - x rather than -x: no negative zero.
-  return () => 0 - (operand() as number);
+  return expr.op === 'not' ? ctx.make(not)(operand) : ctx.make(negate)(operand);
 }
 
 function compileBinary(ctx: CompileContext, expr: BinaryExpr): Eval {
-  if (expr.op === 'and') {
+  const make = ctx.make;
+  if (expr.op === 'and' || expr.op === 'or') {
     const a = compileExpr(ctx, expr.left);
     const b = compileExpr(ctx, expr.right);
-    return () => (a() as boolean) && (b() as boolean);
-  }
-  if (expr.op === 'or') {
-    const a = compileExpr(ctx, expr.left);
-    const b = compileExpr(ctx, expr.right);
-    return () => (a() as boolean) || (b() as boolean);
+    return expr.op === 'and' ? make(and)(a, b) : make(or)(a, b);
   }
   const type = typeOf(ctx, expr);
-  if (type.kind === 'Text') {
-    const a = compileExpr(ctx, expr.left);
-    const b = compileExpr(ctx, expr.right);
-    const span = expr.span;
-    return () => checkTextLength((a() as string) + (b() as string), span);
-  }
   const span = expr.span;
+  if (type.kind === 'Text') {
+    return make(concat)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, checkTextLength);
+  }
   if (expr.op === 'div') {
-    const a = compileExpr(ctx, expr.left);
-    const b = compileExpr(ctx, expr.right);
-    return () => {
-      const x = a() as number;
-      const y = b() as number;
-      if (y === 0) throw divisionByZero(span);
-      const r = x / y;
-      if (r - r !== 0) throw notFinite(span);
-      return r;
-    };
+    return make(divide)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, divisionByZero, notFinite);
   }
   if (expr.op === 'mod') {
-    const a = compileExpr(ctx, expr.left);
-    const b = compileExpr(ctx, expr.right);
-    return () => {
-      const x = a() as number;
-      const y = b() as number;
-      if (y === 0) throw moduloByZero(span);
-      return floorMod(x, y);
-    };
+    return make(modulo)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, moduloByZero, floorMod);
   }
-  return compileNumericBinary(ctx, expr, type.kind === 'Int');
+  return arithmeticClosure(ctx.make, expr.op, type.kind === 'Int', operandOf(ctx, expr.left), operandOf(ctx, expr.right), span);
 }
 
 function compileCompare(ctx: CompileContext, expr: CompareExpr): Eval {
@@ -332,27 +419,21 @@ function compileCompare(ctx: CompileContext, expr: CompareExpr): Eval {
     case 'gt':
     case 'le':
     case 'ge':
-      return compileOrdering(ctx, expr, expr.op);
+      return compareClosure(ctx.make, expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
     case 'eq':
     case 'ne': {
       const type = typeOf(ctx, expr.left);
-      if (isScalar(type)) return compareClosure(expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
+      if (isScalar(type)) return compareClosure(ctx.make, expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
       const a = compileExpr(ctx, expr.left);
       const b = compileExpr(ctx, expr.right);
       const equals = createEquality(type, ctx.env.records);
-      return expr.op === 'eq' ? () => equals(a(), b()) : () => !equals(a(), b());
+      return expr.op === 'eq' ? ctx.make(structurallyEqual)(a, b, equals) : ctx.make(structurallyDifferent)(a, b, equals);
     }
     case 'in':
       return compileMembership(ctx, expr.left, expr.right, true);
     case 'contains': {
-      const leftType = typeOf(ctx, expr.left);
-      if (leftType.kind === 'Text') {
-        const a = compileExpr(ctx, expr.left);
-        const b = compileExpr(ctx, expr.right);
-        return () => {
-          const text = a() as string;
-          return text.includes(b() as string);
-        };
+      if (typeOf(ctx, expr.left).kind === 'Text') {
+        return ctx.make(textContains)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right));
       }
       return compileMembership(ctx, expr.right, expr.left, false);
     }
@@ -366,63 +447,19 @@ function compileMembership(ctx: CompileContext, itemExpr: Expr, listExpr: Expr, 
   const item = compileExpr(ctx, itemExpr);
   if (isScalar(elementType)) {
     if (listExpr.kind === 'List' && listExpr.elements.every((e) => literalValue(e) !== undefined)) {
-      const constants = listExpr.elements.map(literalValue);
-      return () => constants.includes(item());
+      return ctx.make(inConstants)(item, listExpr.elements.map(literalValue));
     }
     const list = compileExpr(ctx, listExpr);
-    if (itemFirst) {
-      return () => {
-        const x = item();
-        return (list() as unknown[]).includes(x);
-      };
-    }
-    return () => {
-      const items = list() as unknown[];
-      return items.includes(item());
-    };
+    return itemFirst ? ctx.make(itemInList)(item, list) : ctx.make(listHasItem)(list, item);
   }
   const list = compileExpr(ctx, listExpr);
-  const equals = createEquality(elementType, ctx.env.records);
-  return () => {
-    let x: unknown;
-    let items: unknown[];
-    if (itemFirst) {
-      x = item();
-      items = list() as unknown[];
-    } else {
-      items = list() as unknown[];
-      x = item();
-    }
-    for (let i = 0; i < items.length; i++) if (equals(items[i], x)) return true;
-    return false;
-  };
+  return ctx.make(memberOf)(item, list, itemFirst, createEquality(elementType, ctx.env.records));
 }
 
 function compileBetween(ctx: CompileContext, expr: BetweenExpr): Eval {
   const value = compileExpr(ctx, expr.value);
   const low = literalValue(expr.low);
   const high = literalValue(expr.high);
-  if (typeof low === 'number' && typeof high === 'number') {
-    return () => {
-      const v = value() as number;
-      return v >= low && v <= high;
-    };
-  }
-  const lo = compileExpr(ctx, expr.low);
-  const hi = compileExpr(ctx, expr.high);
-  return () => {
-    const v = value() as number;
-    const l = lo() as number;
-    const h = hi() as number;
-    return v >= l && v <= h;
-  };
-}
-
-function compileNumericBinary(ctx: CompileContext, expr: BinaryExpr, isInt: boolean): Eval {
-  const op = expr.op as 'add' | 'sub' | 'mul';
-  return arithmeticClosure(op, isInt, operandOf(ctx, expr.left), operandOf(ctx, expr.right), expr.span);
-}
-
-function compileOrdering(ctx: CompileContext, expr: CompareExpr, op: 'lt' | 'gt' | 'le' | 'ge'): Eval {
-  return compareClosure(op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
+  if (typeof low === 'number' && typeof high === 'number') return ctx.make(betweenConstants)(value, low, high);
+  return ctx.make(between)(value, compileExpr(ctx, expr.low), compileExpr(ctx, expr.high));
 }

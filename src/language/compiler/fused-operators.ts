@@ -6,12 +6,35 @@
 import type { Span } from '../ast/nodes.js';
 import { checkFloat, checkInt } from '../runtime/numeric.js';
 import type { Eval } from '../runtime/program-runtime.js';
+import type { Instantiate } from '../runtime/closure-template.js';
 import { operandEval, type Operand } from './operand.js';
+
+type Check = typeof checkInt;
+
+// Templates for the shapes that call an operand closure (see closure-template.ts).
+const ltConst = (a: Eval, c: number): Eval => () => (a() as number) < c;
+const gtConst = (a: Eval, c: number): Eval => () => (a() as number) > c;
+const leConst = (a: Eval, c: number): Eval => () => (a() as number) <= c;
+const geConst = (a: Eval, c: number): Eval => () => (a() as number) >= c;
+const eqConst = (a: Eval, c: unknown): Eval => () => a() === c;
+const neConst = (a: Eval, c: unknown): Eval => () => a() !== c;
+const lt = (a: Eval, b: Eval): Eval => () => (a() as number) < (b() as number);
+const gt = (a: Eval, b: Eval): Eval => () => (a() as number) > (b() as number);
+const le = (a: Eval, b: Eval): Eval => () => (a() as number) <= (b() as number);
+const ge = (a: Eval, b: Eval): Eval => () => (a() as number) >= (b() as number);
+const eq = (a: Eval, b: Eval): Eval => () => a() === b();
+const ne = (a: Eval, b: Eval): Eval => () => a() !== b();
+const addConst = (a: Eval, c: number, check: Check, span: Span): Eval => () => check((a() as number) + c, span);
+const subConst = (a: Eval, c: number, check: Check, span: Span): Eval => () => check((a() as number) - c, span);
+const mulConst = (a: Eval, c: number, check: Check, span: Span): Eval => () => check((a() as number) * c + 0, span);
+const add = (a: Eval, b: Eval, check: Check, span: Span): Eval => () => check((a() as number) + (b() as number), span);
+const sub = (a: Eval, b: Eval, check: Check, span: Span): Eval => () => check((a() as number) - (b() as number), span);
+const mul = (a: Eval, b: Eval, check: Check, span: Span): Eval => () => check((a() as number) * (b() as number) + 0, span);
 
 export type ComparisonOp = 'lt' | 'gt' | 'le' | 'ge' | 'eq' | 'ne';
 
 /** Numeric ordering, or `===`/`!==` on scalars (numbers, Text, Bool, enum indices). */
-export function compareClosure(op: ComparisonOp, left: Operand, right: Operand): Eval {
+export function compareClosure(make: Instantiate, op: ComparisonOp, left: Operand, right: Operand): Eval {
   if (right.kind === 'const') {
     const c = right.value;
     if (left.kind === 'slot') {
@@ -51,17 +74,17 @@ export function compareClosure(op: ComparisonOp, left: Operand, right: Operand):
     const a = operandEval(left);
     switch (op) {
       case 'lt':
-        return () => (a() as number) < (c as number);
+        return make(ltConst)(a, c as number);
       case 'gt':
-        return () => (a() as number) > (c as number);
+        return make(gtConst)(a, c as number);
       case 'le':
-        return () => (a() as number) <= (c as number);
+        return make(leConst)(a, c as number);
       case 'ge':
-        return () => (a() as number) >= (c as number);
+        return make(geConst)(a, c as number);
       case 'eq':
-        return () => a() === c;
+        return make(eqConst)(a, c);
       case 'ne':
-        return () => a() !== c;
+        return make(neConst)(a, c);
     }
   }
   if (left.kind === 'slot' && right.kind === 'slot' && left.frame === right.frame) {
@@ -87,29 +110,52 @@ export function compareClosure(op: ComparisonOp, left: Operand, right: Operand):
   const b = operandEval(right);
   switch (op) {
     case 'lt':
-      return () => (a() as number) < (b() as number);
+      return make(lt)(a, b);
     case 'gt':
-      return () => (a() as number) > (b() as number);
+      return make(gt)(a, b);
     case 'le':
-      return () => (a() as number) <= (b() as number);
+      return make(le)(a, b);
     case 'ge':
-      return () => (a() as number) >= (b() as number);
+      return make(ge)(a, b);
     case 'eq':
-      return () => a() === b();
+      return make(eq)(a, b);
     case 'ne':
-      return () => a() !== b();
+      return make(ne)(a, b);
   }
 }
 
 export type ArithmeticOp = 'add' | 'sub' | 'mul';
 
 /** `+ - *` on numbers; Int results are checked against the safe range, Float results for finiteness. */
-export function arithmeticClosure(op: ArithmeticOp, isInt: boolean, left: Operand, right: Operand, span: Span): Eval {
-  return isInt ? intArithmetic(op, left, right, span) : floatArithmetic(op, left, right, span);
+export function arithmeticClosure(make: Instantiate, op: ArithmeticOp, isInt: boolean, left: Operand, right: Operand, span: Span): Eval {
+  const check: Check = isInt ? checkInt : checkFloat;
+  const leaf = isInt ? intLeafArithmetic(op, left, right, span) : floatLeafArithmetic(op, left, right, span);
+  if (leaf !== null) return leaf;
+  const a = operandEval(left);
+  if (right.kind === 'const') {
+    const c = right.value as number;
+    switch (op) {
+      case 'add':
+        return make(addConst)(a, c, check, span);
+      case 'sub':
+        return make(subConst)(a, c, check, span);
+      case 'mul':
+        return make(mulConst)(a, c, check, span);
+    }
+  }
+  const b = operandEval(right);
+  switch (op) {
+    case 'add':
+      return make(add)(a, b, check, span);
+    case 'sub':
+      return make(sub)(a, b, check, span);
+    case 'mul':
+      return make(mul)(a, b, check, span);
+  }
 }
 
 // `+ 0` after `*` turns a negative zero (e.g. -3 * 0) into 0: Int has no negative zero.
-function intArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: Span): Eval {
+function intLeafArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: Span): Eval | null {
   if (left.kind === 'slot' && right.kind === 'const') {
     const { frame, slot: s } = left;
     const c = right.value as number;
@@ -135,30 +181,10 @@ function intArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: Sp
         return () => checkInt((frame[s] as number) * (frame[t] as number) + 0, span);
     }
   }
-  const a = operandEval(left);
-  if (right.kind === 'const') {
-    const c = right.value as number;
-    switch (op) {
-      case 'add':
-        return () => checkInt((a() as number) + c, span);
-      case 'sub':
-        return () => checkInt((a() as number) - c, span);
-      case 'mul':
-        return () => checkInt((a() as number) * c + 0, span);
-    }
-  }
-  const b = operandEval(right);
-  switch (op) {
-    case 'add':
-      return () => checkInt((a() as number) + (b() as number), span);
-    case 'sub':
-      return () => checkInt((a() as number) - (b() as number), span);
-    case 'mul':
-      return () => checkInt((a() as number) * (b() as number) + 0, span);
-  }
+  return null;
 }
 
-function floatArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: Span): Eval {
+function floatLeafArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: Span): Eval | null {
   if (left.kind === 'slot' && right.kind === 'const') {
     const { frame, slot: s } = left;
     const c = right.value as number;
@@ -184,25 +210,5 @@ function floatArithmetic(op: ArithmeticOp, left: Operand, right: Operand, span: 
         return () => checkFloat((frame[s] as number) * (frame[t] as number), span);
     }
   }
-  const a = operandEval(left);
-  if (right.kind === 'const') {
-    const c = right.value as number;
-    switch (op) {
-      case 'add':
-        return () => checkFloat((a() as number) + c, span);
-      case 'sub':
-        return () => checkFloat((a() as number) - c, span);
-      case 'mul':
-        return () => checkFloat((a() as number) * c, span);
-    }
-  }
-  const b = operandEval(right);
-  switch (op) {
-    case 'add':
-      return () => checkFloat((a() as number) + (b() as number), span);
-    case 'sub':
-      return () => checkFloat((a() as number) - (b() as number), span);
-    case 'mul':
-      return () => checkFloat((a() as number) * (b() as number), span);
-  }
+  return null;
 }

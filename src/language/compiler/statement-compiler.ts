@@ -3,61 +3,206 @@
  * the value of a `Return` (language values are never `undefined`), so control flow needs no
  * exceptions. Each statement and each loop iteration takes one step from the meter.
  *
- * When the context carries a trace recorder, `If`, `Match`, `Return` and `Fail with` compile to
- * recording variants instead; the plain tree contains no tracing code at all.
+ * Closures that call other closures are made from templates (see closure-template.ts): their
+ * bodies refer only to their parameters. When the context carries a trace recorder, `If`,
+ * `Match`, `Return` and `Fail with` compile to recording variants instead; the plain tree
+ * contains no tracing code at all.
  */
-import type { ForEachStmt, IfStmt, MatchStmt, Statement } from '../ast/nodes.js';
+import type { ForEachStmt, IfStmt, MatchStmt, Span, Statement } from '../ast/nodes.js';
 import type { TraceEntry } from '../api-types.js';
 import { EvaluationError } from '../runtime/evaluation-error.js';
-import { budgetExceeded } from '../runtime/meter.js';
+import { budgetExceeded, type Meter } from '../runtime/meter.js';
 import type { Eval, Exec } from '../runtime/program-runtime.js';
 import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
 import { compileExpr, literalValue, operandOf } from './expression-compiler.js';
+
+type Exceeded = typeof budgetExceeded;
 
 const NOTHING: Exec = () => undefined;
 
 /** Beyond this many `When` values, an Int or Text `Match` dispatches through a Map. */
 const LINEAR_MATCH_LIMIT = 8;
 
+function failWith(message: string, span: Span): EvaluationError {
+  return new EvaluationError('PL3004', message, span);
+}
+
+// ---------- templates ----------
+
+const block2 =
+  (a: Exec, b: Exec): Exec =>
+  () => {
+    const r = a();
+    if (r !== undefined) return r;
+    return b();
+  };
+
+const block3 =
+  (a: Exec, b: Exec, c: Exec): Exec =>
+  () => {
+    let r = a();
+    if (r !== undefined) return r;
+    r = b();
+    if (r !== undefined) return r;
+    return c();
+  };
+
+const block4 =
+  (a: Exec, b: Exec, c: Exec, d: Exec): Exec =>
+  () => {
+    let r = a();
+    if (r !== undefined) return r;
+    r = b();
+    if (r !== undefined) return r;
+    r = c();
+    if (r !== undefined) return r;
+    return d();
+  };
+
+const letValue =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], slot: number, value: Eval): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    frame[slot] = value();
+    return undefined;
+  };
+
+const returnValue =
+  (meter: Meter, span: Span, exceeded: Exceeded, value: Eval): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return value();
+  };
+
+const failMessage =
+  (meter: Meter, span: Span, exceeded: Exceeded, fail: typeof failWith, message: Eval): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    throw fail(message() as string, span);
+  };
+
+const ifThen =
+  (meter: Meter, span: Span, exceeded: Exceeded, condition: Eval, then: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return condition() ? then() : undefined;
+  };
+
+const ifThenElse =
+  (meter: Meter, span: Span, exceeded: Exceeded, condition: Eval, then: Exec, otherwise: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return condition() ? then() : otherwise();
+  };
+
+const ifTwo =
+  (meter: Meter, span: Span, exceeded: Exceeded, c0: Eval, b0: Exec, c1: Eval, b1: Exec, rest: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    if (c0()) return b0();
+    if (c1()) return b1();
+    return rest();
+  };
+
+const ifThree =
+  (meter: Meter, span: Span, exceeded: Exceeded, c0: Eval, b0: Exec, c1: Eval, b1: Exec, c2: Eval, b2: Exec, rest: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    if (c0()) return b0();
+    if (c1()) return b1();
+    if (c2()) return b2();
+    return rest();
+  };
+
+const ifMany =
+  (meter: Meter, span: Span, exceeded: Exceeded, conditions: Eval[], bodies: Exec[], rest: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    for (let i = 0; i < conditions.length; i++) {
+      if (conditions[i]!()) return bodies[i]!();
+    }
+    return rest();
+  };
+
+const matchTable =
+  (meter: Meter, span: Span, exceeded: Exceeded, subject: Eval, table: Exec[]): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return table[subject() as number]!();
+  };
+
+const matchLinear =
+  (meter: Meter, span: Span, exceeded: Exceeded, subject: Eval, keys: unknown[], bodies: Exec[], fallback: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    const value = subject();
+    for (let i = 0; i < keys.length; i++) if (keys[i] === value) return bodies[i]!();
+    return fallback();
+  };
+
+const matchMap =
+  (meter: Meter, span: Span, exceeded: Exceeded, subject: Eval, table: Map<unknown, Exec>, fallback: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    return (table.get(subject()) ?? fallback)();
+  };
+
+const forEach =
+  (meter: Meter, span: Span, exceeded: Exceeded, frame: unknown[], slot: number, iterable: Eval, body: Exec): Exec =>
+  () => {
+    if (--meter.left < 0) throw exceeded(meter, span);
+    const items = iterable() as unknown[];
+    for (let i = 0; i < items.length; i++) {
+      if (--meter.left < 0) throw exceeded(meter, span);
+      frame[slot] = items[i];
+      const r = body();
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  };
+
+const blockMany =
+  (code: Exec[]): Exec =>
+  () => {
+    for (let i = 0; i < code.length; i++) {
+      const r = code[i]!();
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  };
+
+// ---------- compilation ----------
+
 export function compileBlock(ctx: CompileContext, statements: readonly Statement[]): Exec {
   const code = statements.map((s) => compileStatement(ctx, s));
+  const make = ctx.make;
   switch (code.length) {
     case 0:
       return NOTHING;
     case 1:
       return code[0]!;
-    case 2: {
-      const [a, b] = code as [Exec, Exec];
-      return () => {
-        const r = a();
-        if (r !== undefined) return r;
-        return b();
-      };
-    }
-    case 3: {
-      const [a, b, c] = code as [Exec, Exec, Exec];
-      return () => {
-        let r = a();
-        if (r !== undefined) return r;
-        r = b();
-        if (r !== undefined) return r;
-        return c();
-      };
-    }
+    case 2:
+      return make(block2)(code[0]!, code[1]!);
+    case 3:
+      return make(block3)(code[0]!, code[1]!, code[2]!);
+    case 4:
+      return make(block4)(code[0]!, code[1]!, code[2]!, code[3]!);
     default:
-      return () => {
-        for (let i = 0; i < code.length; i++) {
-          const r = code[i]!();
-          if (r !== undefined) return r;
-        }
-        return undefined;
-      };
+      // Longer blocks run as a chain of four-statement blocks, keeping each call site small.
+      if (code.length <= 8) return make(blockMany)(code);
+      return make(block2)(make(blockMany)(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
   }
+}
+
+function compileChunked(ctx: CompileContext, code: Exec[]): Exec {
+  if (code.length <= 4) return code.length === 1 ? code[0]! : ctx.make(blockMany)(code);
+  return ctx.make(block2)(ctx.make(blockMany)(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
 }
 
 function compileStatement(ctx: CompileContext, statement: Statement): Exec {
   const meter = ctx.meter;
   const span = statement.span;
+  const make = ctx.make;
   switch (statement.kind) {
     case 'Let': {
       const resolution = resolutionOf(ctx, statement.id);
@@ -91,16 +236,11 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
             return undefined;
           };
         }
-        case 'eval': {
-          const value = operand.eval;
-          return () => {
-            if (--meter.left < 0) throw budgetExceeded(meter, span);
-            frame[slot] = value();
-            return undefined;
-          };
-        }
+        case 'eval':
+          return make(letValue)(meter, span, budgetExceeded, frame, slot, operand.eval);
       }
     }
+    // eslint-disable-next-line no-fallthrough
     case 'Return': {
       const value = compileExpr(ctx, statement.value);
       if (ctx.trace) {
@@ -123,10 +263,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
           return literal;
         };
       }
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        return value();
-      };
+      return make(returnValue)(meter, span, budgetExceeded, value);
     }
     case 'Fail': {
       const message = compileExpr(ctx, statement.message);
@@ -137,15 +274,12 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
         const messageSpan = statement.message.span;
         return () => {
           if (--meter.left < 0) throw budgetExceeded(meter, span);
-          const text2 = message() as string;
-          sink.entries.push({ kind: 'fail', rule, text, span: messageSpan, value: text2 });
-          throw new EvaluationError('PL3004', text2, span);
+          const value = message() as string;
+          sink.entries.push({ kind: 'fail', rule, text, span: messageSpan, value });
+          throw failWith(value, span);
         };
       }
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        throw new EvaluationError('PL3004', message() as string, span);
-      };
+      return make(failMessage)(meter, span, budgetExceeded, failWith, message);
     }
     case 'If':
       return ctx.trace ? compileTracedIf(ctx, statement) : compileIf(ctx, statement);
@@ -157,44 +291,23 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
 }
 
 function compileIf(ctx: CompileContext, statement: IfStmt): Exec {
-  const meter = ctx.meter;
+  const { meter, make } = ctx;
   const span = statement.span;
   const conditions = statement.branches.map((b) => compileExpr(ctx, b.condition));
   const bodies = statement.branches.map((b) => compileBlock(ctx, b.body));
   const otherwise = statement.otherwise ? compileBlock(ctx, statement.otherwise) : null;
-  if (conditions.length === 1) {
-    const condition = conditions[0]!;
-    const then = bodies[0]!;
-    if (otherwise === null) {
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        return condition() ? then() : undefined;
-      };
-    }
-    return () => {
-      if (--meter.left < 0) throw budgetExceeded(meter, span);
-      return condition() ? then() : otherwise();
-    };
-  }
-  if (conditions.length === 2) {
-    const [c0, c1] = conditions as [Eval, Eval];
-    const [b0, b1] = bodies as [Exec, Exec];
-    const rest = otherwise ?? NOTHING;
-    return () => {
-      if (--meter.left < 0) throw budgetExceeded(meter, span);
-      if (c0()) return b0();
-      if (c1()) return b1();
-      return rest();
-    };
-  }
   const rest = otherwise ?? NOTHING;
-  return () => {
-    if (--meter.left < 0) throw budgetExceeded(meter, span);
-    for (let i = 0; i < conditions.length; i++) {
-      if (conditions[i]!()) return bodies[i]!();
-    }
-    return rest();
-  };
+  switch (conditions.length) {
+    case 1:
+      if (otherwise === null) return make(ifThen)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!);
+      return make(ifThenElse)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, otherwise);
+    case 2:
+      return make(ifTwo)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, rest);
+    case 3:
+      return make(ifThree)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, conditions[2]!, bodies[2]!, rest);
+    default:
+      return make(ifMany)(meter, span, budgetExceeded, conditions, bodies, rest);
+  }
 }
 
 /** Records every condition evaluated; the one that decided also names the branch taken. */
@@ -230,7 +343,7 @@ function compileTracedIf(ctx: CompileContext, statement: IfStmt): Exec {
 }
 
 function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
-  const meter = ctx.meter;
+  const { meter, make } = ctx;
   const span = statement.span;
   const subject = compileExpr(ctx, statement.subject);
   const subjectType = typeOf(ctx, statement.subject);
@@ -238,21 +351,9 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
   const fallback = otherwise ?? NOTHING;
   const cases = statement.cases.map((c) => ({ node: c, body: compileBlock(ctx, c.body) }));
 
-  // The dispatch returns the body to run; tracing wraps it without touching the plain path.
+  // Which body runs for a subject value; the plain tree dispatches inline, the traced one
+  // asks this and records the choice.
   let select: (value: unknown) => Exec;
-  let labelOf: (body: Exec) => string;
-  const labels = new Map<Exec, string>();
-  if (ctx.trace) {
-    const trace = ctx.trace;
-    for (const c of cases) {
-      const first = c.node.patterns[0]!;
-      const last = c.node.patterns[c.node.patterns.length - 1]!;
-      const text = trace.textOf({ ...first, span: { ...first.span, end: last.span.end } });
-      labels.set(c.body, text);
-    }
-  }
-  labelOf = (body) => labels.get(body) ?? (body === otherwise ? 'otherwise' : 'none');
-
   if (subjectType.kind === 'Enum') {
     const size = ctx.env.enums.get(subjectType.name)!.variants.length;
     const table: Exec[] = [];
@@ -264,12 +365,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
         table[resolution.index] = c.body;
       }
     }
-    if (!ctx.trace) {
-      return () => {
-        if (--meter.left < 0) throw budgetExceeded(meter, span);
-        return table[subject() as number]!();
-      };
-    }
+    if (!ctx.trace) return make(matchTable)(meter, span, budgetExceeded, subject, table);
     select = (value) => table[value as number]!;
   } else {
     const keys: unknown[] = [];
@@ -282,14 +378,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
       }
     }
     if (keys.length <= LINEAR_MATCH_LIMIT) {
-      if (!ctx.trace) {
-        return () => {
-          if (--meter.left < 0) throw budgetExceeded(meter, span);
-          const value = subject();
-          for (let i = 0; i < keys.length; i++) if (keys[i] === value) return bodies[i]!();
-          return fallback();
-        };
-      }
+      if (!ctx.trace) return make(matchLinear)(meter, span, budgetExceeded, subject, keys, bodies, fallback);
       select = (value) => {
         for (let i = 0; i < keys.length; i++) if (keys[i] === value) return bodies[i]!;
         return fallback;
@@ -297,17 +386,19 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
     } else {
       const table = new Map<unknown, Exec>();
       keys.forEach((key, i) => table.set(key, bodies[i]!));
-      if (!ctx.trace) {
-        return () => {
-          if (--meter.left < 0) throw budgetExceeded(meter, span);
-          return (table.get(subject()) ?? fallback)();
-        };
-      }
+      if (!ctx.trace) return make(matchMap)(meter, span, budgetExceeded, subject, table, fallback);
       select = (value) => table.get(value) ?? fallback;
     }
   }
 
-  const trace = ctx.trace;
+  const trace = ctx.trace!;
+  const labels = new Map<Exec, string>();
+  for (const c of cases) {
+    const first = c.node.patterns[0]!;
+    const last = c.node.patterns[c.node.patterns.length - 1]!;
+    labels.set(c.body, trace.textOf({ ...first, span: { ...first.span, end: last.span.end } }));
+  }
+  const labelOf = (body: Exec): string => labels.get(body) ?? (body === otherwise ? 'otherwise' : 'none');
   const sink = trace.sink;
   const rule = ctx.rule.name;
   const text = trace.textOf(statement.subject);
@@ -323,23 +414,9 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
 }
 
 function compileForEach(ctx: CompileContext, statement: ForEachStmt): Exec {
-  const meter = ctx.meter;
-  const span = statement.span;
   const resolution = resolutionOf(ctx, statement.id);
   if (resolution.kind !== 'slot') throw new Error('`For each` without a slot');
-  const slot = resolution.slot;
-  const frame = ctx.frame;
   const iterable = compileExpr(ctx, statement.iterable);
   const body = compileBlock(ctx, statement.body);
-  return () => {
-    if (--meter.left < 0) throw budgetExceeded(meter, span);
-    const items = iterable() as unknown[];
-    for (let i = 0; i < items.length; i++) {
-      if (--meter.left < 0) throw budgetExceeded(meter, span);
-      frame[slot] = items[i];
-      const r = body();
-      if (r !== undefined) return r;
-    }
-    return undefined;
-  };
+  return ctx.make(forEach)(ctx.meter, statement.span, budgetExceeded, ctx.frame, resolution.slot, iterable, body);
 }

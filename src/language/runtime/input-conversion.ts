@@ -10,6 +10,7 @@ import { didYouMean } from '../checker/suggest.js';
 import { typeToString, type ValueType } from '../checker/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { sharedTemplates, type Instantiate } from './closure-template.js';
 
 export const INVALID: unique symbol = Symbol('invalid input');
 export type Converted = unknown;
@@ -53,7 +54,108 @@ function keepsInput(type: ValueType): boolean {
   return type.kind !== 'Record' && type.kind !== 'Enum';
 }
 
-export function createInputConversion(type: ValueType, env: TypeEnvironment): InputConversion {
+type Invalid = typeof INVALID;
+type CountKeys = typeof countKeys;
+
+// ---------- templates (see closure-template.ts): bodies refer only to their parameters ----------
+
+const enumLinear =
+  (variants: readonly string[], invalid: Invalid): InputConversion =>
+  (v) => {
+    for (let i = 0; i < variants.length; i++) if (variants[i] === v) return i;
+    return invalid;
+  };
+
+const enumMap =
+  (index: ReadonlyMap<string, number>, invalid: Invalid): InputConversion =>
+  (v) => {
+    if (typeof v !== 'string') return invalid;
+    const i = index.get(v);
+    return i === undefined ? invalid : i;
+  };
+
+/** A list whose elements are used as they are: validate only. `element` is resolved on first use. */
+const listKept =
+  (element: () => InputConversion, invalid: Invalid): InputConversion =>
+  (v) => {
+    if (!Array.isArray(v)) return invalid;
+    const convert = element();
+    for (let i = 0; i < v.length; i++) if (convert(v[i]) === invalid) return invalid;
+    return v;
+  };
+
+const listConverted =
+  (element: () => InputConversion, invalid: Invalid): InputConversion =>
+  (v) => {
+    if (!Array.isArray(v)) return invalid;
+    const convert = element();
+    const out: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const c = convert(v[i]);
+      if (c === invalid) return invalid;
+      out.push(c);
+    }
+    return out;
+  };
+
+/**
+ * The first fields are read through separate, unrolled property reads: each read site then sees
+ * one field name per record type, which keeps the engine's property caches effective. The result
+ * is an exact-size array literal: one allocation, densely packed.
+ */
+const recordUnrolled =
+  (count: number, names: readonly string[], c: readonly InputConversion[], invalid: Invalid, keys: CountKeys): InputConversion =>
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return invalid;
+    if (keys(v) !== count) return invalid;
+    const o = v as Record<string, unknown>;
+    let x0 = o[names[0]!];
+    if (x0 === undefined || (x0 = c[0]!(x0)) === invalid) return invalid;
+    if (count === 1) return [x0];
+    let x1 = o[names[1]!];
+    if (x1 === undefined || (x1 = c[1]!(x1)) === invalid) return invalid;
+    if (count === 2) return [x0, x1];
+    let x2 = o[names[2]!];
+    if (x2 === undefined || (x2 = c[2]!(x2)) === invalid) return invalid;
+    if (count === 3) return [x0, x1, x2];
+    let x3 = o[names[3]!];
+    if (x3 === undefined || (x3 = c[3]!(x3)) === invalid) return invalid;
+    if (count === 4) return [x0, x1, x2, x3];
+    let x4 = o[names[4]!];
+    if (x4 === undefined || (x4 = c[4]!(x4)) === invalid) return invalid;
+    if (count === 5) return [x0, x1, x2, x3, x4];
+    let x5 = o[names[5]!];
+    if (x5 === undefined || (x5 = c[5]!(x5)) === invalid) return invalid;
+    return [x0, x1, x2, x3, x4, x5];
+  };
+
+const recordLooped =
+  (count: number, names: readonly string[], c: readonly InputConversion[], invalid: Invalid, keys: CountKeys, read: typeof readField): InputConversion =>
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return invalid;
+    if (keys(v) !== count) return invalid;
+    const out: unknown[] = [];
+    for (let i = 0; i < count; i++) {
+      const raw = read(v, names[i]!);
+      if (raw === undefined) return invalid;
+      const x = c[i]!(raw);
+      if (x === invalid) return invalid;
+      out.push(x);
+    }
+    return out;
+  };
+
+/** A field read that never finds Object.prototype's members (`constructor`, `__proto__`…). */
+function readField(obj: object, name: string): unknown {
+  return isPrototypeName(name) ? readOwn(obj, name) : (obj as Record<string, unknown>)[name];
+}
+
+/** Up to this many variants, a linear scan beats a Map lookup. */
+const LINEAR_ENUM_LIMIT = 8;
+const UNROLLED_FIELDS = 6;
+
+/** Converts JSON input of a type; `make` chooses shared templates or fresh copies. */
+export function createInputConversion(type: ValueType, env: TypeEnvironment, make: Instantiate = sharedTemplates): InputConversion {
   switch (type.kind) {
     case 'Int':
       return convertInt;
@@ -63,111 +165,28 @@ export function createInputConversion(type: ValueType, env: TypeEnvironment): In
       return convertText;
     case 'Bool':
       return convertBool;
-    case 'Enum':
-      return enumConversion(env.enums.get(type.name)!);
-    case 'List': {
-      const element = type.element;
-      let convert: InputConversion | null = null;
-      if (keepsInput(element)) {
-        return (v) => {
-          if (!Array.isArray(v)) return INVALID;
-          convert ??= createInputConversion(element, env);
-          for (let i = 0; i < v.length; i++) if (convert(v[i]) === INVALID) return INVALID;
-          return v;
-        };
-      }
-      return (v) => {
-        if (!Array.isArray(v)) return INVALID;
-        convert ??= createInputConversion(element, env);
-        const out = new Array<unknown>(v.length);
-        for (let i = 0; i < v.length; i++) {
-          const c = convert(v[i]);
-          if (c === INVALID) return INVALID;
-          out[i] = c;
-        }
-        return out;
-      };
+    case 'Enum': {
+      const enumInfo = env.enums.get(type.name)!;
+      return enumInfo.variants.length > LINEAR_ENUM_LIMIT
+        ? make(enumMap)(enumInfo.variantIndex, INVALID)
+        : make(enumLinear)(enumInfo.variants, INVALID);
     }
-    case 'Record':
-      return recordConversion(env.records.get(type.name)!, env);
-  }
-}
-
-/** Up to this many variants, a linear scan beats a Map lookup. */
-const LINEAR_ENUM_LIMIT = 8;
-
-function enumConversion(enumInfo: EnumInfo): InputConversion {
-  const variants = enumInfo.variants;
-  if (variants.length > LINEAR_ENUM_LIMIT) {
-    const index = enumInfo.variantIndex;
-    return (v) => {
-      if (typeof v !== 'string') return INVALID;
-      const i = index.get(v);
-      return i === undefined ? INVALID : i;
-    };
-  }
-  return (v) => {
-    for (let i = 0; i < variants.length; i++) if (variants[i] === v) return i;
-    return INVALID;
-  };
-}
-
-/**
- * The first fields are read through separate, unrolled property reads: each read site then
- * sees one field name per record type, which keeps the engine's property caches effective.
- */
-const UNROLLED_FIELDS = 6;
-
-function recordConversion(record: RecordInfo, env: TypeEnvironment): InputConversion {
-  const names = record.fields.map((f) => f.name);
-  const count = names.length;
-  let converts: InputConversion[] | null = null;
-  const init = (): InputConversion[] => (converts = record.fields.map((f) => createInputConversion(f.type, env)));
-
-  if (count === 0 || count > UNROLLED_FIELDS || names.some(isPrototypeName)) {
-    const ownOnly = names.some(isPrototypeName);
-    return (v) => {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
-      if (countKeys(v) !== count) return INVALID;
-      const c = converts ?? init();
-      const out: unknown[] = [];
-      for (let i = 0; i < count; i++) {
-        const name = names[i]!;
-        const raw = ownOnly ? readOwn(v, name) : (v as Record<string, unknown>)[name];
-        if (raw === undefined) return INVALID;
-        const x = c[i]!(raw);
-        if (x === INVALID) return INVALID;
-        out.push(x);
+    case 'List': {
+      // Resolved on first use: a record may contain a list of itself.
+      let convert: InputConversion | null = null;
+      const element = (): InputConversion => (convert ??= createInputConversion(type.element, env, make));
+      return keepsInput(type.element) ? make(listKept)(element, INVALID) : make(listConverted)(element, INVALID);
+    }
+    case 'Record': {
+      const record = env.records.get(type.name)!;
+      const names = record.fields.map((f) => f.name);
+      const converts = record.fields.map((f) => createInputConversion(f.type, env, make));
+      if (names.length === 0 || names.length > UNROLLED_FIELDS || names.some(isPrototypeName)) {
+        return make(recordLooped)(names.length, names, converts, INVALID, countKeys, readField);
       }
-      return out;
-    };
+      return make(recordUnrolled)(names.length, names, converts, INVALID, countKeys);
+    }
   }
-  const [n0, n1, n2, n3, n4, n5] = names as [string, string, string, string, string, string];
-  return (v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return INVALID;
-    if (countKeys(v) !== count) return INVALID;
-    const c = converts ?? init();
-    const o = v as Record<string, unknown>;
-    // Exact-size literals: one allocation, densely packed.
-    let x0 = o[n0];
-    if (x0 === undefined || (x0 = c[0]!(x0)) === INVALID) return INVALID;
-    if (count === 1) return [x0];
-    let x1 = o[n1];
-    if (x1 === undefined || (x1 = c[1]!(x1)) === INVALID) return INVALID;
-    if (count === 2) return [x0, x1];
-    let x2 = o[n2];
-    if (x2 === undefined || (x2 = c[2]!(x2)) === INVALID) return INVALID;
-    if (count === 3) return [x0, x1, x2];
-    let x3 = o[n3];
-    if (x3 === undefined || (x3 = c[3]!(x3)) === INVALID) return INVALID;
-    if (count === 4) return [x0, x1, x2, x3];
-    let x4 = o[n4];
-    if (x4 === undefined || (x4 = c[4]!(x4)) === INVALID) return INVALID;
-    if (count === 5) return [x0, x1, x2, x3, x4];
-    let x5 = o[n5];
-    if (x5 === undefined || (x5 = c[5]!(x5)) === INVALID) return INVALID;
-    return [x0, x1, x2, x3, x4, x5];
-  };
 }
 
 // ---------- diagnosis ----------
@@ -285,6 +304,51 @@ export interface ArgumentsConversion {
   diagnose(context: unknown): Diagnostic[];
 }
 
+/** Reads the context into `target[0..n-1]`; false when anything is wrong. Template, see above. */
+type ReadArguments = (context: unknown, target: unknown[]) => boolean;
+
+const argumentsReader =
+  (count: number, names: readonly string[], c: readonly InputConversion[], invalid: Invalid, keys: CountKeys, ownOnly: boolean, read: typeof readField): ReadArguments =>
+  (context, target) => {
+    if (Array.isArray(context)) {
+      if (context.length !== count) return false;
+      for (let i = 0; i < count; i++) {
+        const x = c[i]!(context[i]);
+        if (x === invalid) return false;
+        target[i] = x;
+      }
+      return true;
+    }
+    if (typeof context !== 'object' || context === null) return false;
+    if (keys(context) !== count) return false;
+    if (count === 0) return true;
+    const o = context as Record<string, unknown>;
+    let x: unknown;
+    let start = 0;
+    if (!ownOnly) {
+      // Unrolled for the first parameters, like record fields above.
+      x = o[names[0]!];
+      if (x === undefined || (x = c[0]!(x)) === invalid) return false;
+      target[0] = x;
+      if (count === 1) return true;
+      x = o[names[1]!];
+      if (x === undefined || (x = c[1]!(x)) === invalid) return false;
+      target[1] = x;
+      if (count === 2) return true;
+      x = o[names[2]!];
+      if (x === undefined || (x = c[2]!(x)) === invalid) return false;
+      target[2] = x;
+      if (count === 3) return true;
+      start = 3;
+    }
+    for (let i = start; i < count; i++) {
+      x = read(o, names[i]!);
+      if (x === undefined || (x = c[i]!(x)) === invalid) return false;
+      target[i] = x;
+    }
+    return true;
+  };
+
 /**
  * The context of an evaluation: an object keyed by parameter name, or an array in parameter order.
  */
@@ -292,49 +356,22 @@ export function createArgumentsConversion(
   ruleName: string,
   params: readonly { readonly name: string; readonly type: ValueType }[],
   env: TypeEnvironment,
+  make: Instantiate = sharedTemplates,
 ): ArgumentsConversion {
   const names = params.map((p) => p.name);
-  const converts = params.map((p) => createInputConversion(p.type, env));
   const count = params.length;
-  const ownOnly = names.some(isPrototypeName);
-  const [p0, p1] = names as [string, string];
+  const convert = make(argumentsReader)(
+    count,
+    names,
+    params.map((p) => createInputConversion(p.type, env, make)),
+    INVALID,
+    countKeys,
+    names.some(isPrototypeName),
+    readField,
+  );
 
   return {
-    convert(context, target) {
-      if (Array.isArray(context)) {
-        if (context.length !== count) return false;
-        for (let i = 0; i < count; i++) {
-          const c = converts[i]!(context[i]);
-          if (c === INVALID) return false;
-          target[i] = c;
-        }
-        return true;
-      }
-      if (typeof context !== 'object' || context === null) return false;
-      if (countKeys(context) !== count) return false;
-      if (!ownOnly && count <= 2) {
-        // Unrolled for the same reason as record fields.
-        const o = context as Record<string, unknown>;
-        if (count === 0) return true;
-        let x = o[p0];
-        if (x === undefined || (x = converts[0]!(x)) === INVALID) return false;
-        target[0] = x;
-        if (count === 1) return true;
-        x = o[p1];
-        if (x === undefined || (x = converts[1]!(x)) === INVALID) return false;
-        target[1] = x;
-        return true;
-      }
-      for (let i = 0; i < count; i++) {
-        const name = names[i]!;
-        const raw = ownOnly ? readOwn(context, name) : (context as Record<string, unknown>)[name];
-        if (raw === undefined) return false;
-        const c = converts[i]!(raw);
-        if (c === INVALID) return false;
-        target[i] = c;
-      }
-      return true;
-    },
+    convert,
 
     diagnose(context) {
       const problems = new InputProblems();

@@ -3,8 +3,9 @@
  * declaration order, enum values their variant name, lists arrays. Values whose type holds no
  * record or enum are already JSON and pass through untouched.
  */
-import type { ValueType } from '../checker/types.js';
 import type { JsonValue } from '../api-types.js';
+import type { ValueType } from '../checker/types.js';
+import { sharedTemplates, type Instantiate } from './closure-template.js';
 import type { TypeEnvironment } from './input-conversion.js';
 
 export type OutputConversion = (value: unknown) => JsonValue;
@@ -16,70 +17,80 @@ function isJsonAlready(type: ValueType): boolean {
   return type.kind !== 'Record' && type.kind !== 'Enum';
 }
 
-export function createOutputConversion(type: ValueType, env: TypeEnvironment): OutputConversion {
+// ---------- templates (see closure-template.ts): bodies refer only to their parameters ----------
+
+const enumName =
+  (names: readonly string[]): OutputConversion =>
+  (value) =>
+    names[value as number]!;
+
+/** `element` is resolved on first use: a record may contain a list of itself. */
+const listOutput =
+  (element: () => OutputConversion): OutputConversion =>
+  (value) => {
+    const list = value as unknown[];
+    const convert = element();
+    const out: JsonValue[] = [];
+    for (let i = 0; i < list.length; i++) out.push(convert(list[i]));
+    return out;
+  };
+
+/** One store site per field position, as in record input (see input-conversion.ts). */
+const recordUnrolled =
+  (count: number, names: readonly string[], c: readonly OutputConversion[]): OutputConversion =>
+  (value) => {
+    const f = value as unknown[];
+    const out: { [key: string]: JsonValue } = {};
+    out[names[0]!] = c[0]!(f[0]);
+    if (count === 1) return out;
+    out[names[1]!] = c[1]!(f[1]);
+    if (count === 2) return out;
+    out[names[2]!] = c[2]!(f[2]);
+    if (count === 3) return out;
+    out[names[3]!] = c[3]!(f[3]);
+    if (count === 4) return out;
+    out[names[4]!] = c[4]!(f[4]);
+    if (count === 5) return out;
+    out[names[5]!] = c[5]!(f[5]);
+    return out;
+  };
+
+const recordLooped =
+  (names: readonly string[], c: readonly OutputConversion[], define: boolean): OutputConversion =>
+  (value) => {
+    const fields = value as unknown[];
+    const out: { [key: string]: JsonValue } = {};
+    for (let i = 0; i < names.length; i++) {
+      const v = c[i]!(fields[i]);
+      // `__proto__` as a plain assignment would set the prototype instead of a field.
+      if (define) Object.defineProperty(out, names[i]!, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[names[i]!] = v;
+    }
+    return out;
+  };
+
+const UNROLLED_FIELDS = 6;
+
+/** Converts a value of a type to JSON; `make` chooses shared templates or fresh copies. */
+export function createOutputConversion(type: ValueType, env: TypeEnvironment, make: Instantiate = sharedTemplates): OutputConversion {
   if (isJsonAlready(type)) return identity;
   switch (type.kind) {
-    case 'Enum': {
-      const names = env.enums.get(type.name)!.variants;
-      return (value) => names[value as number]!;
-    }
+    case 'Enum':
+      return make(enumName)(env.enums.get(type.name)!.variants);
     case 'List': {
       let convert: OutputConversion | null = null;
-      return (value) => {
-        const list = value as unknown[];
-        convert ??= createOutputConversion(type.element, env);
-        const out = new Array<JsonValue>(list.length);
-        for (let i = 0; i < list.length; i++) out[i] = convert(list[i]);
-        return out;
-      };
+      return make(listOutput)(() => (convert ??= createOutputConversion(type.element, env, make)));
     }
-    case 'Record':
-      return recordOutput(type.name, env);
+    case 'Record': {
+      const record = env.records.get(type.name)!;
+      const names = record.fields.map((f) => f.name);
+      const converts = record.fields.map((f) => createOutputConversion(f.type, env, make));
+      if (names.length === 0 || names.length > UNROLLED_FIELDS || names.includes('__proto__')) {
+        return make(recordLooped)(names, converts, names.includes('__proto__'));
+      }
+      return make(recordUnrolled)(names.length, names, converts);
+    }
     default:
       return identity;
   }
-}
-
-/** Unrolled like record input (see input-conversion.ts): one store site per field position. */
-const UNROLLED_FIELDS = 6;
-
-function recordOutput(name: string, env: TypeEnvironment): OutputConversion {
-  const record = env.records.get(name)!;
-  const names = record.fields.map((f) => f.name);
-  const count = names.length;
-  let converts: OutputConversion[] | null = null;
-  const init = (): OutputConversion[] => (converts = record.fields.map((f) => createOutputConversion(f.type, env)));
-  // `__proto__` as a plain assignment would set the prototype instead of a field.
-  if (count === 0 || count > UNROLLED_FIELDS || names.includes('__proto__')) {
-    const define = names.includes('__proto__');
-    return (value) => {
-      const fields = value as unknown[];
-      const c = converts ?? init();
-      const out: { [key: string]: JsonValue } = {};
-      for (let i = 0; i < count; i++) {
-        const v = c[i]!(fields[i]);
-        if (define) Object.defineProperty(out, names[i]!, { value: v, enumerable: true, writable: true, configurable: true });
-        else out[names[i]!] = v;
-      }
-      return out;
-    };
-  }
-  const [n0, n1, n2, n3, n4, n5] = names as [string, string, string, string, string, string];
-  return (value) => {
-    const f = value as unknown[];
-    const c = converts ?? init();
-    const out: { [key: string]: JsonValue } = {};
-    out[n0] = c[0]!(f[0]);
-    if (count === 1) return out;
-    out[n1] = c[1]!(f[1]);
-    if (count === 2) return out;
-    out[n2] = c[2]!(f[2]);
-    if (count === 3) return out;
-    out[n3] = c[3]!(f[3]);
-    if (count === 4) return out;
-    out[n4] = c[4]!(f[4]);
-    if (count === 5) return out;
-    out[n5] = c[5]!(f[5]);
-    return out;
-  };
 }

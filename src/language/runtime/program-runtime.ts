@@ -33,10 +33,12 @@ export interface CodeTree {
 
 export interface EntryPoint {
   readonly name: string;
-  readonly args: ArgumentsConversion;
-  readonly toJson: OutputConversion;
+  args: ArgumentsConversion;
+  toJson: OutputConversion;
   /** This rule in the plain tree, to skip a lookup on the common path. */
-  readonly plain: RuleCode;
+  plain: RuleCode;
+  /** Untraced evaluations so far; at the program's threshold the entry point tiers up. */
+  runs: number;
 }
 
 export interface ProgramRuntime {
@@ -49,6 +51,10 @@ export interface ProgramRuntime {
   traced(): CodeTree;
   /** The entry point evaluated last: repeated evaluations of one function skip the lookup. */
   last: EntryPoint | null;
+  /** After this many untraced evaluations an entry point tiers up (see closure-template.ts). */
+  readonly tierUpAfter: number;
+  /** Rebuilds the entry point and the rules it reaches with a fresh closure copy per node. */
+  tierUp(entry: EntryPoint): void;
 }
 
 export const PROGRAM_RUNTIME: unique symbol = Symbol('program runtime');

@@ -6,3 +6,4 @@ export {
   type MongoStoreOptions,
 } from './mongo-store.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './collections.js';
+export { POLICY_COLLECTIONS, POLICY_INDEXES, ensurePolicyIndexes } from './mongo-policy-collections.js';

@@ -3,6 +3,9 @@ import type { Store } from '../ports.js';
 import { ensureIndexes } from './collections.js';
 import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
 import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
+import { ensurePolicyIndexes } from './mongo-policy-collections.js';
+import { createMongoPolicyRepository } from './mongo-policy-repository.js';
+import { createMongoRollupRepository } from './mongo-rollup-repository.js';
 import { createMongoTenantRepository } from './mongo-tenant-repository.js';
 
 export interface MongoStore extends Store {
@@ -39,6 +42,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   try {
     const db = client.db(options.database ?? databaseFromUrl(options.url) ?? DEFAULT_MONGODB_DATABASE);
     const { ttlEnforced } = await ensureIndexes(db);
+    await ensurePolicyIndexes(db);
     return {
       kind: 'mongo',
       raw: { client, db },
@@ -46,6 +50,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       audit: createMongoAuditChainRepository(db),
       tenants: createMongoTenantRepository(db),
       idempotency: createMongoIdempotencyRepository(db),
+      policies: createMongoPolicyRepository(db),
+      rollups: createMongoRollupRepository(db),
       async ping() {
         await db.command({ ping: 1 });
       },

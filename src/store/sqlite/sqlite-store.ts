@@ -5,6 +5,8 @@ import type { AuditChainRepository, IdempotencyRepository, Store, TenantReposito
 import { migrate } from './migrate.js';
 import { createSqliteAuditChainRepository } from './sqlite-audit-chain-repository.js';
 import { createSqliteIdempotencyRepository } from './sqlite-idempotency-repository.js';
+import { createSqlitePolicyRepository } from './sqlite-policy-repository.js';
+import { createSqliteRollupRepository } from './sqlite-rollup-repository.js';
 import { createSqliteTenantRepository } from './sqlite-tenant-repository.js';
 
 export interface SqliteStore extends Store {
@@ -44,6 +46,8 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     audit,
     tenants,
     idempotency,
+    policies: createSqlitePolicyRepository(db),
+    rollups: createSqliteRollupRepository(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -47,6 +47,8 @@ export interface EvaluationHarnessOptions {
 
 export interface EvaluationHarness {
   baseUrl: string;
+  /** Queue and key prefix of this harness (REDIS_KEY_PREFIX). */
+  prefix: string;
   store: Store;
   tenantId: string;
   /** The tenant's request-signing secret. */
@@ -73,7 +75,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
   const prefix = `test-${randomUUID()}`;
   const store = await options.openStore();
   const tenantId = `acme-${randomBytes(4).toString('hex')}`;
-  const { secret } = await createTenantService(store.tenants).register(tenantId);
+  const { secret: { secret } } = await createTenantService(store.tenants).register(tenantId);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
 
@@ -125,6 +127,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
 
   return {
     baseUrl,
+    prefix,
     store,
     tenantId,
     secret,

@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { createSignedRequestAuth, type NonceGuard, type Role } from '../../auth/index.js';
+import {
+  DEFAULT_EVALUATION_LOCALE,
+  EvaluationErrorCode,
+  MAX_LOCALE_LENGTH,
+  MAX_NAME_LENGTH,
+  publicDiagnostic,
+  toResponseItem,
+} from '../../evaluation/index.js';
+import { EvaluationUnavailableError } from '../../jobs/index.js';
+import {
+  PolicyCompileError,
+  PolicyErrorCode,
+  POLICY_STATUSES,
+  type PolicyRecord,
+  type PolicyRegistry,
+  type PolicyStatus,
+} from '../../policies/index.js';
+import type { TenantRepository } from '../../store/index.js';
+import { ApiError } from '../api-error.js';
+import type { AppContext, AppMiddleware, RouteModule } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { errorEnvelope } from '../error-envelope.js';
+import { queryValue } from '../query-params.js';
+import { createEvaluationBearerCheck } from './evaluation-bearer.js';
+
+export const POLICIES_ROUTE = '/api/v1/policies';
+export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
+
+export interface PolicyRouteOptions {
+  registry: PolicyRegistry;
+  /** Where the signed-request check finds each tenant's signing secrets. */
+  tenants: Pick<TenantRepository, 'activeSecrets'>;
+  nonceGuard: NonceGuard;
+  /** ± seconds a signed request's timestamp may differ from server time; default 300. */
+  signatureWindowSeconds?: number;
+}
+
+// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
+const LONE_SURROGATE = /\p{Cs}/u;
+const name = z.string().min(1).max(MAX_NAME_LENGTH).refine((text) => !LONE_SURROGATE.test(text));
+const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+
+const deploySchema = z.strictObject({
+  source: z.string().min(1),
+  locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
+});
+const rollbackSchema = z.strictObject({ version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const evaluateSchema = z.strictObject({
+  policyModule: name,
+  policyFunction: name,
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  context,
+});
+
+function jsonTypeName(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${value.length} characters`;
+  return `a ${typeof value}`;
+}
+
+const FIELD_RULES: Record<string, string> = {
+  source: 'a non-empty string (the policy module source text)',
+  locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
+  version: 'a whole number of at least 0 (0 is the built-in module)',
+  policyModule: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+  policyFunction: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
+  context: 'an object keyed by parameter name or an array in parameter order',
+};
+
+/** The body checked against `schema`; a 400 naming the first problem otherwise. */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  let message: string;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `\`${key}\``).join(', ');
+    message = `the request body has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; it takes ${fieldList}`;
+  } else if (typeof issue.path[0] !== 'string') {
+    message = `the request body must be a JSON object with ${fieldList} (got ${jsonTypeName(body)})`;
+  } else {
+    const field = issue.path[0];
+    const value = (body as Record<string, unknown>)[field];
+    message = value === undefined ? `\`${field}\` is required` : `\`${field}\` must be ${FIELD_RULES[field] ?? 'valid'} (got ${jsonTypeName(value)})`;
+  }
+  throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, message);
+}
+
+function pathParam(ctx: AppContext, param: string): string {
+  const value = (ctx as AppContext & { params: Record<string, string> }).params[param] ?? '';
+  if (value.length === 0 || value.length > 512 || LONE_SURROGATE.test(value)) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${param}\` must be 1-512 characters`);
+  }
+  return value;
+}
+
+function moduleParam(ctx: AppContext): string {
+  const value = pathParam(ctx, 'policyModule');
+  if (value.length > MAX_NAME_LENGTH) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `a policy module name has at most ${MAX_NAME_LENGTH} characters`);
+  }
+  return value;
+}
+
+/** `?trace=true` asks for the decision trace; `false` or no parameter, none. */
+function traceParam(ctx: AppContext): boolean {
+  const value = queryValue(ctx, 'trace');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
+}
+
+function statusParam(ctx: AppContext): PolicyStatus | undefined {
+  const value = queryValue(ctx, 'status');
+  if (value === undefined) return undefined;
+  if ((POLICY_STATUSES as readonly string[]).includes(value)) return value as PolicyStatus;
+  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`status\` must be one of ${POLICY_STATUSES.join(', ')} (got \`${value}\`)`);
+}
+
+function moduleQuery(ctx: AppContext): string | undefined {
+  const value = queryValue(ctx, 'policyModule');
+  if (value === undefined) return undefined;
+  if (value.length === 0 || value.length > MAX_NAME_LENGTH || LONE_SURROGATE.test(value)) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`policyModule\` must be 1-${MAX_NAME_LENGTH} characters`);
+  }
+  return value;
+}
+
+function callerOf(ctx: AppContext): { tenantId: string; actorId: string } {
+  const principal = ctx.state.principal;
+  if (!principal) throw new Error('policy route reached without a principal');
+  return { tenantId: principal.tenantId, actorId: principal.subject };
+}
+
+/** The REST shape of a policy: the owner is implied by the tenant header. */
+function policyView(record: PolicyRecord) {
+  const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source } = record;
+  return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source };
+}
+
+/** The request was valid but nothing could evaluate it in time: 503, never a hang. */
+async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof EvaluationUnavailableError) {
+      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The policy registry: deploy, list, read, version history, rollback and evaluation of deployed
+ * policies. Authentication is that of the evaluation endpoints (HMAC signature, or a bearer token
+ * instead), with the minimum role per route: VIEWER reads, MEMBER deploys and evaluates, ADMIN rolls
+ * back. Then the tenant's rate limit; then the request itself (400).
+ */
+export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
+  return (router, deps, kit) => {
+    const allowBearer = createEvaluationBearerCheck(deps.tokenVerifier);
+    const guard = (minRole: Role): AppMiddleware[] => [
+      createSignedRequestAuth({
+        tenants: options.tenants,
+        nonceGuard: options.nonceGuard,
+        minRole,
+        allowBearer,
+        bodyLimitBytes: deps.bodyLimitBytes,
+        ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
+      }) as unknown as AppMiddleware,
+      kit.rateLimit,
+    ];
+    const { registry } = options;
+
+    router.post(POLICIES_ROUTE, ...guard('MEMBER'), async (ctx) => {
+      const { tenantId, actorId } = callerOf(ctx);
+      const body = parseBody(deploySchema, ctx.request.body, '`source` and `locale` (optional, default `en-US`)');
+      try {
+        const deployed = await registry.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE }, actorId);
+        ctx.status = 201;
+        ctx.body = {
+          ...deployed.module,
+          policies: deployed.policies.map(policyView),
+          warnings: deployed.warnings.map(publicDiagnostic),
+        };
+      } catch (error) {
+        if (!(error instanceof PolicyCompileError)) throw error;
+        // The envelope plus what the compiler found, as evaluate-source reports it.
+        ctx.status = 400;
+        ctx.body = { ...errorEnvelope(error.code, error.message), diagnostics: error.diagnostics.map(publicDiagnostic) };
+      }
+    });
+
+    router.get(POLICIES_ROUTE, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      const policyModule = moduleQuery(ctx);
+      const status = statusParam(ctx);
+      const records = await registry.listPolicies(tenantId, {
+        ...(policyModule !== undefined ? { policyModule } : {}),
+        ...(status !== undefined ? { status } : {}),
+      });
+      ctx.body = records.map(policyView);
+    });
+
+    router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
+      const { tenantId, actorId } = callerOf(ctx);
+      const trace = traceParam(ctx);
+      const request = parseBody(evaluateSchema, ctx.request.body, '`policyModule`, `policyFunction`, `version` (optional) and `context`');
+      const { policy, result } = await unlessUnavailable(() =>
+        registry.evaluateStored(
+          tenantId,
+          actorId,
+          {
+            policyModule: request.policyModule,
+            policyFunction: request.policyFunction,
+            context: request.context,
+            ...(request.version !== undefined ? { version: request.version } : {}),
+          },
+          { trace },
+        ),
+      );
+      ctx.body = {
+        ...toResponseItem(result, trace),
+        policyModule: policy.policyModule,
+        policyFunction: policy.functionName,
+        version: policy.version,
+        versionId: policy.versionId,
+      };
+    });
+
+    router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      ctx.body = await registry.listVersions(tenantId, moduleParam(ctx));
+    });
+
+    router.post(`${POLICIES_ROUTE}/:policyModule/rollback`, ...guard('ADMIN'), async (ctx) => {
+      const { tenantId, actorId } = callerOf(ctx);
+      const policyModule = moduleParam(ctx);
+      const { version } = parseBody(rollbackSchema, ctx.request.body, '`version`');
+      ctx.body = await registry.rollback(tenantId, policyModule, version, actorId);
+    });
+
+    router.get(`${POLICIES_ROUTE}/:id`, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      const id = pathParam(ctx, 'id');
+      const record = await registry.getPolicy(tenantId, id);
+      if (record === null) throw new ApiError(404, PolicyErrorCode.MODULE_NOT_FOUND, `no policy \`${id}\``);
+      ctx.body = policyView(record);
+    });
+  };
+}

@@ -1,0 +1,202 @@
+import { execute, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import type { ItemResult } from '../../engine/index.js';
+import { NoWorkerAvailableError } from '../../jobs/index.js';
+import { createGraphqlSchema } from '../create-graphql-schema.js';
+import type { DecideFn } from '../decide.js';
+import type { GraphqlContext } from '../graphql-context.js';
+import type { PolicyView } from '../policy-reader.js';
+
+const schema = createGraphqlSchema();
+
+const ok = (value: ItemResult['value']): ItemResult => ({ ok: true, value, diagnostics: [], error: null, executionTimeMs: 1 });
+
+interface Logged {
+  level: 'error' | 'warn';
+  details: object;
+  message: string;
+}
+
+function run(source: string, parts: { decide?: DecideFn; policies?: PolicyView[]; variables?: Record<string, unknown> } = {}) {
+  const logged: Logged[] = [];
+  const calls: unknown[][] = [];
+  const decide: DecideFn = async (...args) => {
+    calls.push(args);
+    if (!parts.decide) throw new Error('no decision expected');
+    return parts.decide(...args);
+  };
+  const views = parts.policies ?? [];
+  const contextValue: GraphqlContext = {
+    tenantId: 'acme',
+    role: 'MEMBER',
+    decide,
+    policies: {
+      get: async (_tenantId, id) => views.find((view) => view.id === id) ?? null,
+      list: async () => views,
+    },
+    log: {
+      error: (details, message) => logged.push({ level: 'error', details, message }),
+      warn: (details, message) => logged.push({ level: 'warn', details, message }),
+    },
+  };
+  return Promise.resolve(execute({ schema, document: parse(source), contextValue, variableValues: parts.variables ?? null })).then((result) => ({
+    result: JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: Array<Record<string, unknown>> },
+    calls,
+    logged,
+  }));
+}
+
+const CLAIM = `processClaim(
+  claim: { claimId: "7", amount: 10.5, category: "PRIMARY", diagnosisCode: "X", hasDocumentation: true, daysSinceService: 1 }
+  provider: { providerId: "p", inNetwork: true, qualityScore: 1 }
+  patientCoverage: 50
+)`;
+
+const claimValue = (denialReason: string) => ({
+  approved: denialReason === '',
+  approvedAmount: 5.25,
+  denialReason,
+  requiredDocuments: [],
+  referenceNumber: 'CLM-7',
+});
+
+describe('domain resolvers', () => {
+  it('call decide once with the tenant, module, rule and the arguments as separate plain parameters in order', async () => {
+    const { result, calls } = await run(`{ ${CLAIM} { referenceNumber } }`, { decide: async () => ok(claimValue('')) });
+    expect(result).toEqual({ data: { processClaim: { referenceNumber: 'CLM-7' } } });
+    expect(calls).toEqual([
+      [
+        'acme',
+        'healthcare.claims',
+        'processClaim',
+        [
+          { claimId: '7', amount: 10.5, category: 'PRIMARY', diagnosisCode: 'X', hasDocumentation: true, daysSinceService: 1 },
+          { providerId: 'p', inNetwork: true, qualityScore: 1 },
+          50,
+        ],
+      ],
+    ]);
+    const [claim] = calls[0]![3] as [object];
+    expect(Object.getPrototypeOf(claim)).toBe(Object.prototype);
+  });
+
+  it('keep argument order even when the query writes them in another order', async () => {
+    const { calls } = await run(
+      `{ evaluateLoanEligibility(
+          applicant: { age: 30, annualIncome: 1, creditScore: 1, monthlyDebt: 0, yearsEmployed: 1 }
+          application: { requestedAmount: 1, termMonths: 12, purpose: "CAR" }
+        ) { eligible } }`,
+      { decide: async () => ok({ eligible: false }) },
+    );
+    expect((calls[0]![3] as Array<Record<string, unknown>>).map((arg) => Object.keys(arg)[0])).toEqual(['requestedAmount', 'age']);
+  });
+
+  it('turn an empty denialReason into null and keep a real one', async () => {
+    const none = await run(`{ ${CLAIM} { approved denialReason } }`, { decide: async () => ok(claimValue('')) });
+    expect(none.result.data).toEqual({ processClaim: { approved: true, denialReason: null } });
+    const denied = await run(`{ ${CLAIM} { approved denialReason } }`, { decide: async () => ok(claimValue('no coverage')) });
+    expect(denied.result.data).toEqual({ processClaim: { approved: false, denialReason: 'no coverage' } });
+  });
+
+  it('report a failed evaluation with its message and diagnostic code, at the field only', async () => {
+    const failure: ItemResult = {
+      ok: false,
+      value: null,
+      diagnostics: [
+        {
+          code: 'PL3004',
+          severity: 'error',
+          message: '`patientCoverage` must be between 0 and 100',
+          span: { start: 0, end: 1, line: 12, column: 5, endLine: 12, endColumn: 9 },
+        },
+      ],
+      error: 'PL3004 `patientCoverage` must be between 0 and 100 at 12:5',
+      executionTimeMs: 2,
+    };
+    const { result } = await run(`{ __typename ${CLAIM} { approved } }`, { decide: async () => failure });
+    expect(result).toEqual({
+      data: { __typename: 'Query', processClaim: null },
+      errors: [
+        {
+          message: '`patientCoverage` must be between 0 and 100',
+          locations: [{ line: 1, column: 14 }],
+          path: ['processClaim'],
+          extensions: {
+            code: 'PL3004',
+            policyModule: 'healthcare.claims',
+            policyFunction: 'processClaim',
+            policyLocation: { line: 12, column: 5 },
+          },
+        },
+      ],
+    });
+  });
+
+  it('report a failure without a diagnostic with the engine error and a code of its own', async () => {
+    const failure: ItemResult = { ok: false, value: null, diagnostics: [], error: 'evaluation thread stopped unexpectedly', executionTimeMs: 0 };
+    const { result } = await run(`{ ${CLAIM} { approved } }`, { decide: async () => failure });
+    expect(result.errors![0]).toMatchObject({ message: 'evaluation thread stopped unexpectedly', extensions: { code: 'ERR_EVALUATION_FAILED' } });
+  });
+
+  it('refuse a value that is not a record', async () => {
+    const { result } = await run(`{ ${CLAIM} { approved } }`, { decide: async () => ok([1, 2]) });
+    expect(result.errors![0]).toMatchObject({
+      message: 'healthcare.claims.processClaim returned a list, not a record',
+      extensions: { code: 'ERR_GRAPHQL_RESULT_INVALID' },
+    });
+  });
+
+  it('pass unavailability on with its message', async () => {
+    const { result, logged } = await run(`{ ${CLAIM} { approved } }`, {
+      decide: async () => {
+        throw new NoWorkerAvailableError(5000);
+      },
+    });
+    expect(result.errors![0]).toMatchObject({
+      message: 'no evaluation worker answered within 5000 ms',
+      extensions: { code: 'ERR_EVALUATION_UNAVAILABLE' },
+    });
+    expect(logged).toEqual([]);
+  });
+
+  it('log an unexpected fault and show only its reference', async () => {
+    const { result, logged } = await run(`{ ${CLAIM} { approved } }`, {
+      decide: async () => {
+        throw new TypeError('cannot read properties of undefined');
+      },
+    });
+    const message = result.errors![0]!.message as string;
+    const reference = /^internal error; reference ([0-9a-f-]{36})$/.exec(message)?.[1];
+    expect(reference).toBeDefined();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'error', details: { ref: reference } });
+  });
+});
+
+describe('policy resolvers', () => {
+  const view = (id: string, tenantId?: string): PolicyView => ({
+    id,
+    ...(tenantId ? { tenantId } : {}),
+    policyModule: 'lending.loan',
+    policyFunction: 'evaluateLoanEligibility',
+    version: 3,
+    status: 'RETIRED',
+    createdAt: 'c',
+    updatedAt: 'u',
+    source: 's',
+  });
+
+  it('show a policy with every field, and null for an unknown id', async () => {
+    const { result } = await run(
+      '{ found: getPolicy(id: "a") { id policyModule policyFunction version status createdAt updatedAt source } missing: getPolicy(id: "zz") { id } }',
+      { policies: [view('a')] },
+    );
+    expect(result).toEqual({ data: { found: view('a'), missing: null } });
+  });
+
+  it("never show a policy the registry reports as another tenant's", async () => {
+    const { result, logged } = await run('{ getPolicy(id: "b") { id } listPolicies { id } }', { policies: [view('a', 'acme'), view('b', 'globex')] });
+    expect(result).toEqual({ data: { getPolicy: null, listPolicies: [{ id: 'a' }] } });
+    expect(logged.filter((entry) => entry.level === 'warn')).toHaveLength(2);
+  });
+});

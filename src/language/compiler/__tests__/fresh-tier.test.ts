@@ -1,0 +1,88 @@
+/**
+ * Hot entry points are rebuilt from fresh closure copies (closure-template.ts). A template that
+ * referred to anything but its parameters would break only there, so every case of the
+ * conformance corpus runs on both tiers and must give the same outcome.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CompiledProgram, EvaluationResult } from '../../api-types.js';
+import { check } from '../../checker/index.js';
+import { evaluate, resolveLocale } from '../../index.js';
+import { parse } from '../../parser/index.js';
+import { freshTemplates } from '../../runtime/closure-template.js';
+import { compileProgram } from '../compile-program.js';
+
+interface Case {
+  name: string;
+  locale: string;
+  source: string | string[];
+  function?: string;
+  context?: unknown;
+  options?: { stepBudget?: number };
+}
+
+const casesDir = join(import.meta.dirname, '../../../../test/conformance/cases');
+
+function loadCases(): Case[] {
+  return readdirSync(casesDir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => (JSON.parse(readFileSync(join(casesDir, f), 'utf8')) as { cases: Case[] }).cases)
+    .filter((c) => c.function !== undefined);
+}
+
+function build(c: Case, tierUpAfter: number): CompiledProgram | null {
+  const locale = resolveLocale(c.locale);
+  if (locale === null) return null;
+  const source = Array.isArray(c.source) ? c.source.join('\n') + '\n' : c.source;
+  const parsed = parse(source, locale);
+  if (parsed.module === null || parsed.diagnostics.some((d) => d.severity === 'error')) return null;
+  const checked = check(parsed.module).checked;
+  if (checked === null) return null;
+  return compileProgram(checked, { source, locale, tierUpAfter, ...(c.options?.stepBudget ? { stepBudget: c.options.stepBudget } : {}) });
+}
+
+function outcome(program: CompiledProgram, c: Case): EvaluationResult {
+  return evaluate(program, c.function!, (c.context ?? {}) as never);
+}
+
+describe('fresh closure copies', () => {
+  const cases = loadCases();
+
+  it('are real copies: a new function with the template's behaviour', () => {
+    const template = (a: number, b: () => number) => () => a * b();
+    const copy = freshTemplates(template);
+    expect(copy).not.toBe(template);
+    expect(copy(6, () => 7)()).toBe(42);
+  });
+
+  it('the corpus provides enough cases that evaluate', () => {
+    expect(cases.length).toBeGreaterThan(100);
+  });
+
+  it('give the same outcome as shared templates for every corpus case', () => {
+    let compared = 0;
+    for (const c of cases) {
+      const shared = build(c, Number.MAX_SAFE_INTEGER);
+      const fresh = build(c, 1);
+      if (shared === null || fresh === null) continue;
+      const expected = outcome(shared, c);
+      // Twice: the first evaluation tiers up, the second runs on the fresh tree it built.
+      expect(outcome(fresh, c), c.name).toEqual(expected);
+      expect(outcome(fresh, c), c.name).toEqual(expected);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('keep tracing, and other entry points, on their own trees', () => {
+    const source = 'Module m.\nRule one produce Int:\n  Return 1.\nRule two produce Int:\n  Return one() + one().\n';
+    const checked = check(parse(source, 'en-US').module!).checked!;
+    const program = compileProgram(checked, { source, locale: 'en-US', tierUpAfter: 2 });
+    for (let i = 0; i < 4; i++) {
+      expect(evaluate(program, 'two', [])).toEqual({ ok: true, value: 2 });
+      expect(evaluate(program, 'one', [])).toEqual({ ok: true, value: 1 });
+      expect(evaluate(program, 'two', [], { trace: true })).toMatchObject({ ok: true, value: 2, trace: [{ kind: 'call' }, { kind: 'return' }, { kind: 'call' }, { kind: 'return' }, { kind: 'return' }] });
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import type { Diagnostic } from '../language/index.js';
+
+/** Stable codes of the policy registry (`ERR_POLICY_*`). */
+export const PolicyErrorCode = {
+  /** 400: the request body is not what the endpoint takes. */
+  REQUEST_INVALID: 'ERR_POLICY_REQUEST_INVALID',
+  /** 400: the deployed source does not compile; the response carries the diagnostics. */
+  COMPILE: 'ERR_POLICY_COMPILE',
+  /** 404: the tenant has no module of that name and the service has no built-in one. */
+  MODULE_NOT_FOUND: 'ERR_POLICY_NOT_FOUND',
+  /** 404: the module exists, but not in that version. */
+  VERSION_NOT_FOUND: 'ERR_POLICY_VERSION_NOT_FOUND',
+  /** 404: the module version has no rule of that name. */
+  FUNCTION_NOT_FOUND: 'ERR_POLICY_FUNCTION_NOT_FOUND',
+  /** 404: the module has versions, but none is active (its only deploy did not finish). */
+  NO_ACTIVE_VERSION: 'ERR_POLICY_NO_ACTIVE_VERSION',
+  /** 409: a rollback to the version that is already active. */
+  VERSION_ALREADY_ACTIVE: 'ERR_POLICY_VERSION_ALREADY_ACTIVE',
+  /** 503: racing writers kept taking the numbers this operation needed. */
+  CONTENDED: 'ERR_POLICY_CONTENDED',
+} as const;
+
+/**
+ * A refusal of the registry that the client may see: `status`, `code` and `expose` let the API's
+ * error envelope show it as it is.
+ */
+export class PolicyRegistryError extends Error {
+  override readonly name: string = 'PolicyRegistryError';
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A deploy whose source does not compile (400); the route adds the diagnostics to the envelope. */
+export class PolicyCompileError extends PolicyRegistryError {
+  override readonly name = 'PolicyCompileError';
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    super(400, PolicyErrorCode.COMPILE, `the policy source does not compile (${errors} error${errors === 1 ? '' : 's'}); see \`diagnostics\``);
+  }
+}
+
+/** Racing writers took the version numbers or activation seqs this operation needed, too many times. */
+export class PolicyContentionError extends PolicyRegistryError {
+  override readonly name = 'PolicyContentionError';
+  constructor(policyModule: string, attempts: number) {
+    super(503, PolicyErrorCode.CONTENDED, `policy module \`${policyModule}\` is being changed by other writers; gave up after ${attempts} attempts, retry later`);
+  }
+}

@@ -1,0 +1,187 @@
+import { MongoServerError, type Db, type Filter } from 'mongodb';
+import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
+import {
+  assertActivation,
+  assertActivationExtends,
+  assertModuleVersion,
+  assertPolicyName,
+  assertVersionExtends,
+  compareText,
+} from '../policy-store-rules.js';
+import { assertTenantId } from '../store-rules.js';
+import { contiguousHead } from './contiguous-head.js';
+import {
+  POLICY_COLLECTIONS,
+  policyDocumentId,
+  type PolicyActivationDocument,
+  type PolicyVersionDocument,
+} from './mongo-policy-collections.js';
+
+const DUPLICATE_KEY = 11000;
+
+function isDuplicateKey(error: unknown): boolean {
+  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
+}
+
+/** A detached copy with exactly the port's fields (a stored document carries more). */
+function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
+  return {
+    policyModule: v.policyModule,
+    version: v.version,
+    source: v.source,
+    locale: v.locale,
+    sourceHash: v.sourceHash,
+    functions: v.functions.map((f) => ({
+      name: f.name,
+      params: f.params.map((p) => ({ name: p.name, type: p.type })),
+      returnType: f.returnType,
+    })),
+    actorId: v.actorId,
+    createdAt: v.createdAt,
+  };
+}
+
+function copyActivation(a: PolicyActivation): PolicyActivation {
+  return {
+    policyModule: a.policyModule,
+    seq: a.seq,
+    kind: a.kind,
+    version: a.version,
+    previousVersion: a.previousVersion ?? null,
+    highestDeployed: a.highestDeployed,
+    actorId: a.actorId,
+    occurredAt: a.occurredAt,
+  };
+}
+
+function versionDocument(tenantId: string, v: PolicyModuleVersion): PolicyVersionDocument {
+  return { _id: policyDocumentId(tenantId, v.policyModule, v.version), tenantId, ...copyVersion(v) };
+}
+
+function activationDocument(tenantId: string, a: PolicyActivation): PolicyActivationDocument {
+  return { _id: policyDocumentId(tenantId, a.policyModule, a.seq), tenantId, ...copyActivation(a) };
+}
+
+/**
+ * Insert-only, so every write is one atomic insert on backends without transactions or atomic
+ * read-modify-write updates (FerretDB 1.24 loses concurrent updates of one document): the unique
+ * `_id` decides which of two racing writers gets a version number or an activation seq. Stored
+ * documents never change, so a predecessor read before an insert stays true.
+ */
+export function createMongoPolicyRepository(db: Db): PolicyRepository {
+  const versions = db.collection<PolicyVersionDocument>(POLICY_COLLECTIONS.versions);
+  const activations = db.collection<PolicyActivationDocument>(POLICY_COLLECTIONS.activations);
+  /** Per `<tenant>:<module>`: highest version / activation seen to exist, where head searches start. */
+  const knownVersion = new Map<string, number>();
+  const knownHead = new Map<string, PolicyActivation>();
+  const moduleKey = (tenantId: string, policyModule: string) => `${tenantId}:${policyModule}`;
+
+  function rememberVersion(tenantId: string, policyModule: string, version: number): void {
+    const key = moduleKey(tenantId, policyModule);
+    if (version > (knownVersion.get(key) ?? 0)) knownVersion.set(key, version);
+  }
+
+  function rememberHead(tenantId: string, activation: PolicyActivation): void {
+    const key = moduleKey(tenantId, activation.policyModule);
+    if (activation.seq > (knownHead.get(key)?.seq ?? 0)) knownHead.set(key, activation);
+  }
+
+  async function versionExists(tenantId: string, policyModule: string, version: number): Promise<boolean> {
+    const doc = await versions.findOne({ _id: policyDocumentId(tenantId, policyModule, version) }, { projection: { _id: 1 } });
+    return doc !== null;
+  }
+
+  async function activationAt(tenantId: string, policyModule: string, seq: number): Promise<PolicyActivation | null> {
+    const doc = await activations.findOne({ _id: policyDocumentId(tenantId, policyModule, seq) });
+    return doc === null ? null : copyActivation(doc);
+  }
+
+  return {
+    async latestVersion(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      const known = knownVersion.get(moduleKey(tenantId, policyModule)) ?? 0;
+      const { head } = await contiguousHead(
+        async (n) => ((await versionExists(tenantId, policyModule, n)) ? true : null),
+        known,
+      );
+      rememberVersion(tenantId, policyModule, head);
+      return head;
+    },
+
+    async insertVersion(tenantId, version) {
+      assertTenantId(tenantId);
+      assertModuleVersion(version);
+      const { policyModule } = version;
+      const predecessor = version.version > 1 && (await versionExists(tenantId, policyModule, version.version - 1));
+      assertVersionExtends(tenantId, version, predecessor);
+      try {
+        await versions.insertOne(versionDocument(tenantId, version));
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        rememberVersion(tenantId, policyModule, version.version);
+        return false;
+      }
+      rememberVersion(tenantId, policyModule, version.version);
+      return true;
+    },
+
+    async getVersion(tenantId, policyModule, version) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      if (!Number.isSafeInteger(version) || version < 1) return null;
+      const doc = await versions.findOne({ _id: policyDocumentId(tenantId, policyModule, version) });
+      return doc === null ? null : copyVersion(doc);
+    },
+
+    async listVersions(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      const filter: Filter<PolicyVersionDocument> = { tenantId };
+      if (policyModule !== undefined) {
+        assertPolicyName(policyModule, 'policyModule');
+        filter.policyModule = policyModule;
+      }
+      const docs = await versions.find(filter).toArray();
+      return docs.map(copyVersion).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.version - b.version);
+    },
+
+    async headActivation(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      const cached = knownHead.get(moduleKey(tenantId, policyModule));
+      const { head, value } = await contiguousHead((n) => activationAt(tenantId, policyModule, n), cached?.seq ?? 0);
+      if (head === 0) return null;
+      const activation = value ?? cached!;
+      rememberHead(tenantId, activation);
+      return activation;
+    },
+
+    async appendActivation(tenantId, activation) {
+      assertTenantId(tenantId);
+      assertActivation(activation);
+      const { policyModule, seq } = activation;
+      const predecessor = seq > 1 ? await activationAt(tenantId, policyModule, seq - 1) : null;
+      const exists = activation.version > 0 && (await versionExists(tenantId, policyModule, activation.version));
+      assertActivationExtends(tenantId, activation, predecessor, exists);
+      try {
+        await activations.insertOne(activationDocument(tenantId, activation));
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+      rememberHead(tenantId, copyActivation(activation));
+      return true;
+    },
+
+    async listActivations(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      const filter: Filter<PolicyActivationDocument> = { tenantId };
+      if (policyModule !== undefined) {
+        assertPolicyName(policyModule, 'policyModule');
+        filter.policyModule = policyModule;
+      }
+      const docs = await activations.find(filter).toArray();
+      return docs.map(copyActivation).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.seq - b.seq);
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { StoreArgumentError } from './errors.js';
+import { PolicyLogError } from './policy-log-error.js';
+import type { PolicyActivation, PolicyModuleVersion, RollupIncrement, RollupQuery } from './ports.js';
+import { normaliseInstant } from './store-rules.js';
+
+/** Checks shared by both adapters for policies and rollups, so they refuse exactly the same input. */
+
+const MAX_NAME_LENGTH = 256;
+const KINDS = new Set(['DEPLOY', 'ROLLBACK']);
+
+export function assertPolicyName(value: unknown, field: string): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH) {
+    throw new StoreArgumentError(`${field} must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+  }
+}
+
+function assertCount(value: unknown, field: string, min: number): asserts value is number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new StoreArgumentError(`${field} must be a whole number of at least ${min}`);
+  }
+}
+
+function assertMeasure(value: unknown, field: string): asserts value is number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new StoreArgumentError(`${field} must be a finite number of at least 0`);
+  }
+}
+
+export function assertModuleVersion(version: PolicyModuleVersion): void {
+  assertPolicyName(version.policyModule, 'policyModule');
+  assertCount(version.version, 'version', 1);
+  for (const field of ['source', 'locale', 'sourceHash', 'actorId'] as const) {
+    if (typeof version[field] !== 'string') throw new StoreArgumentError(`${field} must be a string`);
+  }
+  if (!Array.isArray(version.functions)) throw new StoreArgumentError('functions must be an array');
+  normaliseInstant(version.createdAt, 'createdAt');
+}
+
+export function assertActivation(activation: PolicyActivation): void {
+  assertPolicyName(activation.policyModule, 'policyModule');
+  assertCount(activation.seq, 'seq', 1);
+  assertCount(activation.version, 'version', 0);
+  assertCount(activation.highestDeployed, 'highestDeployed', 0);
+  if (activation.previousVersion !== null) assertCount(activation.previousVersion, 'previousVersion', 0);
+  if (!KINDS.has(activation.kind)) throw new StoreArgumentError('kind must be DEPLOY or ROLLBACK');
+  if (typeof activation.actorId !== 'string') throw new StoreArgumentError('actorId must be a string');
+  normaliseInstant(activation.occurredAt, 'occurredAt');
+}
+
+/** A version other than 1 sits on its predecessor, so the numbers stay contiguous. */
+export function assertVersionExtends(tenantId: string, version: PolicyModuleVersion, predecessorExists: boolean): void {
+  if (version.version > 1 && !predecessorExists) {
+    throw new PolicyLogError(tenantId, version.policyModule, `version ${version.version - 1} does not exist`);
+  }
+}
+
+/**
+ * An activation other than seq 1 sits on its stored predecessor and says which version it
+ * replaces; the version it activates is stored (0, the built-in, is the caller's to know).
+ */
+export function assertActivationExtends(
+  tenantId: string,
+  activation: PolicyActivation,
+  predecessor: PolicyActivation | null,
+  versionExists: boolean,
+): void {
+  if (activation.seq > 1) {
+    if (predecessor === null) {
+      throw new PolicyLogError(tenantId, activation.policyModule, `activation ${activation.seq - 1} does not exist`);
+    }
+    if (activation.previousVersion !== predecessor.version) {
+      throw new PolicyLogError(
+        tenantId,
+        activation.policyModule,
+        `activation ${activation.seq} names previous version ${String(activation.previousVersion)}, but ${predecessor.version} is active`,
+      );
+    }
+    if (activation.highestDeployed < predecessor.highestDeployed) {
+      throw new PolicyLogError(tenantId, activation.policyModule, `activation ${activation.seq} lowers highestDeployed`);
+    }
+  }
+  if (activation.version > 0 && !versionExists) {
+    throw new PolicyLogError(tenantId, activation.policyModule, `version ${activation.version} does not exist`);
+  }
+}
+
+/** A minute bucket's key: an instant at a whole UTC minute, in stored form. */
+export function normaliseMinute(value: string): string {
+  const minute = normaliseInstant(value, 'minute');
+  if (!minute.endsWith(':00.000Z')) throw new StoreArgumentError('minute must be the start of a minute');
+  return minute;
+}
+
+export function normaliseIncrement(increment: RollupIncrement): RollupIncrement {
+  assertPolicyName(increment.policyModule, 'policyModule');
+  assertPolicyName(increment.policyFunction, 'policyFunction');
+  assertCount(increment.version, 'version', 0);
+  assertCount(increment.count, 'count', 1);
+  assertCount(increment.failures, 'failures', 0);
+  if (increment.failures > increment.count) throw new StoreArgumentError('failures must not exceed count');
+  assertMeasure(increment.timeSum, 'timeSum');
+  assertMeasure(increment.max, 'max');
+  return {
+    policyModule: increment.policyModule,
+    policyFunction: increment.policyFunction,
+    version: increment.version,
+    minute: normaliseMinute(increment.minute),
+    count: increment.count,
+    failures: increment.failures,
+    timeSum: increment.timeSum,
+    max: increment.max,
+  };
+}
+
+export function rollupKey(i: Pick<RollupIncrement, 'policyModule' | 'policyFunction' | 'version' | 'minute'>): string {
+  // Names are identifiers and versions digits, so `:` cannot make two keys collide.
+  return `${i.policyModule}:${i.policyFunction}:${i.version}:${i.minute}`;
+}
+
+/** Increments for the same bucket merged into one, in first-seen order. */
+export function mergeIncrements(increments: readonly RollupIncrement[]): RollupIncrement[] {
+  const merged = new Map<string, RollupIncrement>();
+  for (const raw of increments) {
+    const increment = normaliseIncrement(raw);
+    const key = rollupKey(increment);
+    const existing = merged.get(key);
+    if (existing === undefined) {
+      merged.set(key, increment);
+    } else {
+      existing.count += increment.count;
+      existing.failures += increment.failures;
+      existing.timeSum += increment.timeSum;
+      existing.max = Math.max(existing.max, increment.max);
+    }
+  }
+  return [...merged.values()];
+}
+
+export interface NormalisedRollupQuery {
+  from: string;
+  to: string;
+  policyModule?: string;
+  policyFunction?: string;
+  version?: number;
+}
+
+export function normaliseRollupQuery(query: RollupQuery): NormalisedRollupQuery {
+  const out: NormalisedRollupQuery = { from: normaliseInstant(query.from, 'from'), to: normaliseInstant(query.to, 'to') };
+  if (query.policyModule !== undefined) {
+    assertPolicyName(query.policyModule, 'policyModule');
+    out.policyModule = query.policyModule;
+  }
+  if (query.policyFunction !== undefined) {
+    assertPolicyName(query.policyFunction, 'policyFunction');
+    out.policyFunction = query.policyFunction;
+  }
+  if (query.version !== undefined) {
+    assertCount(query.version, 'version', 0);
+    out.version = query.version;
+  }
+  return out;
+}
+
+export function compareBuckets(a: RollupIncrement, b: RollupIncrement): number {
+  return (
+    compareText(a.policyModule, b.policyModule) ||
+    compareText(a.policyFunction, b.policyFunction) ||
+    a.version - b.version ||
+    compareText(a.minute, b.minute)
+  );
+}
+
+/** Both adapters sort with this (not in the backend), so they answer in exactly the same order. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

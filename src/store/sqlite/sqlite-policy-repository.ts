@@ -1,0 +1,183 @@
+import type { Database } from 'better-sqlite3';
+import type { PolicyActivation, PolicyActivationKind, PolicyModuleVersion, PolicyRepository } from '../ports.js';
+import {
+  assertActivation,
+  assertActivationExtends,
+  assertModuleVersion,
+  assertPolicyName,
+  assertVersionExtends,
+  compareText,
+} from '../policy-store-rules.js';
+import { assertTenantId } from '../store-rules.js';
+
+interface VersionRow {
+  policy_module: string;
+  version: number;
+  source: string;
+  locale: string;
+  source_hash: string;
+  functions: string;
+  actor_id: string;
+  created_at: string;
+}
+
+interface ActivationRow {
+  policy_module: string;
+  seq: number;
+  kind: string;
+  version: number;
+  previous_version: number | null;
+  highest_deployed: number;
+  actor_id: string;
+  occurred_at: string;
+}
+
+const VERSION_COLUMNS = 'policy_module, version, source, locale, source_hash, functions, actor_id, created_at';
+const ACTIVATION_COLUMNS = 'policy_module, seq, kind, version, previous_version, highest_deployed, actor_id, occurred_at';
+
+function toVersion(row: VersionRow): PolicyModuleVersion {
+  return {
+    policyModule: row.policy_module,
+    version: row.version,
+    source: row.source,
+    locale: row.locale,
+    sourceHash: row.source_hash,
+    functions: JSON.parse(row.functions) as PolicyModuleVersion['functions'],
+    actorId: row.actor_id,
+    createdAt: row.created_at,
+  };
+}
+
+function toActivation(row: ActivationRow): PolicyActivation {
+  return {
+    policyModule: row.policy_module,
+    seq: row.seq,
+    kind: row.kind as PolicyActivationKind,
+    version: row.version,
+    previousVersion: row.previous_version,
+    highestDeployed: row.highest_deployed,
+    actorId: row.actor_id,
+    occurredAt: row.occurred_at,
+  };
+}
+
+function isPrimaryKeyConflict(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+function byModuleThen<T extends { policyModule: string }>(order: (a: T, b: T) => number) {
+  return (a: T, b: T) => compareText(a.policyModule, b.policyModule) || order(a, b);
+}
+
+export function createSqlitePolicyRepository(db: Database): PolicyRepository {
+  const latest = db.prepare<[string, string], { version: number | null }>(
+    'SELECT max(version) AS version FROM policy_versions WHERE tenant_id = ? AND policy_module = ?',
+  );
+  const versionExists = db.prepare<[string, string, number], { one: number }>(
+    'SELECT 1 AS one FROM policy_versions WHERE tenant_id = ? AND policy_module = ? AND version = ?',
+  );
+  const selectVersion = db.prepare<[string, string, number], VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ? AND version = ?`,
+  );
+  const versionsOfTenant = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ?`);
+  const versionsOfModule = db.prepare<[string, string], VersionRow>(
+    `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ?`,
+  );
+  const insertVersionRow = db.prepare(
+    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const head = db.prepare<[string, string], ActivationRow>(
+    `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ? ORDER BY seq DESC LIMIT 1`,
+  );
+  const activationAt = db.prepare<[string, string, number], ActivationRow>(
+    `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ? AND seq = ?`,
+  );
+  const activationsOfTenant = db.prepare<[string], ActivationRow>(
+    `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ?`,
+  );
+  const activationsOfModule = db.prepare<[string, string], ActivationRow>(
+    `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ?`,
+  );
+  const insertActivationRow = db.prepare(
+    `INSERT INTO policy_activations (tenant_id, ${ACTIVATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+
+  // IMMEDIATE: the predecessor checks and the insert see one snapshot and hold the write lock.
+  const insertVersion = db.transaction((tenantId: string, v: PolicyModuleVersion): boolean => {
+    const predecessor = v.version > 1 && versionExists.get(tenantId, v.policyModule, v.version - 1) !== undefined;
+    assertVersionExtends(tenantId, v, predecessor);
+    try {
+      insertVersionRow.run(
+        tenantId, v.policyModule, v.version, v.source, v.locale, v.sourceHash, JSON.stringify(v.functions), v.actorId, v.createdAt,
+      );
+    } catch (error) {
+      if (isPrimaryKeyConflict(error)) return false;
+      throw error;
+    }
+    return true;
+  });
+
+  const appendActivation = db.transaction((tenantId: string, a: PolicyActivation): boolean => {
+    const predecessorRow = a.seq > 1 ? activationAt.get(tenantId, a.policyModule, a.seq - 1) : undefined;
+    const exists = a.version > 0 && versionExists.get(tenantId, a.policyModule, a.version) !== undefined;
+    assertActivationExtends(tenantId, a, predecessorRow === undefined ? null : toActivation(predecessorRow), exists);
+    try {
+      insertActivationRow.run(
+        tenantId, a.policyModule, a.seq, a.kind, a.version, a.previousVersion, a.highestDeployed, a.actorId, a.occurredAt,
+      );
+    } catch (error) {
+      if (isPrimaryKeyConflict(error)) return false;
+      throw error;
+    }
+    return true;
+  });
+
+  return {
+    async latestVersion(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      return latest.get(tenantId, policyModule)?.version ?? 0;
+    },
+
+    async insertVersion(tenantId, version) {
+      assertTenantId(tenantId);
+      assertModuleVersion(version);
+      return insertVersion.immediate(tenantId, version);
+    },
+
+    async getVersion(tenantId, policyModule, version) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      const row = selectVersion.get(tenantId, policyModule, version);
+      return row === undefined ? null : toVersion(row);
+    },
+
+    async listVersions(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      if (policyModule !== undefined) assertPolicyName(policyModule, 'policyModule');
+      const rows = policyModule === undefined ? versionsOfTenant.all(tenantId) : versionsOfModule.all(tenantId, policyModule);
+      return rows.map(toVersion).sort(byModuleThen((a, b) => a.version - b.version));
+    },
+
+    async headActivation(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      assertPolicyName(policyModule, 'policyModule');
+      const row = head.get(tenantId, policyModule);
+      return row === undefined ? null : toActivation(row);
+    },
+
+    async appendActivation(tenantId, activation) {
+      assertTenantId(tenantId);
+      assertActivation(activation);
+      return appendActivation.immediate(tenantId, activation);
+    },
+
+    async listActivations(tenantId, policyModule) {
+      assertTenantId(tenantId);
+      if (policyModule !== undefined) assertPolicyName(policyModule, 'policyModule');
+      const rows =
+        policyModule === undefined ? activationsOfTenant.all(tenantId) : activationsOfModule.all(tenantId, policyModule);
+      return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
+    },
+  };
+}

@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import { activateModuleVersion, deployModuleVersion, moduleState } from '../../src/policies/module-version-log.js';
+import {
+  PolicyLogError,
+  StoreArgumentError,
+  type PolicyActivation,
+  type PolicyModuleVersion,
+  type PolicyRepository,
+  type RollupIncrement,
+  type Store,
+} from '../../src/store/index.js';
+import type { StoreTarget } from '../support/store-targets.js';
+
+let tenantCounter = 0;
+function newTenant(label: string): string {
+  tenantCounter += 1;
+  return `${label}-${tenantCounter}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+const T0 = Date.UTC(2026, 4, 1);
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+
+function moduleVersion(policyModule: string, version: number, spec: Partial<PolicyModuleVersion> = {}): PolicyModuleVersion {
+  return {
+    policyModule,
+    version,
+    source: `Module ${policyModule}.\n\nRule r${version} given x as Int, produce Int:\n  Return x.\n`,
+    locale: 'en-US',
+    sourceHash: `${version}`.padStart(64, '0'),
+    functions: [{ name: `r${version}`, params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }],
+    actorId: 'deployer',
+    createdAt: at(version),
+    ...spec,
+  };
+}
+
+function activation(policyModule: string, seq: number, spec: Partial<PolicyActivation> = {}): PolicyActivation {
+  return {
+    policyModule,
+    seq,
+    kind: 'DEPLOY',
+    version: seq,
+    previousVersion: seq === 1 ? null : seq - 1,
+    highestDeployed: seq,
+    actorId: 'deployer',
+    occurredAt: at(100 + seq),
+    ...spec,
+  };
+}
+
+async function storeVersions(repo: PolicyRepository, tenant: string, policyModule: string, count: number): Promise<void> {
+  for (let v = 1; v <= count; v += 1) expect(await repo.insertVersion(tenant, moduleVersion(policyModule, v))).toBe(true);
+}
+
+function bucket(spec: Partial<RollupIncrement> = {}): RollupIncrement {
+  return {
+    policyModule: 'lending.loan',
+    policyFunction: 'eligible',
+    version: 1,
+    minute: '2026-05-01T10:00:00.000Z',
+    count: 1,
+    failures: 0,
+    timeSum: 2.5,
+    max: 2.5,
+    ...spec,
+  };
+}
+
+/**
+ * The policy registry's part of the store contract: module versions, activations (which version
+ * is active) and per-minute rollups, with the races that must not lose or fork anything.
+ */
+export function runPolicyStoreContract(getStore: () => Store, getTarget: () => StoreTarget): void {
+  describe('policy versions', () => {
+    it('numbers versions from 1 without gaps and refuses a taken number', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('versions');
+      expect(await repo.latestVersion(tenant, 'lending.loan')).toBe(0);
+      const v1 = moduleVersion('lending.loan', 1, { source: 'Zürich – 東京 – 😀 "quoted"\n', locale: 'zh-CN' });
+      expect(await repo.insertVersion(tenant, v1)).toBe(true);
+      expect(await repo.insertVersion(tenant, moduleVersion('lending.loan', 1, { source: 'other' }))).toBe(false);
+      expect(await repo.getVersion(tenant, 'lending.loan', 1)).toEqual(v1);
+      await expect(repo.insertVersion(tenant, moduleVersion('lending.loan', 3))).rejects.toBeInstanceOf(PolicyLogError);
+      expect(await repo.insertVersion(tenant, moduleVersion('lending.loan', 2))).toBe(true);
+      expect(await repo.latestVersion(tenant, 'lending.loan')).toBe(2);
+      expect(await repo.getVersion(tenant, 'lending.loan', 3)).toBeNull();
+      expect(await repo.getVersion(tenant, 'lending.loan', 0)).toBeNull();
+    });
+
+    it('lists versions by module then version, per tenant and per module', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('list-versions');
+      await storeVersions(repo, tenant, 'b.mod', 2);
+      await storeVersions(repo, tenant, 'a.mod', 3);
+      const all = await repo.listVersions(tenant);
+      expect(all.map((v) => `${v.policyModule}@${v.version}`)).toEqual(['a.mod@1', 'a.mod@2', 'a.mod@3', 'b.mod@1', 'b.mod@2']);
+      expect(all[0]).toEqual(moduleVersion('a.mod', 1));
+      expect((await repo.listVersions(tenant, 'b.mod')).map((v) => v.version)).toEqual([1, 2]);
+      expect(await repo.listVersions(tenant, 'c.mod')).toEqual([]);
+    });
+
+    it('finds the latest version from a connection that wrote nothing, for any count', async () => {
+      const tenant = newTenant('latest');
+      const reader = await getTarget().connect();
+      let stored = 0;
+      for (const count of [1, 1, 3, 17, 2]) {
+        for (let i = 0; i < count; i += 1) {
+          stored += 1;
+          await getStore().policies.insertVersion(tenant, moduleVersion('m.x', stored));
+        }
+        expect(await reader.policies.latestVersion(tenant, 'm.x')).toBe(stored);
+      }
+      expect(await (await getTarget().connect()).policies.latestVersion(tenant, 'm.x')).toBe(24);
+    });
+
+    it('refuses malformed versions before storing anything', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('bad-version');
+      await expect(repo.insertVersion(tenant, moduleVersion('m.x', 0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insertVersion(tenant, moduleVersion('', 1))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insertVersion(tenant, moduleVersion('m.x', 1, { createdAt: 'soon' }))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insertVersion('', moduleVersion('m.x', 1))).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await repo.latestVersion(tenant, 'm.x')).toBe(0);
+    });
+  });
+
+  describe('policy activations', () => {
+    it('has no head before the first activation; the newest activation is the head', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('head');
+      await storeVersions(repo, tenant, 'm.x', 2);
+      expect(await repo.headActivation(tenant, 'm.x')).toBeNull();
+      const first = activation('m.x', 1, { previousVersion: 0 });
+      expect(await repo.appendActivation(tenant, first)).toBe(true);
+      expect(await repo.headActivation(tenant, 'm.x')).toEqual(first);
+      const second = activation('m.x', 2);
+      expect(await repo.appendActivation(tenant, second)).toBe(true);
+      const back = activation('m.x', 3, { kind: 'ROLLBACK', version: 0, previousVersion: 2, highestDeployed: 2 });
+      expect(await repo.appendActivation(tenant, back)).toBe(true);
+      expect(await repo.headActivation(tenant, 'm.x')).toEqual(back);
+      expect(await repo.listActivations(tenant, 'm.x')).toEqual([first, second, back]);
+    });
+
+    it('returns false when the seq is taken and keeps the stored activation', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('taken');
+      await storeVersions(repo, tenant, 'm.x', 2);
+      const winner = activation('m.x', 1);
+      expect(await repo.appendActivation(tenant, winner)).toBe(true);
+      expect(await repo.appendActivation(tenant, activation('m.x', 1, { version: 2, highestDeployed: 2 }))).toBe(false);
+      expect(await repo.headActivation(tenant, 'm.x')).toEqual(winner);
+    });
+
+    it('refuses an activation that does not extend the log or names an unknown version', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('refuse-activation');
+      await storeVersions(repo, tenant, 'm.x', 2);
+      await expect(repo.appendActivation(tenant, activation('m.x', 1, { version: 3, highestDeployed: 3 }))).rejects.toBeInstanceOf(PolicyLogError);
+      expect(await repo.appendActivation(tenant, activation('m.x', 1))).toBe(true);
+      await expect(repo.appendActivation(tenant, activation('m.x', 3))).rejects.toThrow(/activation 2 does not exist/);
+      await expect(repo.appendActivation(tenant, activation('m.x', 2, { previousVersion: 2 }))).rejects.toThrow(/previous version/);
+      await expect(repo.appendActivation(tenant, activation('m.x', 2, { highestDeployed: 0 }))).rejects.toBeInstanceOf(PolicyLogError);
+      await expect(repo.appendActivation(tenant, activation('m.x', 2, { kind: 'UNDO' as never }))).rejects.toBeInstanceOf(StoreArgumentError);
+      expect((await repo.listActivations(tenant)).map((a) => a.seq)).toEqual([1]);
+    });
+
+    it('finds the head from another connection after each of many activations', async () => {
+      const tenant = newTenant('head-reader');
+      const writer = getStore().policies;
+      const reader = (await getTarget().connect()).policies;
+      await storeVersions(writer, tenant, 'm.x', 2);
+      let previous: number | null = null;
+      for (let seq = 1; seq <= 37; seq += 1) {
+        const version = seq % 3; // 1, 2, 0, 1, 2, 0, …: version 0 is the built-in
+        const next = activation('m.x', seq, { version, previousVersion: previous, highestDeployed: 2, kind: 'ROLLBACK' });
+        expect(await writer.appendActivation(tenant, next)).toBe(true);
+        previous = version;
+        if (seq % 4 === 1 || seq === 37) expect(await reader.headActivation(tenant, 'm.x')).toEqual(next);
+      }
+      expect((await (await getTarget().connect()).policies.headActivation(tenant, 'm.x'))?.seq).toBe(37);
+    });
+
+    it('keeps tenants and modules apart', async () => {
+      const a = newTenant('iso-pa');
+      const b = newTenant('iso-pb');
+      const repo = getStore().policies;
+      await storeVersions(repo, a, 'm.x', 1);
+      await repo.appendActivation(a, activation('m.x', 1));
+      expect(await repo.latestVersion(b, 'm.x')).toBe(0);
+      expect(await repo.getVersion(b, 'm.x', 1)).toBeNull();
+      expect(await repo.headActivation(b, 'm.x')).toBeNull();
+      expect(await repo.headActivation(a, 'm.y')).toBeNull();
+      expect(await repo.listVersions(b)).toEqual([]);
+      expect(await repo.listActivations(b)).toEqual([]);
+      // B's first version and activation are B's own number 1.
+      expect(await repo.insertVersion(b, moduleVersion('m.x', 1, { source: 'b' }))).toBe(true);
+      expect(await repo.appendActivation(b, activation('m.x', 1))).toBe(true);
+      expect((await repo.getVersion(a, 'm.x', 1))?.source).not.toBe('b');
+    });
+  });
+
+  describe('policy concurrency proof', () => {
+    it('racing deploys from 4 connections take versions 1…n once each; the highest deployed version is active', async () => {
+      const tenant = newTenant('race-deploy');
+      const stores = [getStore(), ...(await Promise.all([1, 2, 3].map(() => getTarget().connect())))];
+      const perStore = 6;
+      const outcomes = await Promise.all(
+        stores.flatMap((s, i) =>
+          Array.from({ length: perStore }, (_, j) =>
+            deployModuleVersion(s.policies, tenant, {
+              policyModule: 'race.mod',
+              source: `source ${i}-${j}`,
+              locale: 'en-US',
+              sourceHash: 'h'.repeat(64),
+              functions: [],
+              actorId: `writer-${i}`,
+              at: new Date(T0),
+              initialVersion: 0,
+            }),
+          ),
+        ),
+      );
+      const total = stores.length * perStore;
+      const numbers = outcomes.map((o) => o.version.version).sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      // Each stored version holds the source of the deploy that was told it got that number.
+      for (const outcome of outcomes) {
+        expect((await getStore().policies.getVersion(tenant, 'race.mod', outcome.version.version))?.source).toBe(outcome.version.source);
+      }
+      const log = await getStore().policies.listActivations(tenant, 'race.mod');
+      expect(log.map((a) => a.seq)).toEqual(log.map((_, i) => i + 1));
+      expect(log[0]!.previousVersion).toBe(0);
+      log.slice(1).forEach((a, i) => expect(a.previousVersion).toBe(log[i]!.version));
+      // Deploys are activated in increasing version order; a deploy overtaken by a higher one is not.
+      expect(log.map((a) => a.version)).toEqual([...log.map((a) => a.version)].sort((x, y) => x - y));
+      const activated = outcomes.filter((o) => o.activation !== null).map((o) => o.version.version).sort((x, y) => x - y);
+      expect(activated).toEqual(log.map((a) => a.version));
+      for (const s of stores) {
+        const head = await s.policies.headActivation(tenant, 'race.mod');
+        expect(head?.version).toBe(total);
+        expect(moduleState(log, 0).active).toBe(total);
+      }
+    }, 120_000);
+
+    it('racing rollbacks and deploys leave one linked log whose head every connection agrees on', async () => {
+      const tenant = newTenant('race-rollback');
+      const stores = [getStore(), ...(await Promise.all([1, 2, 3].map(() => getTarget().connect())))];
+      await storeVersions(getStore().policies, tenant, 'mixed.mod', 3);
+      const work = stores.flatMap((s, i) => [
+        activateModuleVersion(s.policies, tenant, { policyModule: 'mixed.mod', version: (i % 3) + 1, actorId: `r-${i}`, at: new Date(T0), initialVersion: null }),
+        activateModuleVersion(s.policies, tenant, { policyModule: 'mixed.mod', version: ((i + 1) % 3) + 1, actorId: `r-${i}`, at: new Date(T0), initialVersion: null }),
+        deployModuleVersion(s.policies, tenant, {
+          policyModule: 'mixed.mod', source: `d-${i}`, locale: 'en-US', sourceHash: 'h'.repeat(64), functions: [], actorId: `d-${i}`, at: new Date(T0), initialVersion: null,
+        }),
+      ]);
+      const results = await Promise.all(work);
+      const log = await getStore().policies.listActivations(tenant, 'mixed.mod');
+      expect(log.map((a) => a.seq)).toEqual(log.map((_, i) => i + 1));
+      expect(log[0]!.previousVersion).toBeNull();
+      log.slice(1).forEach((a, i) => {
+        expect(a.previousVersion).toBe(log[i]!.version);
+        // No activation re-activates the version that was already active.
+        expect(a.version).not.toBe(a.previousVersion);
+      });
+      const performed = results.filter((r) => ('activated' in r ? r.activated : r.activation !== null)).length;
+      expect(performed).toBe(log.length);
+      expect(await getStore().policies.latestVersion(tenant, 'mixed.mod')).toBe(3 + stores.length);
+      const heads = await Promise.all(stores.map((s) => s.policies.headActivation(tenant, 'mixed.mod')));
+      for (const head of heads) expect(head).toEqual(log[log.length - 1]);
+    }, 120_000);
+  });
+
+  describe('rollups', () => {
+    it('adds increments into per-minute buckets and reads them back by time range', async () => {
+      const rollups = getStore().rollups;
+      const tenant = newTenant('rollup');
+      await rollups.add(tenant, [
+        bucket(),
+        bucket({ failures: 1, timeSum: 4, max: 4 }),
+        bucket({ minute: '2026-05-01T10:01:00Z', timeSum: 1, max: 1 }),
+        bucket({ policyFunction: 'rate', version: 2, count: 3, failures: 2, timeSum: 9.75, max: 7.5 }),
+      ]);
+      await rollups.add(tenant, [bucket({ count: 2, timeSum: 0.5, max: 0.25 })]);
+      expect(await rollups.range(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:59:00Z' })).toEqual([
+        bucket({ count: 4, failures: 1, timeSum: 7, max: 4 }),
+        bucket({ minute: '2026-05-01T10:01:00.000Z', timeSum: 1, max: 1 }),
+        bucket({ policyFunction: 'rate', version: 2, count: 3, failures: 2, timeSum: 9.75, max: 7.5 }),
+      ]);
+      expect((await rollups.range(tenant, { from: '2026-05-01T10:01:00.000Z', to: '2026-05-01T11:01:00+01:00' })).map((b) => b.minute)).toEqual([
+        '2026-05-01T10:01:00.000Z',
+      ]);
+      const onlyRate = await rollups.range(tenant, { from: '2026-05-01T00:00:00Z', to: '2026-05-02T00:00:00Z', policyFunction: 'rate', version: 2 });
+      expect(onlyRate.map((b) => b.count)).toEqual([3]);
+      expect(await rollups.range(tenant, { from: '2026-05-01T00:00:00Z', to: '2026-05-02T00:00:00Z', policyModule: 'other' })).toEqual([]);
+      expect(await rollups.range(newTenant('rollup-other'), { from: '2026-05-01T00:00:00Z', to: '2026-05-02T00:00:00Z' })).toEqual([]);
+    });
+
+    it('names the tenants with buckets in a window', async () => {
+      const rollups = getStore().rollups;
+      const a = newTenant('rt-a');
+      const b = newTenant('rt-b');
+      await rollups.add(a, [bucket({ minute: '2031-01-01T00:00:00Z' })]);
+      await rollups.add(b, [bucket({ minute: '2031-01-01T00:05:00Z' })]);
+      expect(await rollups.tenantsWithBuckets('2031-01-01T00:00:00Z', '2031-01-01T00:04:00Z')).toEqual([a]);
+      expect(await rollups.tenantsWithBuckets('2031-01-01T00:00:00Z', '2031-01-01T01:00:00Z')).toEqual([a, b].sort());
+    });
+
+    it('refuses bad increments and queries, storing nothing of the call', async () => {
+      const rollups = getStore().rollups;
+      const tenant = newTenant('rollup-bad');
+      for (const bad of [
+        bucket({ minute: '2026-05-01T10:00:30Z' }),
+        bucket({ count: 0 }),
+        bucket({ failures: 2 }),
+        bucket({ timeSum: -1 }),
+        bucket({ max: Number.NaN }),
+        bucket({ version: -1 }),
+        bucket({ policyFunction: '' }),
+      ]) {
+        await expect(rollups.add(tenant, [bucket(), bad])).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+      expect(await rollups.range(tenant, { from: '2026-05-01T00:00:00Z', to: '2026-05-02T00:00:00Z' })).toEqual([]);
+      await expect(rollups.range(tenant, { from: 'today', to: '2026-05-02T00:00:00Z' })).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
+    it('8 connections × 100 concurrent adds to one bucket lose no increment', async () => {
+      const tenant = newTenant('rollup-race');
+      const stores = [getStore(), ...(await Promise.all(Array.from({ length: 7 }, () => getTarget().connect())))];
+      await Promise.all(
+        stores.flatMap((s, i) =>
+          Array.from({ length: 100 }, (_, j) =>
+            s.rollups.add(tenant, [bucket({ failures: j % 2, timeSum: 1.5, max: i * 100 + j })]),
+          ),
+        ),
+      );
+      const [stored] = await (await getTarget().connect()).rollups.range(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:00:00Z' });
+      expect(stored).toEqual(bucket({ count: 800, failures: 400, timeSum: 1200, max: 799 }));
+    }, 120_000);
+  });
+}
