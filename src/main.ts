@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
-import { createApp, createEvaluationRoutes, createSigningSecretCache, createTenantRateLimiter } from './api/index.js';
+import { createApp, createEvaluationRoutes, createPolicyRoutes, createSigningSecretCache, createTenantRateLimiter } from './api/index.js';
 import { createAuditChainWriter } from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
@@ -24,6 +24,13 @@ import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from 
 import { createEvaluationService } from './evaluation/index.js';
 import { createEvaluationDispatcher, startEvaluationWorker } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
+import {
+  BuiltinLibraryError,
+  createPolicyRegistry,
+  createStoredPolicyResolver,
+  loadBuiltinLibrary,
+  type BuiltinModule,
+} from './policies/index.js';
 import { openStore, type Store } from './store/index.js';
 
 /** A start-up failure the operator can fix; printed as one line, exit code 1. */
@@ -165,6 +172,14 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   } catch (error) {
     throw new StartupError(`cannot load the token signing keys: ${(error as Error).message}`);
   }
+  // A built-in module that does not compile stops the start-up: domain queries must not silently miss it.
+  let builtins: BuiltinModule[];
+  try {
+    builtins = await loadBuiltinLibrary();
+  } catch (error) {
+    if (error instanceof BuiltinLibraryError) throw new StartupError(`cannot load the built-in policy library: ${error.message}`);
+    throw error;
+  }
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
@@ -176,7 +191,15 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
   });
   const auditWriter = createAuditChainWriter(store.audit);
+  const registry = createPolicyRegistry({ policies: store.policies, rollups: store.rollups, audit: auditWriter, dispatcher, builtins });
+  const signingSecrets = createSigningSecretCache(store.tenants);
+  const nonceGuard = createNonceGuard({
+    redis: requestRedis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
+    windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+  });
   const releaseEvaluation = async () => {
+    await registry.flush();
     await dispatcher.close();
     await auditWriter.close();
     requestRedis.disconnect();
@@ -196,16 +219,13 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     trustProxy: config.TRUST_PROXY,
     routes: [
       createEvaluationRoutes({
-        service: createEvaluationService({ dispatcher, audit: auditWriter }),
-        tenants: createSigningSecretCache(store.tenants),
-        nonceGuard: createNonceGuard({
-          redis: requestRedis,
-          keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
-          windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
-        }),
+        service: createEvaluationService({ dispatcher, audit: auditWriter, storedPolicies: createStoredPolicyResolver(registry) }),
+        tenants: signingSecrets,
+        nonceGuard,
         signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
         maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
       }),
+      createPolicyRoutes({ registry, tenants: signingSecrets, nonceGuard, signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS }),
     ],
   });
   const server = createServer(app.callback());

@@ -3,15 +3,12 @@ import {
   execute,
   getOperationAST,
   GraphQLError,
-  NoSchemaIntrospectionCustomRule,
   parse,
-  specifiedRules,
   validate,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type ValidationRule,
 } from 'graphql';
 import {
   createHandler,
@@ -26,7 +23,7 @@ import type { GraphqlContext } from './graphql-context.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 import type { GraphqlLimits } from './graphql-limits.js';
 import { executionResponse, negotiateMediaType, requestErrorResponse } from './graphql-response.js';
-import { createLimitRules } from './limit-rules.js';
+import { createPreparedDocuments, withCode } from './prepared-documents.js';
 import { requiredRole } from './required-role.js';
 
 export type GraphqlRequest = Request<IncomingMessage, GraphqlContext>;
@@ -35,10 +32,9 @@ export type GraphqlHandler = Handler<IncomingMessage, GraphqlContext>;
 export interface GraphqlHandlerOptions {
   schema: GraphQLSchema;
   limits: GraphqlLimits;
+  /** Query texts whose parse and validation outcome is remembered; default 256, 0 disables. */
+  documentCacheSize?: number;
 }
-
-/** Validation stops collecting after this many errors (graphql's own default is 100). */
-const MAX_VALIDATION_ERRORS = 20;
 
 /**
  * graphql-http's spec-compliant handler (media types, methods, parameters), with the request
@@ -52,10 +48,7 @@ const MAX_VALIDATION_ERRORS = 20;
  */
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
   const { schema, limits } = options;
-  const limitRules = createLimitRules(limits);
-  const validationRules: readonly ValidationRule[] = limits.introspection
-    ? specifiedRules
-    : [...specifiedRules, NoSchemaIntrospectionCustomRule];
+  const documents = createPreparedDocuments(schema, limits, options.documentCacheSize);
 
   return createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
     schema,
@@ -85,12 +78,9 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
         ]);
       }
 
-      let document: DocumentNode;
-      try {
-        document = parse(query, { maxTokens: limits.maxTokens });
-      } catch (error) {
-        return refuse(400, [parseError(error, limits.maxTokens)]);
-      }
+      const prepared = documents.prepare(query);
+      if (!prepared.ok) return refuse(400, prepared.errors);
+      const document = prepared.document;
 
       const operation = getOperationAST(document, params.operationName);
       if (!operation) return refuse(400, [unknownOperation(document, params)]);
@@ -104,13 +94,7 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
         if (operation.operation === 'mutation' && req.method === 'GET') return refuse(405, [error], { allow: 'POST' });
         return refuse(400, [error]);
       }
-
-      const limitErrors = validate(schema, document, limitRules, { maxErrors: MAX_VALIDATION_ERRORS });
-      if (limitErrors.length > 0) return refuse(400, limitErrors);
-      const validationErrors = validate(schema, document, validationRules, { maxErrors: MAX_VALIDATION_ERRORS });
-      if (validationErrors.length > 0) {
-        return refuse(400, validationErrors.map((error) => withCode(error, GraphqlErrorCode.VALIDATION_FAILED)));
-      }
+      if (prepared.validationErrors.length > 0) return refuse(400, prepared.validationErrors);
 
       const context = req.context;
       const needed = requiredRole(document, operation);
@@ -164,30 +148,6 @@ function headerOf(req: GraphqlRequest, name: string): string | undefined {
 
 function coded(code: string, message: string, node?: OperationDefinitionNode): GraphQLError {
   return new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code } });
-}
-
-/** The error as it was, with a code when it had none. */
-function withCode(error: GraphQLError, code: string): GraphQLError {
-  if (typeof error.extensions.code === 'string') return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes ?? null,
-    source: error.source ?? null,
-    positions: error.positions ?? null,
-    path: error.path ?? null,
-    originalError: error.originalError ?? null,
-    extensions: { ...error.extensions, code },
-  });
-}
-
-// graphql 16 says "more that N tokens"; later versions may fix the wording.
-const TOKEN_LIMIT_MESSAGE = /Document contains more (?:than|that) \d+ tokens/;
-
-function parseError(error: unknown, maxTokens: number): GraphQLError {
-  if (!(error instanceof GraphQLError)) throw error;
-  if (TOKEN_LIMIT_MESSAGE.test(error.message)) {
-    return coded(GraphqlErrorCode.TOKEN_LIMIT, `the query document has more than ${maxTokens} tokens; the limit is ${maxTokens}`);
-  }
-  return withCode(error, GraphqlErrorCode.PARSE_FAILED);
 }
 
 function unknownOperation(document: DocumentNode, params: RequestParams): GraphQLError {

@@ -1,9 +1,8 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import { errorEnvelope, isExposedError, type RouteModule } from '../api/index.js';
-import type { NonceGuard } from '../auth/nonce-guard.js';
-import { createSignedRequestAuth, readRawBody, type SignedRequestState } from '../auth/signed-request.middleware.js';
-import type { TenantRepository } from '../store/ports.js';
+import { createSignedRequestAuth, readRawBody, type NonceGuard, type SignedRequestState } from '../auth/index.js';
+import type { TenantRepository } from '../store/index.js';
 import { createGraphqlHandler, type GraphqlHandler } from './create-graphql-handler.js';
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';
@@ -22,6 +21,8 @@ export interface GraphqlDeps {
   policies: PolicyReader;
   decide: DecideFn;
   limits?: Partial<GraphqlLimits>;
+  /** Query texts whose parse and validation outcome is remembered; default 256, 0 disables. */
+  documentCacheSize?: number;
   /** ± seconds a signed timestamp may be off server time; default 300 (the spec's 5 minutes). */
   signatureWindowSeconds?: number;
   /** Unix seconds; tests move the clock with it. */
@@ -64,7 +65,11 @@ export function mountGraphql(router: Router, options: MountGraphqlOptions): void
 }
 
 function prepare(deps: GraphqlDeps): GraphqlHandler {
-  return createGraphqlHandler({ schema: createGraphqlSchema(), limits: resolveGraphqlLimits(deps.limits) });
+  return createGraphqlHandler({
+    schema: createGraphqlSchema(),
+    limits: resolveGraphqlLimits(deps.limits),
+    ...(deps.documentCacheSize !== undefined ? { documentCacheSize: deps.documentCacheSize } : {}),
+  });
 }
 
 function mountPrepared(router: Router, handler: GraphqlHandler, options: MountGraphqlOptions): void {

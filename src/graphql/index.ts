@@ -5,6 +5,7 @@ export { createBuiltinDecide, type BuiltinDecideOptions, type DecisionModule } f
 export type { DecideFn } from './decide.js';
 export type { GraphqlContext } from './graphql-context.js';
 export { POLICY_STATUSES, type PolicyReader, type PolicyStatus, type PolicyView } from './policy-reader.js';
+export { DEFAULT_DOCUMENT_CACHE_SIZE } from './prepared-documents.js';
 export { DEFAULT_GRAPHQL_LIMITS, resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
 export { GraphqlErrorCode, type GraphqlErrorCodeValue } from './graphql-error-codes.js';
 export { DOMAIN_QUERIES, isDomainQuery, type DomainQuery } from './domain-queries.js';

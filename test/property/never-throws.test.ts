@@ -6,7 +6,7 @@ import { check, compile, evaluate, format, parse } from '../../src/language/inde
 import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 
 /** Words, punctuation and layout from every locale, so random sources get deep into the parser. */
 const TOKENS = [

@@ -5,7 +5,7 @@ import { compile, format, parse } from '../../src/language/index.js';
 import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 
 function describeErrors(source: string, diagnostics: readonly { code: string; message: string; span: { start: number; end: number } | null }[]): string {
   const shown = diagnostics.map((d) => `${d.code} ${d.message} ${d.span ? JSON.stringify(source.slice(d.span.start, d.span.end)) : ''}`);

@@ -5,7 +5,7 @@ import { compile, evaluate, format } from '../../src/language/index.js';
 import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 
 /** What an evaluation came to, comparable across locales: the value, or the codes of the diagnostics. */
 function outcomeOf(result: EvaluationResult): unknown {

@@ -1,17 +1,16 @@
 /**
- * A checked module → a CompiledProgram.
- *
- * Three closure trees can exist for a program:
- * - the plain tree, built now from shared templates: cheap to build, fine for most traffic;
- * - per hot entry point, a fresh tree of the rules it reaches, with a fresh closure copy per
- *   node (see closure-template.ts), built after `tierUpAfter` evaluations of that entry point;
- * - the traced tree, built when a traced evaluation first asks for it. Untraced evaluations
- *   never run tracing code.
+ * A checked module → a CompiledProgram. Three forms of a program's code can exist:
+ * - the closure tree, built now: cheap to build, and what most entry points ever run;
+ * - per hot entry point, after `tierUpAfter` evaluations of it, generated functions for the rules
+ *   it reaches (see code-generator.ts), with input and output conversions of their own;
+ * - the traced closure tree, built when a traced evaluation first asks for it. Untraced
+ *   evaluations never run tracing code.
  */
 import type { CompiledProgram, FunctionSignature, Locale } from '../api-types.js';
 import type { CheckedModule } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
 import { freshTemplates, sharedTemplates, type Instantiate } from '../runtime/closure-template.js';
+import { createCodeHelpers } from '../runtime/code-helpers.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
@@ -24,11 +23,12 @@ import {
   type ProgramRuntime,
   type RuleCode,
 } from '../runtime/program-runtime.js';
+import { generateRules, instantiateRules } from './code-generator.js';
 import type { CompileContext } from './compile-context.js';
 import { compileBlock } from './statement-compiler.js';
 import { TraceRecorder } from './trace-recorder.js';
 
-/** Evaluations of one entry point after which it is rebuilt from fresh closure copies. */
+/** Evaluations of one entry point after which its rules run as generated functions. */
 export const DEFAULT_TIER_UP_AFTER = 1000;
 
 export interface ProgramOptions {
@@ -115,12 +115,16 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
       return traced;
     },
     tierUp(entry) {
-      const make = freshTemplates;
-      const tree = buildTree({ checked, env, meter, trace: null, make }, reachableFrom(checked, entry.name));
+      const reachable = reachableFrom(checked, entry.name);
+      const rules = checked.callOrder.filter((name) => reachable.has(name));
+      const generated = instantiateRules(generateRules(checked, rules), createCodeHelpers(meter), meter);
+      const run = generated.get(entry.name)!;
       const rule = checked.rules.get(entry.name)!;
-      entry.plain = tree.rules.get(entry.name)!;
-      entry.args = createArgumentsConversion(rule.name, rule.params, env, make);
-      entry.toJson = createOutputConversion(rule.returnType, env, make);
+      const frame: unknown[] = [];
+      for (let i = 0; i < rule.params.length; i++) frame.push(undefined);
+      entry.plain = { frame, body: () => run(frame) };
+      entry.args = createArgumentsConversion(rule.name, rule.params, env, freshTemplates);
+      entry.toJson = createOutputConversion(rule.returnType, env, freshTemplates);
     },
   };
   const program: InternalProgram = {

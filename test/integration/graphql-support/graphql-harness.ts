@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp, createTenantRateLimiter } from '../../../src/api/index.js';
-import { createJwtKeyRing, createTokenVerifier } from '../../../src/auth/index.js';
-import { createNonceGuard } from '../../../src/auth/nonce-guard.js';
+import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
+import { createJwtKeyRing, createNonceGuard, createTokenVerifier } from '../../../src/auth/index.js';
 import { signRequest } from '../../../src/auth/request-signature.js';
 import { createPolicyClient, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
@@ -24,7 +24,13 @@ import {
 } from '../../../src/graphql/index.js';
 import { createEvaluationDispatcher, type EvaluationDispatcher } from '../../../src/jobs/index.js';
 import { createLogger } from '../../../src/logging/index.js';
-import { loadBuiltinLibrary } from '../../../src/policies/builtin-library.js';
+import {
+  createDomainDecider,
+  createPolicyLookup,
+  createPolicyRegistry,
+  loadBuiltinLibrary,
+  type PolicyRegistry,
+} from '../../../src/policies/index.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,6 +54,8 @@ export interface HarnessOptions {
   /** Replaces the real evaluation path (e.g. to make it unavailable). */
   decide?: DecideFn;
   policies?: readonly PolicyView[];
+  /** Answer from the real policy registry (SQLite store, audit writer) instead of `policies` and the built-ins alone. */
+  registry?: boolean;
   rateLimitPoints?: number;
 }
 
@@ -65,6 +73,10 @@ export interface SignedInit {
 export interface GraphqlHarness {
   baseUrl: string;
   redis: Redis;
+  store: SqliteStore;
+  /** With `registry: true`. */
+  registry?: PolicyRegistry;
+  auditWriter?: AuditChainWriter;
   /** Every decision asked for, in order. */
   decideCalls: DecideCall[];
   /** fetch with the five signing headers computed over exactly what is sent. */
@@ -130,7 +142,13 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
 
   const dispatcher = await acquireEngine();
   const modules = await loadBuiltinLibrary();
-  const realDecide = createBuiltinDecide({ modules, evaluate: (item) => dispatcher.evaluate(item) });
+  let registry: PolicyRegistry | undefined;
+  let auditWriter: AuditChainWriter | undefined;
+  if (options.registry) {
+    auditWriter = createAuditChainWriter(store.audit);
+    registry = createPolicyRegistry({ policies: store.policies, rollups: store.rollups, audit: auditWriter, dispatcher, builtins: modules });
+  }
+  const realDecide = registry ? createDomainDecider(registry) : createBuiltinDecide({ modules, evaluate: (item) => dispatcher.evaluate(item) });
   const decideCalls: DecideCall[] = [];
   const decide: DecideFn = (tenantId, policyModule, policyFunction, args) => {
     decideCalls.push({ tenantId, policyModule, policyFunction, args });
@@ -154,7 +172,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       createGraphqlRoute({
         tenants: store.tenants,
         nonceGuard: createNonceGuard({ redis, keyPrefix: `${keyPrefix}:nonce:` }),
-        policies: memoryPolicyReader(options.policies ?? []),
+        policies: registry ? createPolicyLookup(registry) : memoryPolicyReader(options.policies ?? []),
         decide,
         ...(options.limits ? { limits: options.limits } : {}),
       }),
@@ -188,6 +206,8 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
   return {
     baseUrl,
     redis,
+    store,
+    ...(registry && auditWriter ? { registry, auditWriter } : {}),
     decideCalls,
     signedFetch,
     async graphql(query, variables, signed = {}) {
@@ -205,6 +225,8 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       });
       const keys = await redis.keys(`${keyPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);
+      await registry?.flush();
+      await auditWriter?.close();
       await redis.quit();
       await store.close();
       await releaseEngine();

@@ -49,7 +49,7 @@ function outcome(program: CompiledProgram, c: Case): EvaluationResult {
 describe('fresh closure copies', () => {
   const cases = loadCases();
 
-  it('are real copies: a new function with the template's behaviour', () => {
+  it('are real copies: a new function that behaves like the template', () => {
     const template = (a: number, b: () => number) => () => a * b();
     const copy = freshTemplates(template);
     expect(copy).not.toBe(template);

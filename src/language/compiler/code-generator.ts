@@ -1,0 +1,430 @@
+/**
+ * The hot tier: a checked module's rules as JavaScript functions, for entry points evaluated often
+ * (compile-program.ts decides when). A closure tree pays for a call per node and keeps every
+ * variable in a heap frame; a generated function keeps variables in registers and lets the
+ * engine compile a rule like hand-written code.
+ *
+ * The generated source never contains policy text. Identifiers are synthetic (`r2` a rule, `v3`
+ * a variable slot, `t0` a temporary, `l1`/`i1` a loop's list and index); every Text, name and
+ * span is an index into a constant pool (`k[…]`, `s[…]`); numbers are printed from the checked
+ * double values. `assertGeneratedSource` verifies exactly that before anything is compiled.
+ * Semantics — evaluation order, checks, step counting, error spans — are those of the closure
+ * compiler; a test runs the conformance corpus on both.
+ */
+import type { Expr, MatchStmt, Span, Statement } from '../ast/nodes.js';
+import type { BuiltinName } from '../checker/builtins.js';
+import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
+import type { ValueType } from '../checker/types.js';
+import { CODE_HELPER_NAMES, type CodeHelpers } from '../runtime/code-helpers.js';
+import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
+import type { Meter } from '../runtime/meter.js';
+
+export interface GeneratedRules {
+  /** Body of `new Function('k', 's', 'h', 'm', source)`: returns one entry function per name. */
+  readonly source: string;
+  readonly constants: readonly unknown[];
+  readonly spans: readonly Span[];
+  /** Rules in the order of the returned entry functions; each takes its arguments as an array. */
+  readonly names: readonly string[];
+}
+
+export type GeneratedEntry = (args: unknown[]) => unknown;
+
+const KEYWORDS = ['function', 'let', 'const', 'if', 'else', 'return', 'switch', 'case', 'default', 'break', 'for', 'true', 'false'];
+const ALLOWED_WORDS = new Set([...KEYWORDS, ...CODE_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes']);
+const STRICT = "'use strict';\n";
+
+/**
+ * Throws unless the source consists only of the generator's own vocabulary: no quotes beyond the
+ * strict-mode directive, no escapes, no identifier outside the allowed words and synthetic names.
+ */
+export function assertGeneratedSource(source: string): void {
+  if (!source.startsWith(STRICT)) throw new Error('generated code lacks its strict-mode directive');
+  const rest = source.slice(STRICT.length);
+  if (/[^\x20-\x7e\n]|['"`\\]/.test(rest)) throw new Error('generated code contains a character it must not');
+  const withoutNumbers = rest.replace(/\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/g, '0');
+  for (const word of withoutNumbers.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    if (!ALLOWED_WORDS.has(word) && !/^[rvtli]\d+$/.test(word)) throw new Error(`generated code contains the word \`${word}\``);
+  }
+}
+
+/** A finite number as a literal; negative numbers in parentheses. */
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error('non-finite number literal');
+  const text = String(value + 0);
+  return value < 0 ? `(${text})` : text;
+}
+
+class ModuleGenerator {
+  readonly constants: unknown[] = [];
+  readonly spans: Span[] = [];
+  private readonly constantIndex = new Map<unknown, number>();
+  private readonly spanIndex = new Map<Span, number>();
+  readonly ruleIndex = new Map<string, number>();
+
+  constructor(readonly checked: CheckedModule) {}
+
+  constant(value: unknown): string {
+    let index = this.constantIndex.get(value);
+    if (index === undefined) {
+      index = this.constants.length;
+      this.constants.push(value);
+      this.constantIndex.set(value, index);
+    }
+    return `k[${index}]`;
+  }
+
+  span(span: Span): string {
+    let index = this.spanIndex.get(span);
+    if (index === undefined) {
+      index = this.spans.length;
+      this.spans.push(span);
+      this.spanIndex.set(span, index);
+    }
+    return `s[${index}]`;
+  }
+}
+
+class RuleGenerator {
+  private temps = 0;
+  private loops = 0;
+  private readonly lines: string[] = [];
+
+  constructor(
+    private readonly module: ModuleGenerator,
+    private readonly rule: RuleInfo,
+  ) {}
+
+  private get checked(): CheckedModule {
+    return this.module.checked;
+  }
+
+  private typeOf(expr: Expr): ValueType {
+    const type = this.checked.types.get(expr.id);
+    if (type === undefined) throw new Error(`no type recorded for expression ${expr.id}`);
+    return type;
+  }
+
+  private resolution(id: number) {
+    const resolution = this.checked.resolutions.get(id);
+    if (resolution === undefined) throw new Error(`no resolution recorded for node ${id}`);
+    return resolution;
+  }
+
+  private temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  private tick(span: Span): string {
+    return `if (--m.left < 0) budget(${this.module.span(span)});`;
+  }
+
+  generate(index: number): string {
+    this.block(this.rule.decl.body);
+    const params = this.rule.params.map((_, i) => `v${i}`).join(', ');
+    const locals: string[] = [];
+    for (let i = this.rule.params.length; i < this.rule.slotCount; i++) locals.push(`v${i}`);
+    for (let i = 0; i < this.temps; i++) locals.push(`t${i}`);
+    const declare = locals.length > 0 ? `let ${locals.join(', ')};\n` : '';
+    return `function r${index}(${params}) {\n${declare}${this.lines.join('\n')}\n}`;
+  }
+
+  // ---------- statements ----------
+
+  private block(statements: readonly Statement[]): void {
+    for (const statement of statements) this.statement(statement);
+  }
+
+  private slotOf(id: number): number {
+    const resolution = this.resolution(id);
+    if (resolution.kind !== 'slot') throw new Error('binding without a slot');
+    return resolution.slot;
+  }
+
+  private statement(statement: Statement): void {
+    const out = this.lines;
+    switch (statement.kind) {
+      case 'Let':
+        out.push(this.tick(statement.span), `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
+        return;
+      case 'Return':
+        out.push(this.tick(statement.span), `return ${this.expr(statement.value)};`);
+        return;
+      case 'Fail':
+        out.push(this.tick(statement.span), `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
+        return;
+      case 'If':
+        out.push(this.tick(statement.span));
+        statement.branches.forEach((branch, i) => {
+          out.push(`${i === 0 ? 'if' : '} else if'} (${this.expr(branch.condition)}) {`);
+          this.block(branch.body);
+        });
+        if (statement.otherwise) {
+          out.push('} else {');
+          this.block(statement.otherwise);
+        }
+        out.push('}');
+        return;
+      case 'Match':
+        this.match(statement);
+        return;
+      case 'ForEach': {
+        const n = this.loops++;
+        out.push(
+          this.tick(statement.span),
+          `{ const l${n} = ${this.expr(statement.iterable)};`,
+          `for (let i${n} = 0; i${n} < l${n}.length; i${n}++) {`,
+          this.tick(statement.span),
+          `v${this.slotOf(statement.id)} = l${n}[i${n}];`,
+        );
+        this.block(statement.body);
+        out.push('} }');
+        return;
+      }
+    }
+  }
+
+  private match(statement: MatchStmt): void {
+    const out = this.lines;
+    out.push(this.tick(statement.span), `switch (${this.expr(statement.subject)}) {`);
+    for (const matchCase of statement.cases) {
+      for (const pattern of matchCase.patterns) {
+        if (pattern.kind === 'VariantPattern') {
+          const resolution = this.resolution(pattern.id);
+          if (resolution.kind !== 'variant') throw new Error('variant pattern without index');
+          out.push(`case ${resolution.index}:`);
+        } else if (pattern.kind === 'IntPattern') {
+          out.push(`case ${numberLiteral(pattern.value)}:`);
+        } else {
+          out.push(`case ${this.module.constant(pattern.value)}:`);
+        }
+      }
+      out.push('{');
+      this.block(matchCase.body);
+      out.push('} break;');
+    }
+    if (statement.otherwise) {
+      out.push('default: {');
+      this.block(statement.otherwise);
+      out.push('}');
+    }
+    out.push('}');
+  }
+
+  // ---------- expressions ----------
+
+  private expr(expr: Expr): string {
+    switch (expr.kind) {
+      case 'IntLiteral':
+      case 'FloatLiteral':
+        return numberLiteral(expr.value);
+      case 'TextLiteral':
+        return this.module.constant(expr.value);
+      case 'BoolLiteral':
+        return expr.value ? 'true' : 'false';
+      case 'Name': {
+        const resolution = this.resolution(expr.id);
+        if (resolution.kind === 'slot') return `v${resolution.slot}`;
+        if (resolution.kind === 'variant') return String(resolution.index);
+        throw new Error(`name resolved to ${resolution.kind}`);
+      }
+      case 'List':
+        return `[${expr.elements.map((e) => this.expr(e)).join(', ')}]`;
+      case 'Record': {
+        const parts = expr.fields.map((field) => {
+          const resolution = this.resolution(field.id);
+          if (resolution.kind !== 'field') throw new Error('record field without position');
+          return { index: resolution.index, value: this.expr(field.value) };
+        });
+        if (parts.every((p, i) => p.index === i)) return `[${parts.map((p) => p.value).join(', ')}]`;
+        // Evaluated in the order written, stored in declaration order.
+        const temps = parts.map(() => this.temp());
+        const byIndex = parts.map((p, i) => ({ index: p.index, temp: temps[i]! })).sort((a, b) => a.index - b.index);
+        return `(${parts.map((p, i) => `${temps[i]} = ${p.value}`).join(', ')}, [${byIndex.map((p) => p.temp).join(', ')}])`;
+      }
+      case 'FieldAccess': {
+        const resolution = this.resolution(expr.id);
+        if (resolution.kind === 'variant') return String(resolution.index);
+        if (resolution.kind !== 'field') throw new Error(`field access resolved to ${resolution.kind}`);
+        return `${this.expr(expr.object)}[${resolution.index}]`;
+      }
+      case 'Call': {
+        const resolution = this.resolution(expr.id);
+        const args = expr.args.map((a) => this.expr(a));
+        if (resolution.kind === 'builtin') return this.builtin(expr.args, args, resolution.name, expr.span);
+        if (resolution.kind !== 'rule') throw new Error(`call resolved to ${resolution.kind}`);
+        const callee = this.module.ruleIndex.get(resolution.name);
+        if (callee === undefined) throw new Error(`rule \`${resolution.name}\` generated after its caller`);
+        // Arguments first, then the step, then the call, as in the closure compiler.
+        const temps = args.map(() => this.temp());
+        const assigned = args.map((a, i) => `${temps[i]} = ${a}, `).join('');
+        return `(${assigned}(--m.left < 0 && budget(${this.module.span(expr.span)})), r${callee}(${temps.join(', ')}))`;
+      }
+      case 'Unary':
+        return expr.op === 'not' ? `(!${this.expr(expr.operand)})` : `(0 - ${this.expr(expr.operand)})`;
+      case 'Binary': {
+        const a = this.expr(expr.left);
+        const b = this.expr(expr.right);
+        const span = this.module.span(expr.span);
+        switch (expr.op) {
+          case 'and':
+            return `(${a} && ${b})`;
+          case 'or':
+            return `(${a} || ${b})`;
+          case 'div':
+            return `div(${a}, ${b}, ${span})`;
+          case 'mod':
+            return `mod(${a}, ${b}, ${span})`;
+          default: {
+            const type = this.typeOf(expr).kind;
+            if (type === 'Text') return `concat(${a}, ${b}, ${span})`;
+            const suffix = type === 'Int' ? 'I' : 'F';
+            return `${expr.op}${suffix}(${a}, ${b}, ${span})`;
+          }
+        }
+      }
+      case 'Compare':
+        return this.compare(expr);
+      case 'Between':
+        return `between(${this.expr(expr.value)}, ${this.expr(expr.low)}, ${this.expr(expr.high)})`;
+    }
+  }
+
+  private compare(expr: Extract<Expr, { kind: 'Compare' }>): string {
+    const a = this.expr(expr.left);
+    const b = this.expr(expr.right);
+    const records = this.checked.records;
+    switch (expr.op) {
+      case 'lt':
+        return `(${a} < ${b})`;
+      case 'gt':
+        return `(${a} > ${b})`;
+      case 'le':
+        return `(${a} <= ${b})`;
+      case 'ge':
+        return `(${a} >= ${b})`;
+      case 'eq':
+      case 'ne': {
+        const type = this.typeOf(expr.left);
+        if (isScalar(type)) return expr.op === 'eq' ? `(${a} === ${b})` : `(${a} !== ${b})`;
+        const equals = this.module.constant(createEquality(type, records));
+        return expr.op === 'eq' ? `${equals}(${a}, ${b})` : `(!${equals}(${a}, ${b}))`;
+      }
+      case 'in': {
+        const listType = this.typeOf(expr.right);
+        const element = listType.kind === 'List' ? listType.element : this.typeOf(expr.left);
+        if (isScalar(element)) return `inList(${a}, ${b})`;
+        return `${this.module.constant(memberOf(createEquality(element, records)))}(${a}, ${b})`;
+      }
+      case 'contains': {
+        const leftType = this.typeOf(expr.left);
+        if (leftType.kind === 'Text') return `textHas(${a}, ${b})`;
+        const element = leftType.kind === 'List' ? leftType.element : this.typeOf(expr.right);
+        if (isScalar(element)) return `listHas(${a}, ${b})`;
+        return `${this.module.constant(listContains(createEquality(element, records)))}(${a}, ${b})`;
+      }
+    }
+  }
+
+  private builtin(nodes: readonly Expr[], args: string[], name: BuiltinName, at: Span): string {
+    const span = this.module.span(at);
+    const [a, b] = args;
+    const argType = (i: number) => this.typeOf(nodes[i]!);
+    switch (name) {
+      case 'min':
+      case 'max':
+        if (args.length === 1) return a!;
+        if (args.length === 2) return `${name}2(${a}, ${b})`;
+        return `${name}N([${args.join(', ')}])`;
+      case 'abs':
+        return `abs(${a})`;
+      case 'round':
+        if (args.length === 2) return `roundD(${a}, ${b}, ${span})`;
+        return argType(0).kind === 'Int' ? a! : `roundI(${a}, ${span})`;
+      case 'floor':
+      case 'ceil':
+        return argType(0).kind === 'Int' ? a! : `${name}I(${a}, ${span})`;
+      case 'power':
+        return `power(${a}, ${b}, ${span})`;
+      case 'sqrt':
+        return `sqrt(${a}, ${span})`;
+      case 'length':
+        return argType(0).kind === 'Text' ? `textLength(${a})` : `size(${a})`;
+      case 'count':
+        return `size(${a})`;
+      case 'sum': {
+        const list = argType(0);
+        return list.kind === 'List' && list.element.kind === 'Int' ? `sumI(${a}, ${span})` : `sumF(${a}, ${span})`;
+      }
+      case 'append':
+        return `append(${a}, ${b})`;
+      case 'upper':
+        return `upper(${a}, ${span})`;
+      case 'lower':
+      case 'trim':
+        return `${name}(${a})`;
+      case 'startsWith':
+      case 'endsWith':
+        return `${name}(${a}, ${b})`;
+      case 'text': {
+        const type = argType(0);
+        switch (type.kind) {
+          case 'Int':
+            return `intText(${a})`;
+          case 'Float':
+            return `floatText(${a})`;
+          case 'Bool':
+            return `boolText(${a})`;
+          case 'Text':
+            return a!;
+          case 'Enum':
+            return `${this.module.constant(this.checked.enums.get(type.name)!.variants)}[${a}]`;
+          default:
+            throw new Error(`text() of a ${type.kind} value passed the checker`);
+        }
+      }
+      case 'join':
+        return `join(${a}, ${b}, ${span})`;
+    }
+  }
+}
+
+function memberOf(equals: Equality): (item: unknown, list: unknown[]) => boolean {
+  return (item, list) => {
+    for (let i = 0; i < list.length; i++) if (equals(list[i], item)) return true;
+    return false;
+  };
+}
+
+function listContains(equals: Equality): (list: unknown[], item: unknown) => boolean {
+  return (list, item) => {
+    for (let i = 0; i < list.length; i++) if (equals(list[i], item)) return true;
+    return false;
+  };
+}
+
+/** Generates the given rules, which must be closed under calls and listed callees first. */
+export function generateRules(checked: CheckedModule, ruleNames: readonly string[]): GeneratedRules {
+  const module = new ModuleGenerator(checked);
+  const functions: string[] = [];
+  ruleNames.forEach((name, index) => {
+    module.ruleIndex.set(name, index);
+    functions.push(new RuleGenerator(module, checked.rules.get(name)!).generate(index));
+  });
+  const entries = ruleNames.map((name, index) => {
+    const count = checked.rules.get(name)!.params.length;
+    const args = Array.from({ length: count }, (_, i) => `l0[${i}]`).join(', ');
+    return `(l0) => r${index}(${args})`;
+  });
+  const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
+  assertGeneratedSource(source);
+  return { source, constants: module.constants, spans: module.spans, names: ruleNames };
+}
+
+/** Compiles generated rules; the source has passed `assertGeneratedSource`. */
+export function instantiateRules(generated: GeneratedRules, helpers: CodeHelpers, meter: Meter): Map<string, GeneratedEntry> {
+  assertGeneratedSource(generated.source);
+  const factory = new Function('k', 's', 'h', 'm', generated.source) as (k: unknown, s: unknown, h: unknown, m: unknown) => GeneratedEntry[];
+  const entries = factory(generated.constants, generated.spans, helpers, meter);
+  return new Map(generated.names.map((name, i) => [name, entries[i]!]));
+}

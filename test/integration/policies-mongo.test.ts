@@ -1,0 +1,77 @@
+// The registry on the MongoDB adapter (FerretDB in CI): versions, activations and rollups as the
+// service uses them, with concurrent evaluations counted exactly. Real HTTP, Redis, worker
+// threads; needs `npx tsc -p tsconfig.json` first (threads) and MONGODB_URL.
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { minuteOf } from '../../src/policies/index.js';
+import { openMongoStore } from '../../src/store/index.js';
+import { describeWithMongo, uniqueDatabaseName } from '../support/index.js';
+import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+
+const SOURCE = (factor: number) => `Module acme.mongo.
+
+Rule price given amount as Int, produce Int:
+  If amount is less than 0:
+    Fail with "negative amount".
+  Return amount times ${factor}.
+`;
+
+describeWithMongo('policy registry on MongoDB', (url) => {
+  const database = uniqueDatabaseName('pe_test_policies');
+  let h: PoliciesHarness;
+
+  beforeAll(async () => {
+    h = await startPoliciesHarness({ openStore: () => openMongoStore({ url, database }) });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+    const client = new MongoClient(url);
+    try {
+      await client.db(database).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('deploys, supersedes, pins, rolls back and counts concurrent evaluations exactly', async () => {
+    const { a, b } = h.tenants;
+    const member = h.signed(a, 'MEMBER');
+    expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(2) })).body.version).toBe(1);
+    expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(3) })).body.version).toBe(2);
+    const versions = await member.request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.mongo/versions');
+    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
+
+    const evaluate = (amount: number, version?: number) =>
+      member.request<{ result: unknown; version: number }>('POST', '/api/v1/policies/evaluate', {
+        policyModule: 'acme.mongo',
+        policyFunction: 'price',
+        context: { amount },
+        ...(version !== undefined ? { version } : {}),
+      });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => evaluate(i % 4 === 0 ? -1 : i, i % 2 === 0 ? 1 : undefined)));
+    answers.forEach(({ body }, i) => {
+      if (i % 4 === 0) expect(body.result).toBeNull();
+      else expect(body).toMatchObject({ result: i * (i % 2 === 0 ? 2 : 3), version: i % 2 === 0 ? 1 : 2 });
+    });
+
+    await h.signed(a, 'ADMIN').request('POST', '/api/v1/policies/acme.mongo/rollback', { version: 1 });
+    expect((await evaluate(5)).body).toMatchObject({ result: 10, version: 1 });
+    expect((await failure(h.signed(b, 'MEMBER').request('POST', '/api/v1/policies/evaluate', { policyModule: 'acme.mongo', policyFunction: 'price', context: [1] }))).status).toBe(404);
+
+    const buckets = await h.store.rollups.range(a.tenantId, {
+      from: minuteOf(new Date(Date.now() - 10 * 60_000)),
+      to: minuteOf(new Date()),
+      policyModule: 'acme.mongo',
+    });
+    const totals = { 1: { count: 0, failures: 0 }, 2: { count: 0, failures: 0 } } as Record<number, { count: number; failures: number }>;
+    for (const bucket of buckets) {
+      totals[bucket.version]!.count += bucket.count;
+      totals[bucket.version]!.failures += bucket.failures;
+    }
+    expect(totals).toEqual({ 1: { count: 21, failures: 10 }, 2: { count: 20, failures: 0 } });
+    const evaluated = await h.auditOfType(a, 'POLICY_EVALUATED');
+    expect(evaluated).toHaveLength(41);
+    expect((await h.auditOfType(a, 'POLICY_ROLLED_BACK')).map((r) => r.payload.previousVersion)).toEqual([2]);
+  }, 60_000);
+});
