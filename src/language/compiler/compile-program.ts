@@ -15,6 +15,7 @@ import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
 import { createOutputConversion } from '../runtime/output-conversion.js';
+import { propertyKey } from '../runtime/property-key.js';
 import {
   PROGRAM_RUNTIME,
   type CodeTree,
@@ -86,7 +87,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
   const functions: FunctionSignature[] = [];
   for (const rule of checked.rules.values()) {
     entries.set(rule.name, {
-      name: rule.name,
+      name: propertyKey(rule.name),
       args: createArgumentsConversion(rule.name, rule.params, env),
       toJson: createOutputConversion(rule.returnType, env),
       plain: plain.rules.get(rule.name)!,

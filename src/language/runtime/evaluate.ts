@@ -54,7 +54,7 @@ export function evaluate(
     trace = [];
     tree.sink!.entries = trace;
   } else {
-    if (++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
+    if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
     code = entry.plain;
   }
   if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), trace);

@@ -11,6 +11,7 @@ import { typeToString, type ValueType } from '../checker/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
+import { propertyKey } from './property-key.js';
 
 export const INVALID: unique symbol = Symbol('invalid input');
 export type Converted = unknown;
@@ -169,7 +170,7 @@ export function createInputConversion(type: ValueType, env: TypeEnvironment, mak
       const enumInfo = env.enums.get(type.name)!;
       return enumInfo.variants.length > LINEAR_ENUM_LIMIT
         ? make(enumMap)(enumInfo.variantIndex, INVALID)
-        : make(enumLinear)(enumInfo.variants, INVALID);
+        : make(enumLinear)(enumInfo.variants.map(propertyKey), INVALID);
     }
     case 'List': {
       // Resolved on first use: a record may contain a list of itself.
@@ -179,7 +180,7 @@ export function createInputConversion(type: ValueType, env: TypeEnvironment, mak
     }
     case 'Record': {
       const record = env.records.get(type.name)!;
-      const names = record.fields.map((f) => f.name);
+      const names = record.fields.map((f) => propertyKey(f.name));
       const converts = record.fields.map((f) => createInputConversion(f.type, env, make));
       if (names.length === 0 || names.length > UNROLLED_FIELDS || names.some(isPrototypeName)) {
         return make(recordLooped)(names.length, names, converts, INVALID, countKeys, readField);
@@ -358,7 +359,7 @@ export function createArgumentsConversion(
   env: TypeEnvironment,
   make: Instantiate = sharedTemplates,
 ): ArgumentsConversion {
-  const names = params.map((p) => p.name);
+  const names = params.map((p) => propertyKey(p.name));
   const count = params.length;
   const convert = make(argumentsReader)(
     count,

@@ -7,6 +7,7 @@ import type { JsonValue } from '../api-types.js';
 import type { ValueType } from '../checker/types.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
 import type { TypeEnvironment } from './input-conversion.js';
+import { propertyKey } from './property-key.js';
 
 export type OutputConversion = (value: unknown) => JsonValue;
 
@@ -83,7 +84,7 @@ export function createOutputConversion(type: ValueType, env: TypeEnvironment, ma
     }
     case 'Record': {
       const record = env.records.get(type.name)!;
-      const names = record.fields.map((f) => f.name);
+      const names = record.fields.map((f) => propertyKey(f.name));
       const converts = record.fields.map((f) => createOutputConversion(f.type, env, make));
       if (names.length === 0 || names.length > UNROLLED_FIELDS || names.includes('__proto__')) {
         return make(recordLooped)(names, converts, names.includes('__proto__'));
