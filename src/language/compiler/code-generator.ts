@@ -131,8 +131,59 @@ class RuleGenerator {
 
   // ---------- statements ----------
 
+  /**
+   * Steps are taken in batches: a run of consecutive `Let`s without rule calls, plus the
+   * statement that ends the run, checks the budget once. When the budget cannot cover the whole
+   * run, the same statements run with one check each, so an exhausted budget stops at exactly the
+   * statement it would stop at without batching, and a runtime error before it still comes first.
+   * Only the call-free `Let`s are emitted twice.
+   */
   private block(statements: readonly Statement[]): void {
-    for (const statement of statements) this.statement(statement);
+    let i = 0;
+    while (i < statements.length) {
+      let last = i;
+      while (last < statements.length - 1 && this.isCallFreeLet(statements[last]!)) last++;
+      if (last === i) {
+        this.statement(statements[i]!, true);
+      } else {
+        const lets = statements.slice(i, last);
+        const end = statements[last]!;
+        this.lines.push(`if (m.left >= ${lets.length + 1}) {`, `m.left -= ${lets.length + 1};`);
+        for (const statement of lets) this.statement(statement, false);
+        this.lines.push('} else {');
+        for (const statement of lets) this.statement(statement, true);
+        this.lines.push(this.tick(end.span), '}');
+        this.statement(end, false);
+      }
+      i = last + 1;
+    }
+  }
+
+  private isCallFreeLet(statement: Statement): boolean {
+    return statement.kind === 'Let' && !this.callsRule(statement.value);
+  }
+
+  /** Whether evaluating the expression may call a rule (and so take steps of its own). */
+  private callsRule(expr: Expr): boolean {
+    switch (expr.kind) {
+      case 'Call':
+        return this.resolution(expr.id).kind === 'rule' || expr.args.some((a) => this.callsRule(a));
+      case 'List':
+        return expr.elements.some((e) => this.callsRule(e));
+      case 'Record':
+        return expr.fields.some((f) => this.callsRule(f.value));
+      case 'FieldAccess':
+        return this.callsRule(expr.object);
+      case 'Unary':
+        return this.callsRule(expr.operand);
+      case 'Binary':
+      case 'Compare':
+        return this.callsRule(expr.left) || this.callsRule(expr.right);
+      case 'Between':
+        return this.callsRule(expr.value) || this.callsRule(expr.low) || this.callsRule(expr.high);
+      default:
+        return false;
+    }
   }
 
   private slotOf(id: number): number {
@@ -141,20 +192,21 @@ class RuleGenerator {
     return resolution.slot;
   }
 
-  private statement(statement: Statement): void {
+  private statement(statement: Statement, withTick: boolean): void {
     const out = this.lines;
+    const tick = withTick ? [this.tick(statement.span)] : [];
     switch (statement.kind) {
       case 'Let':
-        out.push(this.tick(statement.span), `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
+        out.push(...tick, `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
         return;
       case 'Return':
-        out.push(this.tick(statement.span), `return ${this.expr(statement.value)};`);
+        out.push(...tick, `return ${this.expr(statement.value)};`);
         return;
       case 'Fail':
-        out.push(this.tick(statement.span), `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
+        out.push(...tick, `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
         return;
       case 'If':
-        out.push(this.tick(statement.span));
+        out.push(...tick);
         statement.branches.forEach((branch, i) => {
           out.push(`${i === 0 ? 'if' : '} else if'} (${this.expr(branch.condition)}) {`);
           this.block(branch.body);
@@ -166,12 +218,13 @@ class RuleGenerator {
         out.push('}');
         return;
       case 'Match':
+        out.push(...tick);
         this.match(statement);
         return;
       case 'ForEach': {
         const n = this.loops++;
         out.push(
-          this.tick(statement.span),
+          ...tick,
           `{ const l${n} = ${this.expr(statement.iterable)};`,
           `for (let i${n} = 0; i${n} < l${n}.length; i${n}++) {`,
           this.tick(statement.span),
@@ -186,7 +239,7 @@ class RuleGenerator {
 
   private match(statement: MatchStmt): void {
     const out = this.lines;
-    out.push(this.tick(statement.span), `switch (${this.expr(statement.subject)}) {`);
+    out.push(`switch (${this.expr(statement.subject)}) {`);
     for (const matchCase of statement.cases) {
       for (const pattern of matchCase.patterns) {
         if (pattern.kind === 'VariantPattern') {

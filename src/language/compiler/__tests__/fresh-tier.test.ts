@@ -75,6 +75,45 @@ describe('fresh closure copies', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
+  it('take exactly the steps of the closure tree: same outcome and span for every budget', () => {
+    const programs: [string[], string, unknown][] = [
+      [
+        [
+          'Module m.',
+          'Rule helper given n as Int, produce Int:',
+          '  Let a be n + 1.',
+          '  Let b be a * 2.',
+          '  Return b.',
+          'Rule r given xs as List of Int, d as Int, produce Int:',
+          '  Let total be 0.',
+          '  Let scale be 10.',
+          '  For each x in xs:',
+          '    Let y be x * scale.',
+          '    Let total be total + helper(y).',
+          '    Let z be total % 7.',
+          '    If z is 3:',
+          '      Let total be total + 100 % d * 0 + 1.',
+          '  Let w be total - 1.',
+          '  Let q be w / d.',
+          '  Return round(q).',
+        ],
+        'r',
+        [[1, 2, 3, 4], 2],
+      ],
+      [['Module m.', 'Rule r given d as Int, produce Int:', '  Let a be 1.', '  Let b be 2.', '  Let c be a % d.', '  Let e be 3.', '  Return a + b + c + e.'], 'r', [0]],
+    ];
+    for (const [lines, fn, context] of programs) {
+      const source = lines.join('\n') + '\n';
+      for (let budget = 1; budget <= 120; budget++) {
+        const c: Case = { name: `${fn} with ${budget} steps`, locale: 'en-US', source, function: fn, context, options: { stepBudget: budget } };
+        const expected = outcome(build(c, Number.MAX_SAFE_INTEGER)!, c);
+        const fresh = build(c, 1)!;
+        expect(outcome(fresh, c), c.name).toEqual(expected);
+        expect(outcome(fresh, c), c.name).toEqual(expected);
+      }
+    }
+  });
+
   it('keep tracing, and other entry points, on their own trees', () => {
     const source = 'Module m.\nRule one produce Int:\n  Return 1.\nRule two produce Int:\n  Return one() + one().\n';
     const checked = check(parse(source, 'en-US').module!).checked!;
