@@ -95,7 +95,7 @@ export function judgeCase(c: LoadedCase): Verdict {
   }
 
   const options = c.options?.stepBudget !== undefined ? { stepBudget: c.options.stepBudget } : {};
-  const outcome = evaluate(compiled.program, c.function, (c.context ?? {}) as never, options);
+  const outcome = evaluate(compiled.program, c.function, (c.context === undefined ? {} : c.context) as never, options);
   if ('result' in c.expect) {
     if (!outcome.ok) {
       return { pass: false, reason: `expected ${JSON.stringify(c.expect.result)} but evaluation failed:\n${show(source, outcome.diagnostics)}` };
@@ -133,7 +133,7 @@ export function judgeTranslations(c: LoadedCase): Verdict {
     if (compiled.program === null) {
       return { pass: false, reason: `formatted as ${target} it no longer compiles:\n${show(translated, compiled.diagnostics)}\n${translated}` };
     }
-    const outcome = evaluate(compiled.program, c.function, (c.context ?? {}) as never, options);
+    const outcome = evaluate(compiled.program, c.function, (c.context === undefined ? {} : c.context) as never, options);
     if (!outcome.ok || !sameJson(outcome.value, c.expect.result)) {
       const got = outcome.ok ? JSON.stringify(outcome.value) : `\n${show(translated, outcome.diagnostics)}`;
       return { pass: false, reason: `formatted as ${target} it gives ${got}\n${translated}` };

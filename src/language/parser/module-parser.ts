@@ -20,6 +20,9 @@ const STATEMENT_CONCEPTS: readonly Concept[] = ['let', 'return', 'if', 'elseIf',
 /** A module: its header, then records, enums and rules (LANGUAGE.md §3). */
 export class ModuleParser extends StatementParser {
   private readonly declarations: Declaration[] = [];
+  /** Set after PL1010: the first `Module` line found later is the (misplaced) header, not a second one. */
+  private lateHeaderAllowed = false;
+  private moduleName: string[] = [];
 
   /** Null only when the source holds neither a module header nor any declaration. */
   parseModule(): ModuleNode | null {
@@ -38,6 +41,7 @@ export class ModuleParser extends StatementParser {
         name = this.parseHeader(leading);
       } else {
         const shown = `${this.spell('module')} name${this.syntax.punctuation.terminator}`;
+        this.lateHeaderAllowed = true;
         this.report(
           'PL1010',
           `the module must start with \`${shown}\``,
@@ -46,6 +50,7 @@ export class ModuleParser extends StatementParser {
         );
       }
       this.parseDeclarations();
+      if (header === null) name = this.moduleName;
     } catch (error) {
       if (error !== LIMIT_REACHED) throw error;
     }
@@ -103,6 +108,12 @@ export class ModuleParser extends StatementParser {
       if (this.isKw(token, 'define')) return this.parseDefine(token);
       if (this.isKw(token, 'rule')) return this.parseRule(token);
       if (this.isKw(token, 'module')) {
+        // A header that comes late was already reported as PL1010; it still names the module.
+        if (this.lateHeaderAllowed) {
+          this.lateHeaderAllowed = false;
+          this.moduleName = this.parseHeader([]);
+          return null;
+        }
         this.fail('PL1011', 'more than one module header', token, 'a source file is exactly one module');
       }
       const expected = `\`${this.spell('define')}\` or \`${this.spell('rule')}\``;
