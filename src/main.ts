@@ -3,7 +3,7 @@
  * `api`, `worker`, or `all` (both, the default of `npm start`) — built from small start functions
  * that share one runtime (config, logger, store, Redis) and stop in reverse order.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
@@ -164,6 +164,26 @@ async function openRequestRedis(config: Config, logger: Logger): Promise<Redis> 
   return redis;
 }
 
+/** Counts request handlers until they finish, which can be after their connection closed. */
+function trackHandlers(handler: (req: IncomingMessage, res: ServerResponse) => Promise<unknown>) {
+  let running = 0;
+  const waiters: Array<() => void> = [];
+  return {
+    handle(req: IncomingMessage, res: ServerResponse): void {
+      running++;
+      const done = () => {
+        if (--running > 0) return;
+        for (const wake of waiters.splice(0)) wake();
+      };
+      // Koa answers its own errors; a rejection here would be a failed write, already logged by the app.
+      handler(req, res).then(done, done);
+    },
+    settled(): Promise<void> {
+      return running === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+    },
+  };
+}
+
 /** The HTTP API. */
 export const startApi: PartStarter = async ({ config, logger, store, redis }) => {
   let keyRing: JwtKeyRing;
@@ -228,7 +248,8 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
       createPolicyRoutes({ registry, tenants: signingSecrets, nonceGuard, signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS }),
     ],
   });
-  const server = createServer(app.callback());
+  const handlers = trackHandlers(app.callback());
+  const server = createServer(handlers.handle);
   let address: AddressInfo;
   try {
     address = await listen(server, config.PORT, config.HOST);
@@ -245,6 +266,8 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
       const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
       await closed;
       clearTimeout(grace);
+      // A handler goes on after its client hung up; it still needs Redis, the dispatcher and the writer.
+      await handlers.settled();
       // Requests are done: nothing waits on the dispatcher any more; the writer flushes what is queued.
       await releaseEvaluation();
     },

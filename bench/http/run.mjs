@@ -5,7 +5,7 @@
 // Run through `npm run bench:http` (QUICK=1 for a tiny run).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { computeSignature } from '../../dist/src/auth/request-signature.js';
-import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
+import { verifyChain } from '../../dist/src/audit/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
 import { createTenantService } from '../../dist/src/tenants/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
@@ -83,6 +83,23 @@ async function waitForReady(base, running) {
 
 const sha256Hex = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
+/** CPU time (user + system, every thread) of a process so far, in microseconds; null off Linux. */
+function processCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
+
+function redisServerPid() {
+  const found = spawnSync('pgrep', ['-x', 'redis-server'], { encoding: 'utf8' });
+  const pid = Number(found.stdout?.trim().split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
 /**
  * Signed requests prepared before the clock starts: each body is hashed once, each request gets
  * its own nonce and signature. The server still does every check on every request (timestamp,
@@ -124,12 +141,19 @@ function signedPool(bodies, path, secret, size) {
   };
 }
 
-function cannon(autocannon, options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url: options.url, connections: options.connections, duration: options.duration, requests: options.requests, timeout: 30 }, (error, result) =>
-      error ? reject(error) : resolve(result),
+/** One autocannon run, with the CPU the server, Redis and this load generator spent on it. */
+async function cannon(autocannon, options) {
+  const pids = { server: options.serverPid, redis: options.redisPid ?? null };
+  const before = { server: processCpuUs(pids.server), redis: pids.redis && processCpuUs(pids.redis), client: process.cpuUsage() };
+  const result = await new Promise((resolve, reject) => {
+    autocannon({ url: options.url, connections: options.connections, duration: options.duration, requests: options.requests, timeout: 30 }, (error, res) =>
+      error ? reject(error) : resolve(res),
     );
   });
+  const client = process.cpuUsage(before.client);
+  const spent = (key) => (before[key] === null || before[key] === undefined ? null : processCpuUs(pids[key]) - before[key]);
+  result.cpuUs = { server: spent('server'), redis: spent('redis'), client: client.user + client.system };
+  return result;
 }
 
 function summarise(name, result, evaluationsPerRequest) {
@@ -138,14 +162,20 @@ function summarise(name, result, evaluationsPerRequest) {
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
   const seconds = result.duration;
+  // Per request sent (answered or cut off at the end of the run): CPU does not care which.
+  const perRequest = (us) => (us === null ? null : us / result.requests.sent);
   return {
     run: name,
     requests: result['2xx'],
+    sent: result.requests.sent,
     reqPerSec: result['2xx'] / seconds,
     evalPerSec: evaluationsPerRequest === 0 ? null : (result['2xx'] * evaluationsPerRequest) / seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     evaluations: result['2xx'] * evaluationsPerRequest,
+    serverCpuUs: perRequest(result.cpuUs.server),
+    redisCpuUs: evaluationsPerRequest === 0 ? null : perRequest(result.cpuUs.redis),
+    clientCpuUs: perRequest(result.cpuUs.client),
   };
 }
 
@@ -155,7 +185,6 @@ async function main() {
   const autocannon = loadAutocannon();
   const dataDir = mkdtempSync(join(tmpdir(), 'pe-bench-http-'));
   const prefix = `bench-${randomUUID()}`;
-  const jwtSecret = randomBytes(32).toString('base64url');
   const port = await unusedPort();
   const base = `http://127.0.0.1:${port}`;
 
@@ -171,7 +200,7 @@ async function main() {
     REDIS_KEY_PREFIX: prefix,
     HOST: '127.0.0.1',
     PORT: String(port),
-    JWT_KEYS: `bench:${jwtSecret}`,
+    JWT_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
     // The limiter still runs (one Redis call per request); the quota is set above what a run can spend.
     RATE_LIMIT_POINTS: '1000000000',
     // One JSON line per request would measure the log pipe; warnings and errors still show.
@@ -196,7 +225,7 @@ async function main() {
   console.log(quick ? '  QUICK=1: tiny run, numbers are not meaningful\n' : '');
 
   const rows = [];
-  let evaluationsSent = 0;
+  const redisPid = redisServerPid();
 
   // (a) the ceiling.
   const hello = startChild([join(here, 'koa-hello.mjs')], {});
@@ -206,66 +235,77 @@ async function main() {
       hello.exited.then((code) => reject(new Error(`koa hello-world exited (${code}): ${hello.output()}`)));
     });
     const url = `http://127.0.0.1:${helloPort}/`;
-    await cannon(autocannon, { url, connections: CONNECTIONS, duration: WARMUP_S });
-    rows.push(summarise('(a) Koa hello-world, GET', await cannon(autocannon, { url, connections: CONNECTIONS, duration: DURATION_S }), 0));
+    const run = { url, connections: CONNECTIONS, serverPid: hello.child.pid };
+    await cannon(autocannon, { ...run, duration: WARMUP_S });
+    rows.push(summarise('(a) Koa hello-world, GET', await cannon(autocannon, { ...run, duration: DURATION_S }), 0));
   } finally {
     await stopChild(hello);
   }
 
+  // Evaluations answered (at least this many records) and sent (at most this many) over all runs.
+  const evaluations = { answered: 0, sent: 0 };
+  const count = (row, perRequest) => {
+    evaluations.answered += row.evaluations;
+    evaluations.sent += row.sent * perRequest;
+    return row;
+  };
   const service = startChild([join(root, 'dist', 'src', 'main.js')], serviceEnv);
+  let stopped = false;
   try {
     await waitForReady(base, service);
+    const serviceRun = { url: base, serverPid: service.child.pid, redisPid };
 
     // (b) one evaluation per request.
-    const sourceSize = SIGNATURE_RATE_CAP * (WARMUP_S + DURATION_S);
-    const sourcePool = signedPool(sourceBodies, SOURCE_PATH, secret, sourceSize);
-    const sourceRequests = [{ method: 'POST', path: SOURCE_PATH, setupRequest: (r) => sourcePool.setupRequest(r) }];
-    const sourceWarm = summarise('warm-up', await cannon(autocannon, { url: base, connections: CONNECTIONS, duration: WARMUP_S, requests: sourceRequests }), 1);
-    const source = summarise('(b) evaluate-source, signed', await cannon(autocannon, { url: base, connections: CONNECTIONS, duration: DURATION_S, requests: sourceRequests }), 1);
+    const sourcePool = signedPool(sourceBodies, SOURCE_PATH, secret, SIGNATURE_RATE_CAP * (WARMUP_S + DURATION_S));
+    const single = { ...serviceRun, connections: CONNECTIONS, requests: [{ method: 'POST', path: SOURCE_PATH, setupRequest: (r) => sourcePool.setupRequest(r) }] };
+    count(summarise('warm-up', await cannon(autocannon, { ...single, duration: WARMUP_S }), 1), 1);
+    const source = count(summarise('(b) evaluate-source, signed', await cannon(autocannon, { ...single, duration: DURATION_S }), 1), 1);
     rows.push(source);
-    evaluationsSent += sourceWarm.evaluations + source.evaluations;
 
-    // (c) the same evaluation, 100 to a request, through the batch endpoint.
-    const batchSize = Math.ceil((SIGNATURE_RATE_CAP / BATCH_ITEMS) * (WARMUP_S + DURATION_S)) + 1000;
-    const batchPool = signedPool([batchBody], BATCH_PATH, secret, batchSize);
-    const batchRequests = [{ method: 'POST', path: BATCH_PATH, setupRequest: (r) => batchPool.setupRequest(r) }];
-    const batchWarm = summarise('warm-up', await cannon(autocannon, { url: base, connections: BATCH_CONNECTIONS, duration: WARMUP_S, requests: batchRequests }), BATCH_ITEMS);
-    const batch = summarise(`(c) evaluate-source/batch, ${BATCH_ITEMS} items`, await cannon(autocannon, { url: base, connections: BATCH_CONNECTIONS, duration: DURATION_S, requests: batchRequests }), BATCH_ITEMS);
-    rows.push(batch);
-    evaluationsSent += batchWarm.evaluations + batch.evaluations;
+    // (c) the same evaluation, BATCH_ITEMS to a request, through the batch endpoint.
+    const batchPool = signedPool([batchBody], BATCH_PATH, secret, Math.ceil((SIGNATURE_RATE_CAP / BATCH_ITEMS) * (WARMUP_S + DURATION_S)) + 1000);
+    const batched = { ...serviceRun, connections: BATCH_CONNECTIONS, requests: [{ method: 'POST', path: BATCH_PATH, setupRequest: (r) => batchPool.setupRequest(r) }] };
+    count(summarise('warm-up', await cannon(autocannon, { ...batched, duration: WARMUP_S }), BATCH_ITEMS), BATCH_ITEMS);
+    rows.push(count(summarise(`(c) evaluate-source/batch, ${BATCH_ITEMS} items`, await cannon(autocannon, { ...batched, duration: DURATION_S }), BATCH_ITEMS), BATCH_ITEMS));
 
-    // Every answered evaluation must be in the tenant's audit chain, and the chain must verify.
-    const token = await createTokenSigner(createJwtKeyRing([{ kid: 'bench', secret: jwtSecret }], 'bench')).sign({
-      subject: 'bench-auditor',
-      tenantId: TENANT,
-      roles: ['ADMIN'],
-      ttlSeconds: 3600,
-    });
-    const verification = await (await fetch(`${base}/api/v1/audit/verify`, { headers: { authorization: `Bearer ${token}`, 'x-tenant-id': TENANT } })).json();
+    // A graceful stop lets every handler finish (also those whose client left at the end of a run).
+    await stopChild(service);
+    stopped = true;
+    const audit = await openSqliteStore(join(dataDir, 'policy-engine.sqlite'));
+    let verification;
+    try {
+      verification = await verifyChain(audit.audit, TENANT);
+    } finally {
+      await audit.close();
+    }
 
-    const ceiling = rows[0].reqPerSec;
-    console.log('| run | requests | requests/s | evaluations/s | p50 ms | p99 ms | requests/s vs (a) | evaluations/s vs (a) |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    const ceiling = rows[0];
+    console.log('| run | requests | requests/s | evaluations/s | p50 ms | p99 ms | requests/s vs (a) | evaluations/s vs (a) | server CPU µs/request | Redis CPU µs/request |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) {
-      const evalRatio = row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling, 2)}×`;
+      const evalRatio = row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling.reqPerSec, 2)}×`;
       console.log(
-        `| ${row.run} | ${fmt(row.requests)} | ${fmt(row.reqPerSec)} | ${fmt(row.evalPerSec)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.reqPerSec / ceiling, 2)}× | ${evalRatio} |`,
+        `| ${row.run} | ${fmt(row.requests)} | ${fmt(row.reqPerSec)} | ${fmt(row.evalPerSec)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.reqPerSec / ceiling.reqPerSec, 2)}× | ${evalRatio} | ${fmt(row.serverCpuUs)} | ${fmt(row.redisCpuUs)} |`,
       );
     }
-    const ratio = source.reqPerSec / ceiling;
+    const ratio = source.reqPerSec / ceiling.reqPerSec;
     const met = ratio >= 0.5 && source.p99 <= 30;
     console.log('');
     console.log(`target for (b): ≥ 0.50× of (a) with p99 ≤ 30 ms: ${met ? 'met' : 'missed'} (${fmt(ratio, 2)}×, p99 ${fmt(source.p99, 1)} ms)`);
-    const audited = verification.checked;
-    console.log(
-      `audit: ${fmt(evaluationsSent)} evaluations answered (warm-ups included), ${fmt(audited)} SOURCE_EVALUATED records in the chain, chain ${verification.valid ? 'valid' : `INVALID at ${verification.firstInvalidSeq}: ${verification.reason}`}`,
-    );
-    console.log(`signed requests used: ${fmt(sourcePool.used())} single, ${fmt(batchPool.used())} batch (each nonce once)`);
-    if (!verification.valid || audited !== evaluationsSent) {
-      throw new Error(`audit mismatch: expected ${evaluationsSent} valid records, found ${audited} (valid: ${verification.valid})`);
+    if (ceiling.serverCpuUs !== null && source.serverCpuUs !== null) {
+      console.log(
+        `CPU per request (all threads; independent of what else the machine runs): (a) ${fmt(ceiling.serverCpuUs)} µs, (b) ${fmt(source.serverCpuUs)} µs + ${fmt(source.redisCpuUs)} µs in Redis, (c) ${fmt(rows[2].serverCpuUs / BATCH_ITEMS, 1)} µs per evaluation`,
+      );
     }
+    const audited = verification.checked;
+    const complete = verification.valid && audited >= evaluations.answered && audited <= evaluations.sent;
+    console.log(
+      `audit: ${fmt(audited)} SOURCE_EVALUATED records, chain ${verification.valid ? 'valid' : `INVALID at ${verification.firstInvalidSeq}: ${verification.reason}`}; ` +
+        `${fmt(evaluations.answered)} evaluations answered, ${fmt(evaluations.sent)} sent (warm-ups included; requests cut off at the end of a run are evaluated and audited without being counted as answered)`,
+    );
+    if (!complete) throw new Error(`audit check failed: ${audited} records for ${evaluations.answered} answered and ${evaluations.sent} sent evaluations`);
   } finally {
-    await stopChild(service).catch((error) => console.error(String(error)));
+    if (!stopped) await stopChild(service).catch((error) => console.error(String(error)));
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`*${prefix}*`);
     for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));

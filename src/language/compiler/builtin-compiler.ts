@@ -1,7 +1,7 @@
 /**
  * Built-in function calls, specialised at compile time by the arguments' static types (an Int
  * passed to `round` needs no rounding, `length` of a list is not `length` of a text). Closures are
- * made from templates whose bodies refer only to their parameters (see closure-template.ts).
+ * built by module-level factories that capture only what they use.
  */
 import type { CallExpr, Span } from '../ast/nodes.js';
 import type { BuiltinName } from '../checker/builtins.js';
@@ -28,7 +28,7 @@ function invalidDigits(span: Span, digits: number): EvaluationError {
   return new EvaluationError('PL3006', `\`round\` takes 0 to ${MAX_ROUND_DIGITS} decimal digits, got \`${digits}\``, span);
 }
 
-// ---------- templates ----------
+// ---------- closure factories ----------
 
 const min2 =
   (a: Eval, b: Eval): Eval =>
@@ -158,7 +158,6 @@ const join =
 // ---------- compilation ----------
 
 export function compileBuiltinCall(ctx: CompileContext, expr: CallExpr, name: BuiltinName, args: readonly Eval[]): Eval {
-  const make = ctx.make;
   const span = expr.span;
   const argType = (i: number): ValueType => typeOf(ctx, expr.args[i]!);
   const a = args[0]!;
@@ -166,47 +165,47 @@ export function compileBuiltinCall(ctx: CompileContext, expr: CallExpr, name: Bu
   switch (name) {
     case 'min':
       if (args.length === 1) return a;
-      return args.length === 2 ? make(min2)(a, b) : make(extreme)([...args], true);
+      return args.length === 2 ? min2(a, b) : extreme([...args], true);
     case 'max':
       if (args.length === 1) return a;
-      return args.length === 2 ? make(max2)(a, b) : make(extreme)([...args], false);
+      return args.length === 2 ? max2(a, b) : extreme([...args], false);
     case 'abs':
-      return make(numeric1)(a, Math.abs);
+      return numeric1(a, Math.abs);
     case 'round':
-      if (args.length === 2) return make(roundDigits)(a, b, span, roundToDigits, invalidDigits, MAX_ROUND_DIGITS);
-      return argType(0).kind === 'Int' ? a : make(toInt)(a, roundHalfAway, checkInt, span);
+      if (args.length === 2) return roundDigits(a, b, span, roundToDigits, invalidDigits, MAX_ROUND_DIGITS);
+      return argType(0).kind === 'Int' ? a : toInt(a, roundHalfAway, checkInt, span);
     case 'floor':
-      return argType(0).kind === 'Int' ? a : make(toInt)(a, Math.floor, checkInt, span);
+      return argType(0).kind === 'Int' ? a : toInt(a, Math.floor, checkInt, span);
     case 'ceil':
-      return argType(0).kind === 'Int' ? a : make(toInt)(a, Math.ceil, checkInt, span);
+      return argType(0).kind === 'Int' ? a : toInt(a, Math.ceil, checkInt, span);
     case 'power':
-      return make(power)(a, b, span, notFinite);
+      return power(a, b, span, notFinite);
     case 'sqrt':
-      return make(sqrt)(a, span, notFinite);
+      return sqrt(a, span, notFinite);
     case 'length':
-      return argType(0).kind === 'Text' ? make(textLength)(a, codePointLength) : make(listLength)(a);
+      return argType(0).kind === 'Text' ? textLength(a, codePointLength) : listLength(a);
     case 'count':
-      return make(listLength)(a);
+      return listLength(a);
     case 'sum': {
       const list = argType(0);
       const ofInts = list.kind === 'List' && list.element.kind === 'Int';
-      return ofInts ? make(sumInts)(a, checkInt, span) : make(sumFloats)(a, checkFloat, span);
+      return ofInts ? sumInts(a, checkInt, span) : sumFloats(a, checkFloat, span);
     }
     case 'append':
-      return make(append)(a, b);
+      return append(a, b);
     case 'lower':
-      return make(lower)(a);
+      return lower(a);
     case 'upper':
-      return make(upper)(a, checkTextLength, span);
+      return upper(a, checkTextLength, span);
     case 'trim':
-      return make(trim)(a);
+      return trim(a);
     case 'startsWith':
-      return make(startsWith)(a, b);
+      return startsWith(a, b);
     case 'endsWith':
-      return make(endsWith)(a, b);
+      return endsWith(a, b);
     case 'text':
-      return make(toText)(a, createTextConversion(argType(0), ctx.env.enums));
+      return toText(a, createTextConversion(argType(0), ctx.env.enums));
     case 'join':
-      return make(join)(a, b, checkTextLength, span);
+      return join(a, b, checkTextLength, span);
   }
 }

@@ -7,7 +7,6 @@ import type { Expr } from '../ast/nodes.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
 import type { TypeEnvironment } from '../runtime/input-conversion.js';
-import type { Instantiate } from '../runtime/closure-template.js';
 import type { Meter } from '../runtime/meter.js';
 import type { RuleCode } from '../runtime/program-runtime.js';
 import type { TraceRecorder } from './trace-recorder.js';
@@ -21,8 +20,6 @@ export interface CompileContext {
   readonly trace: TraceRecorder | null;
   readonly rule: RuleInfo;
   readonly frame: unknown[];
-  /** Shared templates, or a fresh copy per node for hot programs (see closure-template.ts). */
-  readonly make: Instantiate;
 }
 
 export function typeOf(ctx: CompileContext, expr: Expr): ValueType {

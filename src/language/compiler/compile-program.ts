@@ -9,7 +9,7 @@
 import type { CompiledProgram, FunctionSignature, Locale } from '../api-types.js';
 import type { CheckedModule } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
-import { freshTemplates, sharedTemplates, type Instantiate } from '../runtime/closure-template.js';
+import { freshTemplates } from '../runtime/closure-template.js';
 import { createCodeHelpers } from '../runtime/code-helpers.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
@@ -46,19 +46,18 @@ interface TreeOptions {
   readonly env: TypeEnvironment;
   readonly meter: Meter;
   readonly trace: TraceRecorder | null;
-  readonly make: Instantiate;
 }
 
 /** Compiles the given rules (all when `only` is null), callees before callers. */
 function buildTree(options: TreeOptions, only: ReadonlySet<string> | null): CodeTree {
-  const { checked, env, meter, trace, make } = options;
+  const { checked, env, meter, trace } = options;
   const compiled = new Map<string, RuleCode>();
   for (const name of checked.callOrder) {
     if (only !== null && !only.has(name)) continue;
     const rule = checked.rules.get(name)!;
     const frame: unknown[] = [];
     for (let i = 0; i < rule.slotCount; i++) frame.push(undefined);
-    const ctx: CompileContext = { checked, env, meter, compiled, trace, rule, frame, make };
+    const ctx: CompileContext = { checked, env, meter, compiled, trace, rule, frame };
     compiled.set(name, { frame, body: compileBlock(ctx, rule.decl.body) });
   }
   return { rules: compiled, sink: trace?.sink ?? null };
@@ -80,7 +79,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
   const meter = createMeter();
   const stepBudget = options.stepBudget === undefined ? DEFAULT_STEP_BUDGET : validateStepBudget(options.stepBudget);
   const tierUpAfter = options.tierUpAfter ?? DEFAULT_TIER_UP_AFTER;
-  const plain = buildTree({ checked, env, meter, trace: null, make: sharedTemplates }, null);
+  const plain = buildTree({ checked, env, meter, trace: null }, null);
   let traced: CodeTree | null = null;
 
   const entries = new Map<string, EntryPoint>();
@@ -110,7 +109,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     tierUpAfter,
     traced() {
       traced ??= buildTree(
-        { checked, env, meter, trace: new TraceRecorder({ entries: [] }, options.source, env), make: sharedTemplates },
+        { checked, env, meter, trace: new TraceRecorder({ entries: [] }, options.source, env) },
         null,
       );
       return traced;

@@ -3,7 +3,9 @@
  * the operands is made here, once, so that the closures themselves do only the arithmetic:
  * variables are frame slots, record fields array positions, enum values integers.
  *
- * Closures that call other closures are made from templates (see closure-template.ts).
+ * Closures that call other closures are built by small module-level factories: a closure then
+ * captures only the factory's parameters, not the compiler's whole scope (context, tree), which
+ * keeps cached programs small.
  */
 import type {
   BetweenExpr,
@@ -29,7 +31,7 @@ import type { Operand } from './operand.js';
 
 type Exceeded = typeof budgetExceeded;
 
-// ---------- templates ----------
+// ---------- closure factories ----------
 
 const list1 = (a: Eval): Eval => () => [a()];
 const list2 = (a: Eval, b: Eval): Eval => () => [a(), b()];
@@ -286,18 +288,17 @@ function compileList(ctx: CompileContext, expr: ListExpr): Eval {
     case 0:
       return () => [];
     case 1:
-      return ctx.make(list1)(items[0]!);
+      return list1(items[0]!);
     case 2:
-      return ctx.make(list2)(items[0]!, items[1]!);
+      return list2(items[0]!, items[1]!);
     case 3:
-      return ctx.make(list3)(items[0]!, items[1]!, items[2]!);
+      return list3(items[0]!, items[1]!, items[2]!);
     default:
-      return ctx.make(listMany)(items);
+      return listMany(items);
   }
 }
 
 function compileRecord(ctx: CompileContext, expr: RecordExpr): Eval {
-  const make = ctx.make;
   const size = ctx.env.records.get(expr.typeName)!.fields.length;
   const parts = expr.fields.map((field) => {
     const resolution = resolutionOf(ctx, field.id);
@@ -308,22 +309,22 @@ function compileRecord(ctx: CompileContext, expr: RecordExpr): Eval {
   if (parts.every((part, i) => part.index === i)) {
     switch (size) {
       case 1:
-        return make(list1)(v[0]!);
+        return list1(v[0]!);
       case 2:
-        return make(list2)(v[0]!, v[1]!);
+        return list2(v[0]!, v[1]!);
       case 3:
-        return make(list3)(v[0]!, v[1]!, v[2]!);
+        return list3(v[0]!, v[1]!, v[2]!);
       case 4:
-        return make(record4)(v[0]!, v[1]!, v[2]!, v[3]!);
+        return record4(v[0]!, v[1]!, v[2]!, v[3]!);
       case 5:
-        return make(record5)(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!);
+        return record5(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!);
       case 6:
-        return make(record6)(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
+        return record6(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!);
       default:
-        return make(listMany)(v);
+        return listMany(v);
     }
   }
-  return make(recordAnyOrder)(
+  return recordAnyOrder(
     size,
     parts.map((p) => p.index),
     v,
@@ -343,7 +344,7 @@ function compileFieldAccess(ctx: CompileContext, expr: FieldAccessExpr): Eval {
     const frame = ctx.frame;
     return () => (frame[slot] as unknown[])[index];
   }
-  return ctx.make(fieldOf)(compileExpr(ctx, expr.object), index);
+  return fieldOf(compileExpr(ctx, expr.object), index);
 }
 
 function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
@@ -354,7 +355,7 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
   const callee = ctx.compiled.get(resolution.name);
   if (callee === undefined) throw new Error(`rule \`${resolution.name}\` compiled after its caller`);
   const { frame, body } = callee;
-  const { meter, make } = ctx;
+  const { meter } = ctx;
   const span = expr.span;
 
   if (ctx.trace) {
@@ -375,42 +376,41 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
   }
   switch (args.length) {
     case 0:
-      return make(call0)(meter, span, budgetExceeded, body);
+      return call0(meter, span, budgetExceeded, body);
     case 1:
-      return make(call1)(meter, span, budgetExceeded, frame, body, args[0]!);
+      return call1(meter, span, budgetExceeded, frame, body, args[0]!);
     case 2:
-      return make(call2)(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!);
+      return call2(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!);
     case 3:
-      return make(call3)(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!, args[2]!);
+      return call3(meter, span, budgetExceeded, frame, body, args[0]!, args[1]!, args[2]!);
     default:
-      return make(callMany)(meter, span, budgetExceeded, frame, body, args);
+      return callMany(meter, span, budgetExceeded, frame, body, args);
   }
 }
 
 function compileUnary(ctx: CompileContext, expr: UnaryExpr): Eval {
   const operand = compileExpr(ctx, expr.operand);
-  return expr.op === 'not' ? ctx.make(not)(operand) : ctx.make(negate)(operand);
+  return expr.op === 'not' ? not(operand) : negate(operand);
 }
 
 function compileBinary(ctx: CompileContext, expr: BinaryExpr): Eval {
-  const make = ctx.make;
   if (expr.op === 'and' || expr.op === 'or') {
     const a = compileExpr(ctx, expr.left);
     const b = compileExpr(ctx, expr.right);
-    return expr.op === 'and' ? make(and)(a, b) : make(or)(a, b);
+    return expr.op === 'and' ? and(a, b) : or(a, b);
   }
   const type = typeOf(ctx, expr);
   const span = expr.span;
   if (type.kind === 'Text') {
-    return make(concat)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, checkTextLength);
+    return concat(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, checkTextLength);
   }
   if (expr.op === 'div') {
-    return make(divide)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, divisionByZero, notFinite);
+    return divide(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, divisionByZero, notFinite);
   }
   if (expr.op === 'mod') {
-    return make(modulo)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, moduloByZero, floorMod);
+    return modulo(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right), span, moduloByZero, floorMod);
   }
-  return arithmeticClosure(ctx.make, expr.op, type.kind === 'Int', operandOf(ctx, expr.left), operandOf(ctx, expr.right), span);
+  return arithmeticClosure(expr.op, type.kind === 'Int', operandOf(ctx, expr.left), operandOf(ctx, expr.right), span);
 }
 
 function compileCompare(ctx: CompileContext, expr: CompareExpr): Eval {
@@ -419,21 +419,21 @@ function compileCompare(ctx: CompileContext, expr: CompareExpr): Eval {
     case 'gt':
     case 'le':
     case 'ge':
-      return compareClosure(ctx.make, expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
+      return compareClosure(expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
     case 'eq':
     case 'ne': {
       const type = typeOf(ctx, expr.left);
-      if (isScalar(type)) return compareClosure(ctx.make, expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
+      if (isScalar(type)) return compareClosure(expr.op, operandOf(ctx, expr.left), operandOf(ctx, expr.right));
       const a = compileExpr(ctx, expr.left);
       const b = compileExpr(ctx, expr.right);
       const equals = createEquality(type, ctx.env.records);
-      return expr.op === 'eq' ? ctx.make(structurallyEqual)(a, b, equals) : ctx.make(structurallyDifferent)(a, b, equals);
+      return expr.op === 'eq' ? structurallyEqual(a, b, equals) : structurallyDifferent(a, b, equals);
     }
     case 'in':
       return compileMembership(ctx, expr.left, expr.right, true);
     case 'contains': {
       if (typeOf(ctx, expr.left).kind === 'Text') {
-        return ctx.make(textContains)(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right));
+        return textContains(compileExpr(ctx, expr.left), compileExpr(ctx, expr.right));
       }
       return compileMembership(ctx, expr.right, expr.left, false);
     }
@@ -447,19 +447,19 @@ function compileMembership(ctx: CompileContext, itemExpr: Expr, listExpr: Expr, 
   const item = compileExpr(ctx, itemExpr);
   if (isScalar(elementType)) {
     if (listExpr.kind === 'List' && listExpr.elements.every((e) => literalValue(e) !== undefined)) {
-      return ctx.make(inConstants)(item, listExpr.elements.map(literalValue));
+      return inConstants(item, listExpr.elements.map(literalValue));
     }
     const list = compileExpr(ctx, listExpr);
-    return itemFirst ? ctx.make(itemInList)(item, list) : ctx.make(listHasItem)(list, item);
+    return itemFirst ? itemInList(item, list) : listHasItem(list, item);
   }
   const list = compileExpr(ctx, listExpr);
-  return ctx.make(memberOf)(item, list, itemFirst, createEquality(elementType, ctx.env.records));
+  return memberOf(item, list, itemFirst, createEquality(elementType, ctx.env.records));
 }
 
 function compileBetween(ctx: CompileContext, expr: BetweenExpr): Eval {
   const value = compileExpr(ctx, expr.value);
   const low = literalValue(expr.low);
   const high = literalValue(expr.high);
-  if (typeof low === 'number' && typeof high === 'number') return ctx.make(betweenConstants)(value, low, high);
-  return ctx.make(between)(value, compileExpr(ctx, expr.low), compileExpr(ctx, expr.high));
+  if (typeof low === 'number' && typeof high === 'number') return betweenConstants(value, low, high);
+  return between(value, compileExpr(ctx, expr.low), compileExpr(ctx, expr.high));
 }

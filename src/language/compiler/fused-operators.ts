@@ -6,12 +6,11 @@
 import type { Span } from '../ast/nodes.js';
 import { checkFloat, checkInt } from '../runtime/numeric.js';
 import type { Eval } from '../runtime/program-runtime.js';
-import type { Instantiate } from '../runtime/closure-template.js';
 import { operandEval, type Operand } from './operand.js';
 
 type Check = typeof checkInt;
 
-// Templates for the shapes that call an operand closure (see closure-template.ts).
+// Factories for the shapes that call an operand closure.
 const ltConst = (a: Eval, c: number): Eval => () => (a() as number) < c;
 const gtConst = (a: Eval, c: number): Eval => () => (a() as number) > c;
 const leConst = (a: Eval, c: number): Eval => () => (a() as number) <= c;
@@ -34,7 +33,7 @@ const mul = (a: Eval, b: Eval, check: Check, span: Span): Eval => () => check((a
 export type ComparisonOp = 'lt' | 'gt' | 'le' | 'ge' | 'eq' | 'ne';
 
 /** Numeric ordering, or `===`/`!==` on scalars (numbers, Text, Bool, enum indices). */
-export function compareClosure(make: Instantiate, op: ComparisonOp, left: Operand, right: Operand): Eval {
+export function compareClosure(op: ComparisonOp, left: Operand, right: Operand): Eval {
   if (right.kind === 'const') {
     const c = right.value;
     if (left.kind === 'slot') {
@@ -74,17 +73,17 @@ export function compareClosure(make: Instantiate, op: ComparisonOp, left: Operan
     const a = operandEval(left);
     switch (op) {
       case 'lt':
-        return make(ltConst)(a, c as number);
+        return ltConst(a, c as number);
       case 'gt':
-        return make(gtConst)(a, c as number);
+        return gtConst(a, c as number);
       case 'le':
-        return make(leConst)(a, c as number);
+        return leConst(a, c as number);
       case 'ge':
-        return make(geConst)(a, c as number);
+        return geConst(a, c as number);
       case 'eq':
-        return make(eqConst)(a, c);
+        return eqConst(a, c);
       case 'ne':
-        return make(neConst)(a, c);
+        return neConst(a, c);
     }
   }
   if (left.kind === 'slot' && right.kind === 'slot' && left.frame === right.frame) {
@@ -110,24 +109,24 @@ export function compareClosure(make: Instantiate, op: ComparisonOp, left: Operan
   const b = operandEval(right);
   switch (op) {
     case 'lt':
-      return make(lt)(a, b);
+      return lt(a, b);
     case 'gt':
-      return make(gt)(a, b);
+      return gt(a, b);
     case 'le':
-      return make(le)(a, b);
+      return le(a, b);
     case 'ge':
-      return make(ge)(a, b);
+      return ge(a, b);
     case 'eq':
-      return make(eq)(a, b);
+      return eq(a, b);
     case 'ne':
-      return make(ne)(a, b);
+      return ne(a, b);
   }
 }
 
 export type ArithmeticOp = 'add' | 'sub' | 'mul';
 
 /** `+ - *` on numbers; Int results are checked against the safe range, Float results for finiteness. */
-export function arithmeticClosure(make: Instantiate, op: ArithmeticOp, isInt: boolean, left: Operand, right: Operand, span: Span): Eval {
+export function arithmeticClosure(op: ArithmeticOp, isInt: boolean, left: Operand, right: Operand, span: Span): Eval {
   const check: Check = isInt ? checkInt : checkFloat;
   const leaf = isInt ? intLeafArithmetic(op, left, right, span) : floatLeafArithmetic(op, left, right, span);
   if (leaf !== null) return leaf;
@@ -136,21 +135,21 @@ export function arithmeticClosure(make: Instantiate, op: ArithmeticOp, isInt: bo
     const c = right.value as number;
     switch (op) {
       case 'add':
-        return make(addConst)(a, c, check, span);
+        return addConst(a, c, check, span);
       case 'sub':
-        return make(subConst)(a, c, check, span);
+        return subConst(a, c, check, span);
       case 'mul':
-        return make(mulConst)(a, c, check, span);
+        return mulConst(a, c, check, span);
     }
   }
   const b = operandEval(right);
   switch (op) {
     case 'add':
-      return make(add)(a, b, check, span);
+      return add(a, b, check, span);
     case 'sub':
-      return make(sub)(a, b, check, span);
+      return sub(a, b, check, span);
     case 'mul':
-      return make(mul)(a, b, check, span);
+      return mul(a, b, check, span);
   }
 }
 

@@ -3,10 +3,12 @@
  * the value of a `Return` (language values are never `undefined`), so control flow needs no
  * exceptions. Each statement and each loop iteration takes one step from the meter.
  *
- * Closures that call other closures are made from templates (see closure-template.ts): their
- * bodies refer only to their parameters. When the context carries a trace recorder, `If`,
- * `Match`, `Return` and `Fail with` compile to recording variants instead; the plain tree
- * contains no tracing code at all.
+ * Closures that call other closures are built by small module-level factories: a closure then
+ * captures only the factory's parameters, not the compiler's whole scope (context, tree), which
+ * keeps cached programs small.
+ *
+ * When the context carries a trace recorder, `If`, `Match`, `Return` and `Fail with` compile to
+ * recording variants instead; the plain tree contains no tracing code at all.
  */
 import type { ForEachStmt, IfStmt, MatchStmt, Span, Statement } from '../ast/nodes.js';
 import type { TraceEntry } from '../api-types.js';
@@ -27,7 +29,7 @@ function failWith(message: string, span: Span): EvaluationError {
   return new EvaluationError('PL3004', message, span);
 }
 
-// ---------- templates ----------
+// ---------- closure factories ----------
 
 const block2 =
   (a: Exec, b: Exec): Exec =>
@@ -175,34 +177,32 @@ const blockMany =
 
 export function compileBlock(ctx: CompileContext, statements: readonly Statement[]): Exec {
   const code = statements.map((s) => compileStatement(ctx, s));
-  const make = ctx.make;
   switch (code.length) {
     case 0:
       return NOTHING;
     case 1:
       return code[0]!;
     case 2:
-      return make(block2)(code[0]!, code[1]!);
+      return block2(code[0]!, code[1]!);
     case 3:
-      return make(block3)(code[0]!, code[1]!, code[2]!);
+      return block3(code[0]!, code[1]!, code[2]!);
     case 4:
-      return make(block4)(code[0]!, code[1]!, code[2]!, code[3]!);
+      return block4(code[0]!, code[1]!, code[2]!, code[3]!);
     default:
       // Longer blocks run as a chain of four-statement blocks, keeping each call site small.
-      if (code.length <= 8) return make(blockMany)(code);
-      return make(block2)(make(blockMany)(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
+      if (code.length <= 8) return blockMany(code);
+      return block2(blockMany(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
   }
 }
 
 function compileChunked(ctx: CompileContext, code: Exec[]): Exec {
-  if (code.length <= 4) return code.length === 1 ? code[0]! : ctx.make(blockMany)(code);
-  return ctx.make(block2)(ctx.make(blockMany)(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
+  if (code.length <= 4) return code.length === 1 ? code[0]! : blockMany(code);
+  return block2(blockMany(code.slice(0, 4)), compileChunked(ctx, code.slice(4)));
 }
 
 function compileStatement(ctx: CompileContext, statement: Statement): Exec {
   const meter = ctx.meter;
   const span = statement.span;
-  const make = ctx.make;
   switch (statement.kind) {
     case 'Let': {
       const resolution = resolutionOf(ctx, statement.id);
@@ -237,7 +237,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
           };
         }
         case 'eval':
-          return make(letValue)(meter, span, budgetExceeded, frame, slot, operand.eval);
+          return letValue(meter, span, budgetExceeded, frame, slot, operand.eval);
       }
     }
     // eslint-disable-next-line no-fallthrough
@@ -263,7 +263,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
           return literal;
         };
       }
-      return make(returnValue)(meter, span, budgetExceeded, value);
+      return returnValue(meter, span, budgetExceeded, value);
     }
     case 'Fail': {
       const message = compileExpr(ctx, statement.message);
@@ -279,7 +279,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
           throw failWith(value, span);
         };
       }
-      return make(failMessage)(meter, span, budgetExceeded, failWith, message);
+      return failMessage(meter, span, budgetExceeded, failWith, message);
     }
     case 'If':
       return ctx.trace ? compileTracedIf(ctx, statement) : compileIf(ctx, statement);
@@ -291,7 +291,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
 }
 
 function compileIf(ctx: CompileContext, statement: IfStmt): Exec {
-  const { meter, make } = ctx;
+  const { meter } = ctx;
   const span = statement.span;
   const conditions = statement.branches.map((b) => compileExpr(ctx, b.condition));
   const bodies = statement.branches.map((b) => compileBlock(ctx, b.body));
@@ -299,14 +299,14 @@ function compileIf(ctx: CompileContext, statement: IfStmt): Exec {
   const rest = otherwise ?? NOTHING;
   switch (conditions.length) {
     case 1:
-      if (otherwise === null) return make(ifThen)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!);
-      return make(ifThenElse)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, otherwise);
+      if (otherwise === null) return ifThen(meter, span, budgetExceeded, conditions[0]!, bodies[0]!);
+      return ifThenElse(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, otherwise);
     case 2:
-      return make(ifTwo)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, rest);
+      return ifTwo(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, rest);
     case 3:
-      return make(ifThree)(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, conditions[2]!, bodies[2]!, rest);
+      return ifThree(meter, span, budgetExceeded, conditions[0]!, bodies[0]!, conditions[1]!, bodies[1]!, conditions[2]!, bodies[2]!, rest);
     default:
-      return make(ifMany)(meter, span, budgetExceeded, conditions, bodies, rest);
+      return ifMany(meter, span, budgetExceeded, conditions, bodies, rest);
   }
 }
 
@@ -343,7 +343,7 @@ function compileTracedIf(ctx: CompileContext, statement: IfStmt): Exec {
 }
 
 function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
-  const { meter, make } = ctx;
+  const { meter } = ctx;
   const span = statement.span;
   const subject = compileExpr(ctx, statement.subject);
   const subjectType = typeOf(ctx, statement.subject);
@@ -365,7 +365,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
         table[resolution.index] = c.body;
       }
     }
-    if (!ctx.trace) return make(matchTable)(meter, span, budgetExceeded, subject, table);
+    if (!ctx.trace) return matchTable(meter, span, budgetExceeded, subject, table);
     select = (value) => table[value as number]!;
   } else {
     const keys: unknown[] = [];
@@ -378,7 +378,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
       }
     }
     if (keys.length <= LINEAR_MATCH_LIMIT) {
-      if (!ctx.trace) return make(matchLinear)(meter, span, budgetExceeded, subject, keys, bodies, fallback);
+      if (!ctx.trace) return matchLinear(meter, span, budgetExceeded, subject, keys, bodies, fallback);
       select = (value) => {
         for (let i = 0; i < keys.length; i++) if (keys[i] === value) return bodies[i]!;
         return fallback;
@@ -386,7 +386,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
     } else {
       const table = new Map<unknown, Exec>();
       keys.forEach((key, i) => table.set(key, bodies[i]!));
-      if (!ctx.trace) return make(matchMap)(meter, span, budgetExceeded, subject, table, fallback);
+      if (!ctx.trace) return matchMap(meter, span, budgetExceeded, subject, table, fallback);
       select = (value) => table.get(value) ?? fallback;
     }
   }
@@ -418,5 +418,5 @@ function compileForEach(ctx: CompileContext, statement: ForEachStmt): Exec {
   if (resolution.kind !== 'slot') throw new Error('`For each` without a slot');
   const iterable = compileExpr(ctx, statement.iterable);
   const body = compileBlock(ctx, statement.body);
-  return ctx.make(forEach)(ctx.meter, statement.span, budgetExceeded, ctx.frame, resolution.slot, iterable, body);
+  return forEach(ctx.meter, statement.span, budgetExceeded, ctx.frame, resolution.slot, iterable, body);
 }

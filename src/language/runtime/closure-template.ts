@@ -1,16 +1,16 @@
 /**
- * Closure templates and their fresh copies.
+ * Closure templates and their fresh copies, used for the input and output conversions of hot
+ * entry points.
  *
- * Every compiled node is a closure made by a template: a factory function that refers only to
- * its own parameters. Used directly, all nodes of one kind share one function body, and so
- * share the engine's call-site feedback: in a busy process a `Let` statement's call to its value
- * sees dozens of different closures and cannot be inlined.
+ * A template is a factory function that refers only to its own parameters. Used directly, all
+ * conversions of one kind share one function body and so share the engine's property caches: a
+ * record conversion's read of its first field sees the first field of every record type in the
+ * process and falls back to slow lookups.
  *
- * For hot programs the compiler asks for a fresh copy of the template per node instead: the same
- * function body compiled again from the template's own source text (`Function.prototype.toString`
- * of the functions in these modules, never text derived from a policy or its input; policy values
- * only ever enter as arguments). Each copy has call sites of its own that see exactly one callee,
- * so the engine can inline a rule's closure tree into straight-line code.
+ * A fresh copy is the same function body compiled again from the template's own source text
+ * (`Function.prototype.toString` of functions in this codebase, never text derived from a policy
+ * or its input; policy values only ever enter as arguments). Each copy's caches see one record
+ * type only.
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

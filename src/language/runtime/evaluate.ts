@@ -6,7 +6,7 @@ import type { CompiledProgram, EvaluateOptions, EvaluationResult, TraceEntry } f
 import { suggestName } from '../checker/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { EvaluationError } from './evaluation-error.js';
-import { programRuntime, type RuleCode } from './program-runtime.js';
+import { PROGRAM_RUNTIME, type EntryPoint, type InternalProgram, type ProgramRuntime } from './program-runtime.js';
 
 export function validateStepBudget(budget: number): number {
   if (!Number.isSafeInteger(budget) || budget < 1) {
@@ -23,56 +23,78 @@ function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
+/** A thrown evaluation failure as a result; anything else is a defect and goes on up. */
+function caught(error: unknown, trace: TraceEntry[] | null): EvaluationResult {
+  if (error instanceof EvaluationError) return failure([error.toDiagnostic()], trace);
+  if (isStackOverflow(error)) {
+    // Possible only with very deep input (a record holding a list of itself) or expressions.
+    return failure([{ code: 'PL4002', severity: 'error', message: 'the input or the expressions are nested too deeply to evaluate', span: null }], trace);
+  }
+  throw error;
+}
+
+function unknownFunction(runtime: ProgramRuntime, functionName: string): EvaluationResult {
+  const suggestion = suggestName(functionName, runtime.entries.keys());
+  const hint = suggestion === null ? '' : `; did you mean \`${suggestion}\`?`;
+  return failure(
+    [{ code: 'PL6002', severity: 'error', message: `function \`${functionName}\` not found in module \`${runtime.moduleName}\`${hint}`, span: null }],
+    null,
+  );
+}
+
 export function evaluate(
   program: CompiledProgram,
   functionName: string,
   context: unknown,
   options?: EvaluateOptions,
 ): EvaluationResult {
-  const runtime = programRuntime(program);
+  const runtime = (program as Partial<InternalProgram>)[PROGRAM_RUNTIME];
   if (runtime === undefined) throw new TypeError('evaluate() needs a program returned by compile()');
   let entry = runtime.last;
   if (entry === null || entry.name !== functionName) {
     entry = runtime.entries.get(functionName) ?? null;
-    if (entry !== null) runtime.last = entry;
+    if (entry === null) return unknownFunction(runtime, functionName);
+    runtime.last = entry;
   }
-  if (entry === null) {
-    const suggestion = suggestName(functionName, runtime.entries.keys());
-    const hint = suggestion === null ? '' : `; did you mean \`${suggestion}\`?`;
-    return failure(
-      [{ code: 'PL6002', severity: 'error', message: `function \`${functionName}\` not found in module \`${runtime.moduleName}\`${hint}`, span: null }],
-      null,
-    );
+  if (options !== undefined && (options.trace === true || options.stepBudget !== undefined)) {
+    return evaluateWithOptions(runtime, entry, context, options);
   }
-  const tracing = options !== undefined && options.trace === true;
-  const budget = options === undefined || options.stepBudget === undefined ? runtime.stepBudget : validateStepBudget(options.stepBudget);
-  let code: RuleCode;
+  // The common path: untraced, with the program's budget.
+  if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
+  const code = entry.plain;
+  const meter = runtime.meter;
+  meter.budget = runtime.stepBudget;
+  meter.left = runtime.stepBudget;
+  try {
+    if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), null);
+    return { ok: true, value: entry.toJson(code.body()) };
+  } catch (error) {
+    return caught(error, null);
+  }
+}
+
+function evaluateWithOptions(runtime: ProgramRuntime, entry: EntryPoint, context: unknown, options: EvaluateOptions): EvaluationResult {
+  const budget = options.stepBudget === undefined ? runtime.stepBudget : validateStepBudget(options.stepBudget);
+  const tracing = options.trace === true;
   let trace: TraceEntry[] | null = null;
+  let code = entry.plain;
   if (tracing) {
     const tree = runtime.traced();
-    code = tree.rules.get(functionName)!;
+    code = tree.rules.get(entry.name)!;
     trace = [];
     tree.sink!.entries = trace;
-  } else {
-    if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
+  } else if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) {
+    runtime.tierUp(entry);
     code = entry.plain;
   }
-  if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), trace);
-
   const meter = runtime.meter;
   meter.budget = budget;
   meter.left = budget;
   try {
+    if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), trace);
     const value = entry.toJson(code.body());
     return trace === null ? { ok: true, value } : { ok: true, value, trace };
   } catch (error) {
-    if (error instanceof EvaluationError) return failure([error.toDiagnostic()], trace);
-    if (isStackOverflow(error)) {
-      return failure(
-        [{ code: 'PL4002', severity: 'error', message: 'expressions are nested too deeply to evaluate', span: null }],
-        trace,
-      );
-    }
-    throw error;
+    return caught(error, trace);
   }
 }

@@ -62,7 +62,3 @@ export const PROGRAM_RUNTIME: unique symbol = Symbol('program runtime');
 export interface InternalProgram extends CompiledProgram {
   readonly [PROGRAM_RUNTIME]: ProgramRuntime;
 }
-
-export function programRuntime(program: CompiledProgram): ProgramRuntime | undefined {
-  return (program as Partial<InternalProgram>)[PROGRAM_RUNTIME];
-}

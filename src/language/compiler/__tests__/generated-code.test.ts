@@ -1,7 +1,7 @@
 /**
- * Hot entry points are rebuilt from fresh closure copies (closure-template.ts). A template that
- * referred to anything but its parameters would break only there, so every case of the
- * conformance corpus runs on both tiers and must give the same outcome.
+ * Hot entry points run as generated functions (code-generator.ts) with freshly copied input and
+ * output conversions (closure-template.ts). Both must behave exactly like the closure tree, and
+ * the generated source must never contain policy text.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { check } from '../../checker/index.js';
 import { evaluate, resolveLocale } from '../../index.js';
 import { parse } from '../../parser/index.js';
 import { freshTemplates } from '../../runtime/closure-template.js';
+import { assertGeneratedSource, generateRules } from '../code-generator.js';
 import { compileProgram } from '../compile-program.js';
 
 interface Case {
@@ -46,10 +47,10 @@ function outcome(program: CompiledProgram, c: Case): EvaluationResult {
   return evaluate(program, c.function!, (c.context ?? {}) as never);
 }
 
-describe('fresh closure copies', () => {
+describe('the hot tier', () => {
   const cases = loadCases();
 
-  it('are real copies: a new function that behaves like the template', () => {
+  it('copies conversion templates as new functions that behave like the template', () => {
     const template = (a: number, b: () => number) => () => a * b();
     const copy = freshTemplates(template);
     expect(copy).not.toBe(template);
@@ -60,14 +61,14 @@ describe('fresh closure copies', () => {
     expect(cases.length).toBeGreaterThan(100);
   });
 
-  it('give the same outcome as shared templates for every corpus case', () => {
+  it('gives the same outcome as the closure tree for every corpus case', () => {
     let compared = 0;
     for (const c of cases) {
       const shared = build(c, Number.MAX_SAFE_INTEGER);
       const fresh = build(c, 1);
       if (shared === null || fresh === null) continue;
       const expected = outcome(shared, c);
-      // Twice: the first evaluation tiers up, the second runs on the fresh tree it built.
+      // Twice: the first evaluation tiers up, the second runs on the generated code.
       expect(outcome(fresh, c), c.name).toEqual(expected);
       expect(outcome(fresh, c), c.name).toEqual(expected);
       compared++;
@@ -75,7 +76,7 @@ describe('fresh closure copies', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
-  it('take exactly the steps of the closure tree: same outcome and span for every budget', () => {
+  it('takes exactly the steps of the closure tree: same outcome and span for every budget', () => {
     const programs: [string[], string, unknown][] = [
       [
         [
@@ -114,7 +115,7 @@ describe('fresh closure copies', () => {
     }
   });
 
-  it('keep tracing, and other entry points, on their own trees', () => {
+  it('keeps tracing, and other entry points, on their own code', () => {
     const source = 'Module m.\nRule one produce Int:\n  Return 1.\nRule two produce Int:\n  Return one() + one().\n';
     const checked = check(parse(source, 'en-US').module!).checked!;
     const program = compileProgram(checked, { source, locale: 'en-US', tierUpAfter: 2 });
@@ -123,5 +124,50 @@ describe('fresh closure copies', () => {
       expect(evaluate(program, 'one', [])).toEqual({ ok: true, value: 1 });
       expect(evaluate(program, 'two', [], { trace: true })).toMatchObject({ ok: true, value: 2, trace: [{ kind: 'call' }, { kind: 'return' }, { kind: 'call' }, { kind: 'return' }, { kind: 'return' }] });
     }
+  });
+});
+
+describe('generated source', () => {
+  const hostile = [
+    'Module m.',
+    'Define Rec has `constructor` as Int, payload as Text.',
+    'Define Kind as one of `process`, `require`.',
+    'Rule `eval` given globalThis as Rec, k as Kind, produce Text:',
+    '  If k is `process`:',
+    '    Return "\\"); process.exit(1); //" + globalThis.payload.',
+    '  Match "`${x}`":',
+    '    When "\\u{2028}":',
+    '      Return "x".',
+    '  Return text(k) + "\' + require(\'fs\') + \'".',
+  ].join('\n');
+
+  it('contains no policy text, even hostile names and strings', () => {
+    const parsed = parse(hostile + '\n', 'en-US');
+    expect(parsed.diagnostics).toEqual([]);
+    const checked = check(parsed.module!).checked!;
+    const generated = generateRules(checked, checked.callOrder);
+    const code = generated.source.slice("'use strict';".length);
+    for (const text of ['process', 'require', 'exit', 'globalThis', 'eval', 'Rec', 'constructor', 'payload', '"', '`', "'"]) {
+      expect(code).not.toContain(text);
+    }
+    expect(generated.constants).toContain('"); process.exit(1); //');
+  });
+
+  it('behaves like the closure tree for such a module', () => {
+    const source = hostile + '\n';
+    for (const kind of ['process', 'require']) {
+      const c: Case = { name: 'hostile', locale: 'en-US', source, function: 'eval', context: [{ constructor: 1, payload: 'A' }, kind] };
+      const expected = outcome(build(c, Number.MAX_SAFE_INTEGER)!, c);
+      expect(expected.ok).toBe(true);
+      expect(outcome(build(c, 1)!, c)).toEqual(expected);
+    }
+  });
+
+  it('is rejected when it strays from the generator vocabulary', () => {
+    const ok = "'use strict';\nfunction r0(v0) {\nreturn addI(v0, 1, s[0]);\n}\nreturn [(l0) => r0(l0[0])];\n";
+    expect(() => assertGeneratedSource(ok)).not.toThrow();
+    expect(() => assertGeneratedSource(ok.replace('addI', 'process.exit'))).toThrow(/process/);
+    expect(() => assertGeneratedSource(ok.replace('s[0]', '"x"'))).toThrow(/character/);
+    expect(() => assertGeneratedSource(ok.replace("'use strict';\n", ''))).toThrow(/strict/);
   });
 });
