@@ -5,6 +5,7 @@
 // Redis under a unique key prefix); while it does not serve /graphql, bench/graphql/service.mjs
 // composes the same parts with the GraphQL route added. Target: GraphQL ≥ 0.70× the requests/s of
 // evaluate-source. Run through `npm run bench:graphql` (QUICK=1 for a tiny run).
+import { ensurePackages } from '../support/ensure-packages.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -61,14 +62,8 @@ const graphqlBodies = SAMPLES.map(([application, applicant]) => JSON.stringify({
 const sourceBodies = SAMPLES.map((context) => JSON.stringify({ source: LOAN_SOURCE, functionName: RULE, context, locale: 'en-US' }));
 
 function loadAutocannon() {
-  const require = createRequire(join(benchDir, 'package.json'));
-  if (!existsSync(join(benchDir, 'node_modules', 'autocannon', 'package.json'))) {
-    console.log('installing autocannon in bench/ ...');
-    const args = existsSync(join(benchDir, 'package-lock.json')) ? ['ci'] : ['install'];
-    const result = spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('could not install autocannon (bench/package.json)');
-  }
-  return require('autocannon');
+  ensurePackages(benchDir, ['autocannon']);
+  return createRequire(join(benchDir, 'package.json'))('autocannon');
 }
 
 async function unusedPort() {

@@ -3,6 +3,7 @@
 // json-rules-engine rules and as a GoRules ZEN decision; compile time of a ~200-line module; heap
 // per cached compiled module. Imports the build: run through `npm run bench:language`.
 // QUICK=1 makes a tiny run (CI only proves the benchmark still works).
+import { ensurePackages } from '../support/ensure-packages.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,16 +42,7 @@ function ensureBuilt() {
 }
 
 function ensurePeers() {
-  const installed = ['json-rules-engine', '@gorules/zen-engine'].every((name) => existsSync(join(peersDir, 'node_modules', ...name.split('/'), 'package.json')));
-  if (!installed) {
-    console.log('installing the peer engines in bench/peers ...');
-    const args = existsSync(join(peersDir, 'package-lock.json')) ? ['ci'] : ['install'];
-    const result = spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: peersDir, stdio: 'inherit' });
-    if (result.status !== 0) {
-      console.error('could not install the peer engines (bench/peers)');
-      process.exit(result.status || 1);
-    }
-  }
+  ensurePackages(peersDir, ['json-rules-engine', '@gorules/zen-engine']);
   const require = createRequire(join(peersDir, 'package.json'));
   return {
     Engine: require('json-rules-engine').Engine,
