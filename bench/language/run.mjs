@@ -103,12 +103,19 @@ const POOL = Array.from({ length: 1000 }, (_, i) => structuredClone(SAMPLES[i % 
 /** Evaluations per second: cycle through the input pool for a fixed time after a warm-up. */
 async function throughput(engine) {
   let checksum = 0;
+  // Every decision escapes into a sink, as it would to a real caller: otherwise V8 may elide the
+  // baseline's result object entirely (escape analysis) while an engine must still build its own.
+  const sink = new Array(1024);
   const step = engine.async
     ? async (i) => {
-        checksum += (await engine.run(POOL[i % POOL.length])).rateBps;
+        const decision = await engine.run(POOL[i % POOL.length]);
+        sink[i & 1023] = decision;
+        checksum += decision.rateBps;
       }
     : (i) => {
-        checksum += engine.run(POOL[i % POOL.length]).rateBps;
+        const decision = engine.run(POOL[i % POOL.length]);
+        sink[i & 1023] = decision;
+        checksum += decision.rateBps;
       };
   const warmup = engine.async ? Math.ceil(settings.warmupEvaluations / 20) : settings.warmupEvaluations;
   for (let i = 0; i < warmup; i++) await step(i);
