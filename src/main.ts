@@ -22,10 +22,13 @@ import {
 } from './config/index.js';
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from './engine/index.js';
 import { createEvaluationService } from './evaluation/index.js';
+import { createGraphqlRoute } from './graphql/index.js';
 import { createEvaluationDispatcher, startEvaluationWorker } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
 import {
   BuiltinLibraryError,
+  createDomainDecider,
+  createPolicyLookup,
   createPolicyRegistry,
   createStoredPolicyResolver,
   loadBuiltinLibrary,
@@ -246,6 +249,24 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
         maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
       }),
       createPolicyRoutes({ registry, tenants: signingSecrets, nonceGuard, signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS }),
+      // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
+      createGraphqlRoute({
+        tenants: signingSecrets,
+        nonceGuard,
+        policies: createPolicyLookup(registry),
+        decide: createDomainDecider(registry),
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+        limits: {
+          maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
+          maxTokens: config.GRAPHQL_MAX_TOKENS,
+          maxDepth: config.GRAPHQL_MAX_DEPTH,
+          maxAliases: config.GRAPHQL_MAX_ALIASES,
+          maxCost: config.GRAPHQL_MAX_COST,
+          decisionCost: config.GRAPHQL_DECISION_COST,
+          introspection: config.GRAPHQL_INTROSPECTION,
+        },
+      }),
     ],
   });
   const handlers = trackHandlers(app.callback());

@@ -95,6 +95,15 @@ export const envSchema = z.object({
   NO_WORKER_TIMEOUT_MS: integer(1, 600_000).default(5000),
   EVALUATE_BATCH_MAX_ITEMS: integer(1, 100_000).default(1000),
   SIGNATURE_WINDOW_SECONDS: integer(1, 3600).default(300),
+  // GraphQL protection (each violation is a GraphQL error, never a 500).
+  GRAPHQL_MAX_DOCUMENT_BYTES: integer(256, 1_048_576).default(32_768),
+  GRAPHQL_MAX_TOKENS: integer(16, 100_000).default(5000),
+  GRAPHQL_MAX_DEPTH: integer(2, 100).default(15),
+  GRAPHQL_MAX_ALIASES: integer(1, 1000).default(30),
+  GRAPHQL_MAX_COST: integer(1, 1_000_000).default(1000),
+  GRAPHQL_DECISION_COST: integer(1, 10_000).default(10),
+  GRAPHQL_INTROSPECTION: boolean().default(true),
+  GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
 }).superRefine((config, ctx) => {
   // Otherwise a batch holding one runaway policy is reported as "no worker" instead of as its timeout.
   if (config.NO_WORKER_TIMEOUT_MS <= config.EVALUATION_TIMEOUT_MS) {
