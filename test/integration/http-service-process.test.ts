@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
+import { createPolicyClient } from '../../src/client/index.js';
 import { REDIS_URL } from './http-support/http-harness.js';
 
 /** The built service, exactly what `npm start` runs (`npm test` builds first). */
@@ -117,6 +118,54 @@ describe('the service process (npm start)', () => {
     running.child.kill('SIGTERM');
     expect(await running.exited).toBe(0);
     expect(running.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+  });
+
+  it('answers signed evaluations and GraphQL decisions end to end and audits them', async () => {
+    running = run([], baseEnv);
+    const listening = await running.waitForLog((l) => l.msg === 'api listening');
+    const baseUrl = `http://127.0.0.1:${listening.port as number}`;
+    const created = silentIo(baseEnv);
+    expect(await runTenantCli(['create', 'acme'], created)).toBe(0);
+    const secret = created.lines.at(-1)!;
+    const client = createPolicyClient({ baseUrl, tenantId: 'acme', role: 'MEMBER', secret });
+
+    const evaluated = await client.evaluateSource({
+      source: 'Module m.\nRule f given x as Int, produce Int:\n  Return x times 2.\n',
+      functionName: 'f',
+      context: { x: 21 },
+      locale: 'en-US',
+    });
+    expect(evaluated).toMatchObject({ ok: true, result: 42 });
+
+    const decided = await client.graphql(
+      `query($a: LoanApplication!, $p: LoanApplicant!) {
+        evaluateLoanEligibility(application: $a, applicant: $p) { eligible maxApprovedAmount interestRate rejectionReasons }
+      }`,
+      {
+        a: { requestedAmount: 20000, termMonths: 36, purpose: 'CAR' },
+        p: { age: 17, annualIncome: 60000, creditScore: 720, monthlyDebt: 500, yearsEmployed: 3 },
+      },
+    );
+    expect(decided).toMatchObject({
+      ok: true,
+      data: {
+        evaluateLoanEligibility: { eligible: false, maxApprovedAmount: 0, interestRate: 0, rejectionReasons: ['applicant under 18'] },
+      },
+    });
+
+    const minted = silentIo(baseEnv);
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN'], minted)).toBe(0);
+    const audit = (await (
+      await fetch(`${baseUrl}/api/v1/audit`, { headers: { authorization: `Bearer ${minted.lines[0]}`, 'x-tenant-id': 'acme' } })
+    ).json()) as Array<{ eventType: string; policyModule: string | null }>;
+    expect(audit.map((r) => [r.eventType, r.policyModule])).toEqual(
+      expect.arrayContaining([
+        ['SOURCE_EVALUATED', 'm'],
+        ['POLICY_EVALUATED', 'lending.loan'],
+      ]),
+    );
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
   });
 
   it('runs only the worker with --role worker and stops on SIGINT', async () => {
