@@ -18,6 +18,7 @@ import type { ValueType } from '../checker/types.js';
 import { CODE_HELPER_NAMES, type CodeHelpers } from '../runtime/code-helpers.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
 import type { Meter } from '../runtime/meter.js';
+import { ConversionGenerator } from './conversion-generator.js';
 
 export interface GeneratedRules {
   /** Body of `new Function('k', 's', 'h', 'm', source)`: returns one entry function per name. */
@@ -26,12 +27,22 @@ export interface GeneratedRules {
   readonly spans: readonly Span[];
   /** Rules in the order of the returned entry functions; each takes its arguments as an array. */
   readonly names: readonly string[];
+  /** The rule whose context-to-JSON entry function (conversion-generator.ts) comes last, if any. */
+  readonly entry: string | null;
 }
 
 export type GeneratedEntry = (args: unknown[]) => unknown;
 
+/** Context in, JSON result out, or the INVALID sentinel when the context is not valid. */
+export type GeneratedConvertingEntry = (context: unknown) => unknown;
+
+export interface InstantiatedRules {
+  readonly rules: Map<string, GeneratedEntry>;
+  readonly entry: GeneratedConvertingEntry | null;
+}
+
 const KEYWORDS = ['function', 'let', 'const', 'if', 'else', 'return', 'switch', 'case', 'default', 'break', 'for', 'true', 'false'];
-const ALLOWED_WORDS = new Set([...KEYWORDS, ...CODE_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes']);
+const ALLOWED_WORDS = new Set([...KEYWORDS, ...CODE_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes', 'push']);
 const STRICT = "'use strict';\n";
 
 /**
@@ -44,7 +55,7 @@ export function assertGeneratedSource(source: string): void {
   if (/[^\x20-\x7e\n]|['"`\\]/.test(rest)) throw new Error('generated code contains a character it must not');
   const withoutNumbers = rest.replace(/\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/g, '0');
   for (const word of withoutNumbers.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    if (!ALLOWED_WORDS.has(word) && !/^[rvtli]\d+$/.test(word)) throw new Error(`generated code contains the word \`${word}\``);
+    if (!ALLOWED_WORDS.has(word) && !/^[rvtlicoex]\d+$/.test(word)) throw new Error(`generated code contains the word \`${word}\``);
   }
 }
 
@@ -456,8 +467,11 @@ function listContains(equals: Equality): (list: unknown[], item: unknown) => boo
   };
 }
 
-/** Generates the given rules, which must be closed under calls and listed callees first. */
-export function generateRules(checked: CheckedModule, ruleNames: readonly string[]): GeneratedRules {
+/**
+ * Generates the given rules, which must be closed under calls and listed callees first, and for
+ * `entry` (one of them) also the function that converts its context and result.
+ */
+export function generateRules(checked: CheckedModule, ruleNames: readonly string[], entry: string | null = null): GeneratedRules {
   const module = new ModuleGenerator(checked);
   const functions: string[] = [];
   ruleNames.forEach((name, index) => {
@@ -469,15 +483,25 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const args = Array.from({ length: count }, (_, i) => `l0[${i}]`).join(', ');
     return `(l0) => r${index}(${args})`;
   });
+  if (entry !== null) {
+    const rule = checked.rules.get(entry)!;
+    const conversions = new ConversionGenerator(module, checked);
+    const converting = conversions.entry(0, module.ruleIndex.get(entry)!, rule.params, rule.returnType);
+    functions.push(conversions.declarations(), converting);
+    entries.push('e0');
+  }
   const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
   assertGeneratedSource(source);
-  return { source, constants: module.constants, spans: module.spans, names: ruleNames };
+  return { source, constants: module.constants, spans: module.spans, names: ruleNames, entry };
 }
 
 /** Compiles generated rules; the source has passed `assertGeneratedSource`. */
-export function instantiateRules(generated: GeneratedRules, helpers: CodeHelpers, meter: Meter): Map<string, GeneratedEntry> {
+export function instantiateRules(generated: GeneratedRules, helpers: CodeHelpers, meter: Meter): InstantiatedRules {
   assertGeneratedSource(generated.source);
-  const factory = new Function('k', 's', 'h', 'm', generated.source) as (k: unknown, s: unknown, h: unknown, m: unknown) => GeneratedEntry[];
+  const factory = new Function('k', 's', 'h', 'm', generated.source) as (k: unknown, s: unknown, h: unknown, m: unknown) => unknown[];
   const entries = factory(generated.constants, generated.spans, helpers, meter);
-  return new Map(generated.names.map((name, i) => [name, entries[i]!]));
+  return {
+    rules: new Map(generated.names.map((name, i) => [name, entries[i] as GeneratedEntry])),
+    entry: generated.entry === null ? null : (entries[generated.names.length] as GeneratedConvertingEntry),
+  };
 }

@@ -90,6 +90,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
       args: createArgumentsConversion(rule.name, rule.params, env),
       toJson: createOutputConversion(rule.returnType, env),
       plain: plain.rules.get(rule.name)!,
+      fast: null,
       runs: 0,
     });
     functions.push({
@@ -117,8 +118,9 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     tierUp(entry) {
       const reachable = reachableFrom(checked, entry.name);
       const rules = checked.callOrder.filter((name) => reachable.has(name));
-      const generated = instantiateRules(generateRules(checked, rules), createCodeHelpers(meter), meter);
-      const run = generated.get(entry.name)!;
+      const generated = instantiateRules(generateRules(checked, rules, entry.name), createCodeHelpers(meter), meter);
+      const run = generated.rules.get(entry.name)!;
+      entry.fast = generated.entry;
       const rule = checked.rules.get(entry.name)!;
       const frame: unknown[] = [];
       for (let i = 0; i < rule.params.length; i++) frame.push(undefined);

@@ -108,6 +108,19 @@ export function createCodeHelpers(meter: Meter) {
     floatText: floatToText,
     boolText: boolToText,
     join: (items: string[], separator: string, span: Span): string => checkTextLength(items.join(separator), span),
+    // Input checks of generated entry functions: the same tests as runtime/input-conversion.ts.
+    isInt: (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v),
+    isFloat: (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v),
+    isText: (v: unknown): boolean => typeof v === 'string',
+    isBool: (v: unknown): boolean => typeof v === 'boolean',
+    isArr: Array.isArray,
+    isObj: (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v),
+    keys(o: object): number {
+      let count = 0;
+      for (const _ in o) count++;
+      return count;
+    },
+    own: (o: object, name: string): unknown => Object.getOwnPropertyDescriptor(o, name)?.value,
   };
 }
 

@@ -2,10 +2,11 @@
  * Runs one rule of a compiled program on a JSON context. Every user-caused problem — unknown
  * function, bad input, runtime failure, exhausted budget — comes back as diagnostics.
  */
-import type { CompiledProgram, EvaluateOptions, EvaluationResult, TraceEntry } from '../api-types.js';
+import type { CompiledProgram, EvaluateOptions, EvaluationResult, JsonValue, TraceEntry } from '../api-types.js';
 import { suggestName } from '../checker/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { EvaluationError } from './evaluation-error.js';
+import { INVALID } from './input-conversion.js';
 import { PROGRAM_RUNTIME, type EntryPoint, type InternalProgram, type ProgramRuntime } from './program-runtime.js';
 
 export function validateStepBudget(budget: number): number {
@@ -61,10 +62,19 @@ export function evaluate(
   }
   // The common path: untraced, with the program's budget.
   if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
-  const code = entry.plain;
   const meter = runtime.meter;
   meter.budget = runtime.stepBudget;
   meter.left = runtime.stepBudget;
+  const fast = entry.fast;
+  if (fast !== null) {
+    try {
+      const value = fast(context);
+      return value === INVALID ? failure(entry.args.diagnose(context), null) : { ok: true, value: value as JsonValue };
+    } catch (error) {
+      return caught(error, null);
+    }
+  }
+  const code = entry.plain;
   try {
     if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), null);
     return { ok: true, value: entry.toJson(code.body()) };

@@ -37,6 +37,11 @@ export interface EntryPoint {
   toJson: OutputConversion;
   /** This rule in the plain tree, to skip a lookup on the common path. */
   plain: RuleCode;
+  /**
+   * Once hot: converts the context, runs the generated rule and converts the result in one
+   * function; returns INVALID (input-conversion.ts) when the context is not valid.
+   */
+  fast: ((context: unknown) => unknown) | null;
   /** Untraced evaluations so far; at the program's threshold the entry point tiers up. */
   runs: number;
 }
