@@ -14,7 +14,7 @@ import { isValidTenantId } from '../tenants/index.js';
  *   SHA-256 of the raw body bytes, lowercase hex (empty body: hash of the empty string)
  *
  * The key is the UTF-8 bytes of the tenant secret as stored; the signature travels as
- * `X-Policy-Signature: v1=<base64url, unpadded>`. docs/request-signing.md is the reference.
+ * `X-Policy-Signature: v1=<base64url, unpadded>`. src/auth/request-signing.md is the reference.
  */
 
 export const SIGNATURE_SCHEME = 'v1';

@@ -77,7 +77,7 @@ export interface SignedRequestAuthOptions {
 export const DEFAULT_SIGNED_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * Authenticates GraphQL and evaluation requests by their HMAC signature (docs/request-signing.md).
+ * Authenticates GraphQL and evaluation requests by their HMAC signature (src/auth/request-signing.md).
  * Checks, cheapest first: tenant header (400), signing headers present, role, timestamp window,
  * signature over the exact raw body, and only then the nonce, so a forged request burns nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * The `policy` command: `check`, `eval` and `fmt` over policy source files. `bin/policy.mjs`
+ * The `policy` command: `check`, `eval` and `fmt` over policy source files. `scripts/policy.mjs`
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';

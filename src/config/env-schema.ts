@@ -82,7 +82,7 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: boolean().default(false),
   SHUTDOWN_GRACE_SECONDS: integer(0, 600).default(10),
-  // Evaluation engine (docs/evaluation-engine.md): worker-side pool, API-side dispatcher, endpoints.
+  // Evaluation engine (src/engine/README.md): worker-side pool, API-side dispatcher, endpoints.
   ENGINE_THREADS: integer(1, 256).default(availableParallelism()),
   EVALUATION_TIMEOUT_MS: integer(1, 600_000).default(1000),
   EVALUATION_STEP_BUDGET: integer(1, Number.MAX_SAFE_INTEGER).default(1_000_000),

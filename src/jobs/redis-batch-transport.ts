@@ -27,7 +27,7 @@ interface Waiter {
 /**
  * A batch becomes one `policy-evaluate` job; the worker PUBLISHes the results on this dispatcher's
  * own channel, so a reply crosses Redis once and reaches only the process that waits for it (see
- * docs/evaluation-engine.md for the measurements behind this choice).
+ * src/engine/README.md for the measurements behind this choice).
  */
 export function createRedisBatchTransport(options: RedisBatchTransportOptions): BatchTransport {
   const replyTo = replyChannelName(randomUUID(), options.prefix);

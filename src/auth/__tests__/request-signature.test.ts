@@ -11,7 +11,7 @@ import {
   type SignRequestInput,
 } from '../request-signature.js';
 
-// Expected signatures below were produced with openssl (docs/request-signing.md), not with this
+// Expected signatures below were produced with openssl (src/auth/request-signing.md), not with this
 // module, so a drift in the canonical form fails here.
 const SECRET = 'tenant-secret-for-tests-0001';
 const POST_VECTOR: SignRequestInput = {

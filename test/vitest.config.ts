@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The config lives in test/; paths below are relative to the project root.
+  root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['src/**/__tests__/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
