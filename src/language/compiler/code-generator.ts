@@ -101,9 +101,11 @@ class RuleGenerator {
   private loops = 0;
   private readonly lines: string[] = [];
 
+  /** `returned` wraps every returned value: the entry's own copy returns JSON (see generateRules). */
   constructor(
     private readonly module: ModuleGenerator,
     private readonly rule: RuleInfo,
+    private readonly returned: (value: string) => string = (value) => value,
   ) {}
 
   private get checked(): CheckedModule {
@@ -211,7 +213,7 @@ class RuleGenerator {
         out.push(...tick, `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
         return;
       case 'Return':
-        out.push(...tick, `return ${this.expr(statement.value)};`);
+        out.push(...tick, `return ${this.returned(this.expr(statement.value))};`);
         return;
       case 'Fail':
         out.push(...tick, `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
@@ -484,10 +486,13 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     return `(l0) => r${index}(${args})`;
   });
   if (entry !== null) {
+    // The entry rule once more, converting what it returns to JSON where it returns it: the
+    // engine then builds the result object without the intermediate record array.
     const rule = checked.rules.get(entry)!;
     const conversions = new ConversionGenerator(module, checked);
-    const converting = conversions.entry(0, module.ruleIndex.get(entry)!, rule.params, rule.returnType);
-    functions.push(conversions.declarations(), converting);
+    const copy = ruleNames.length;
+    functions.push(new RuleGenerator(module, rule, (value) => conversions.output(rule.returnType, value)).generate(copy));
+    functions.push(conversions.entry(0, copy, rule.params), conversions.declarations());
     entries.push('e0');
   }
   const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;

@@ -62,10 +62,10 @@ export class ConversionGenerator {
   }
 
   /**
-   * The entry function `e<index>` for a rule generated as `r<rule>`: context in, JSON or the
-   * INVALID sentinel out. Mirrors `argumentsReader` in input-conversion.ts.
+   * The entry function `e<index>` for a rule generated as `r<rule>` that returns JSON: context
+   * in, JSON or the INVALID sentinel out. Mirrors `argumentsReader` in input-conversion.ts.
    */
-  entry(index: number, rule: number, params: readonly { readonly name: string; readonly type: ValueType }[], returnType: ValueType): string {
+  entry(index: number, rule: number, params: readonly { readonly name: string; readonly type: ValueType }[]): string {
     const n = params.length;
     const bad = `return ${this.invalid};`;
     const locals = params.map((_, i) => `x${i}`);
@@ -83,7 +83,7 @@ export class ConversionGenerator {
       lines.push(...this.check(p.type, `x${i}`));
     });
     lines.push('}');
-    lines.push(`return ${this.output(returnType, `r${rule}(${locals.join(', ')})`)};`, '}');
+    lines.push(`return r${rule}(${locals.join(', ')});`, '}');
     return lines.join('\n');
   }
 
@@ -159,7 +159,7 @@ export class ConversionGenerator {
   }
 
   /** An expression converting the value of `expr` to JSON. */
-  private output(type: ValueType, expr: string): string {
+  output(type: ValueType, expr: string): string {
     if (isJsonAlready(type)) return expr;
     if (type.kind === 'Enum') return `${this.pool.constant(this.env.enums.get(type.name)!.variants)}[${expr}]`;
     return `${this.outputFunction(type)}(${expr})`;
