@@ -55,7 +55,7 @@ export function assertGeneratedSource(source: string): void {
   if (/[^\x20-\x7e\n]|['"`\\]/.test(rest)) throw new Error('generated code contains a character it must not');
   const withoutNumbers = rest.replace(/\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b/g, '0');
   for (const word of withoutNumbers.match(/[A-Za-z_$][\w$]*/g) ?? []) {
-    if (!ALLOWED_WORDS.has(word) && !/^[rvtlicoex]\d+$/.test(word)) throw new Error(`generated code contains the word \`${word}\``);
+    if (!ALLOWED_WORDS.has(word) && !/^[rvtlicoexp]\d+$/.test(word)) throw new Error(`generated code contains the word \`${word}\``);
   }
 }
 
@@ -101,12 +101,27 @@ class RuleGenerator {
   private loops = 0;
   private readonly lines: string[] = [];
 
-  /** `returned` wraps every returned value: the entry's own copy returns JSON (see generateRules). */
+  /** Field locals `p…` of the record parameters this copy takes field by field. */
+  private readonly fieldLocals = new Map<number, string[]>();
+
+  /**
+   * `returned` wraps every returned value: the entry's own copy returns JSON (see generateRules).
+   * `exploded` record parameters arrive as one argument per field; generating throws
+   * NotExplodableError when the rule uses such a parameter other than by reading a field.
+   */
   constructor(
     private readonly module: ModuleGenerator,
     private readonly rule: RuleInfo,
     private readonly returned: (value: string) => string = (value) => value,
-  ) {}
+    exploded: ReadonlySet<number> = new Set(),
+  ) {
+    let next = 0;
+    for (const slot of exploded) {
+      const type = rule.params[slot]!.type;
+      if (type.kind !== 'Record') throw new Error('only a record parameter can be taken field by field');
+      this.fieldLocals.set(slot, module.checked.records.get(type.name)!.fields.map(() => `p${next++}`));
+    }
+  }
 
   private get checked(): CheckedModule {
     return this.module.checked;
@@ -134,7 +149,7 @@ class RuleGenerator {
 
   generate(index: number): string {
     this.block(this.rule.decl.body);
-    const params = this.rule.params.map((_, i) => `v${i}`).join(', ');
+    const params = this.rule.params.map((_, i) => this.fieldLocals.get(i)?.join(', ') ?? `v${i}`).join(', ');
     const locals: string[] = [];
     for (let i = this.rule.params.length; i < this.rule.slotCount; i++) locals.push(`v${i}`);
     for (let i = 0; i < this.temps; i++) locals.push(`t${i}`);
@@ -202,6 +217,7 @@ class RuleGenerator {
   private slotOf(id: number): number {
     const resolution = this.resolution(id);
     if (resolution.kind !== 'slot') throw new Error('binding without a slot');
+    if (this.fieldLocals.has(resolution.slot)) throw new NotExplodableError(resolution.slot);
     return resolution.slot;
   }
 
@@ -290,7 +306,10 @@ class RuleGenerator {
         return expr.value ? 'true' : 'false';
       case 'Name': {
         const resolution = this.resolution(expr.id);
-        if (resolution.kind === 'slot') return `v${resolution.slot}`;
+        if (resolution.kind === 'slot') {
+          if (this.fieldLocals.has(resolution.slot)) throw new NotExplodableError(resolution.slot);
+          return `v${resolution.slot}`;
+        }
         if (resolution.kind === 'variant') return String(resolution.index);
         throw new Error(`name resolved to ${resolution.kind}`);
       }
@@ -312,6 +331,11 @@ class RuleGenerator {
         const resolution = this.resolution(expr.id);
         if (resolution.kind === 'variant') return String(resolution.index);
         if (resolution.kind !== 'field') throw new Error(`field access resolved to ${resolution.kind}`);
+        if (expr.object.kind === 'Name') {
+          const object = this.resolution(expr.object.id);
+          const fields = object.kind === 'slot' ? this.fieldLocals.get(object.slot) : undefined;
+          if (fields !== undefined) return fields[resolution.index]!;
+        }
         return `${this.expr(expr.object)}[${resolution.index}]`;
       }
       case 'Call': {
@@ -455,6 +479,13 @@ class RuleGenerator {
   }
 }
 
+/** A parameter to be taken field by field is used as a whole. */
+class NotExplodableError extends Error {
+  constructor(readonly slot: number) {
+    super(`parameter ${slot} is used as a whole`);
+  }
+}
+
 function memberOf(equals: Equality): (item: unknown, list: unknown[]) => boolean {
   return (item, list) => {
     for (let i = 0; i < list.length; i++) if (equals(list[i], item)) return true;
@@ -491,8 +522,18 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const rule = checked.rules.get(entry)!;
     const conversions = new ConversionGenerator(module, checked);
     const copy = ruleNames.length;
-    functions.push(new RuleGenerator(module, rule, (value) => conversions.output(rule.returnType, value)).generate(copy));
-    functions.push(conversions.entry(0, copy, rule.params), conversions.declarations());
+    // Record parameters only read field by field arrive as separate fields: no record array.
+    const exploded = new Set(rule.params.flatMap((p, i) => (p.type.kind === 'Record' ? [i] : [])));
+    let code: string | null = null;
+    while (code === null) {
+      try {
+        code = new RuleGenerator(module, rule, (value) => conversions.output(rule.returnType, value), exploded).generate(copy);
+      } catch (error) {
+        if (!(error instanceof NotExplodableError)) throw error;
+        exploded.delete(error.slot);
+      }
+    }
+    functions.push(code, conversions.entry(0, copy, rule.params, exploded), conversions.declarations());
     entries.push('e0');
   }
   const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;

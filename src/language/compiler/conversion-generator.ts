@@ -65,25 +65,38 @@ export class ConversionGenerator {
    * The entry function `e<index>` for a rule generated as `r<rule>` that returns JSON: context
    * in, JSON or the INVALID sentinel out. Mirrors `argumentsReader` in input-conversion.ts.
    */
-  entry(index: number, rule: number, params: readonly { readonly name: string; readonly type: ValueType }[]): string {
+  entry(
+    index: number,
+    rule: number,
+    params: readonly { readonly name: string; readonly type: ValueType }[],
+    exploded: ReadonlySet<number>,
+  ): string {
     const n = params.length;
     const bad = `return ${this.invalid};`;
     const locals = params.map((_, i) => `x${i}`);
+    // Exploded record parameters: checked here like their `c` function would, kept as fields.
+    let next = n + 1;
+    const fields = params.map((p, i) =>
+      exploded.has(i) && p.type.kind === 'Record' ? this.env.records.get(p.type.name)!.fields.map((f) => ({ ...f, local: `x${next++}` })) : null,
+    );
+    const convert = (i: number): string[] => {
+      const own = fields[i];
+      if (own === null || own === undefined) return this.check(params[i]!.type, `x${i}`);
+      const lines = [`if (!isObj(x${i})) ${bad}`, `if (keys(x${i}) !== ${own.length}) ${bad}`];
+      for (const f of own) lines.push(`${f.local} = ${this.read(`x${i}`, f.name)};`, ...this.check(f.type, f.local));
+      return lines;
+    };
     const lines: string[] = [];
     lines.push(`function e${index}(x${n}) {`);
-    if (n > 0) lines.push(`let ${locals.join(', ')};`);
+    const declared = [...locals, ...fields.flatMap((f) => (f === null ? [] : f.map((x) => x.local)))];
+    if (declared.length > 0) lines.push(`let ${declared.join(', ')};`);
     lines.push(`if (isArr(x${n})) {`, `if (x${n}.length !== ${n}) ${bad}`);
-    params.forEach((p, i) => {
-      lines.push(`x${i} = x${n}[${i}];`);
-      lines.push(...this.check(p.type, `x${i}`));
-    });
+    params.forEach((_, i) => lines.push(`x${i} = x${n}[${i}];`, ...convert(i)));
     lines.push('} else {', `if (!isObj(x${n})) ${bad}`, `if (keys(x${n}) !== ${n}) ${bad}`);
-    params.forEach((p, i) => {
-      lines.push(`x${i} = ${this.read(`x${n}`, p.name)};`);
-      lines.push(...this.check(p.type, `x${i}`));
-    });
+    params.forEach((p, i) => lines.push(`x${i} = ${this.read(`x${n}`, p.name)};`, ...convert(i)));
     lines.push('}');
-    lines.push(`return r${rule}(${locals.join(', ')});`, '}');
+    const args = params.map((_, i) => fields[i]?.map((f) => f.local).join(', ') ?? `x${i}`);
+    lines.push(`return r${rule}(${args.join(', ')});`, '}');
     return lines.join('\n');
   }
 

@@ -127,6 +127,111 @@ describe('the hot tier', () => {
   });
 });
 
+describe('the hot entry function', () => {
+  const source = [
+    'Module m.',
+    'Define Point has x as Int, y as Float.',
+    'Define Shape has kind as Kind, corner as Point, points as List of Point, tags as List of Text.',
+    'Define Kind as one of Square, Circle.',
+    'Define Odd has `constructor` as Int, `toString` as Text.',
+    'Define Summary has shape as Shape, kinds as List of Kind, area as Float.',
+    'Rule widen given p as Point, produce Point:',
+    '  Return Point with x set to p.x + 1, y set to p.y.',
+    'Rule summary given shape as Shape, odd as Odd, scale as Int, produce Summary:',
+    '  Let moved be widen(shape.corner).',
+    '  Let copy be Shape with kind set to shape.kind, corner set to moved, points set to append(shape.points, moved), tags set to shape.tags.',
+    '  Return Summary with shape set to copy, kinds set to [shape.kind, Circle], area set to moved.y * scale + odd.`constructor`.',
+    'Rule whole given shape as Shape, produce Shape:',
+    '  If shape.kind is Square:',
+    '    Return shape.',
+    '  Return Shape with kind set to Square, corner set to shape.corner, points set to shape.points, tags set to shape.tags.',
+    'Rule kind given k as Kind, produce Kind:',
+    '  Return k.',
+    'Rule nothing produce Int:',
+    '  Return 7.',
+  ].join('\n') + '\n';
+  const shape = { kind: 'Circle', corner: { x: 1, y: 2.5 }, points: [{ x: 3, y: 4 }], tags: ['a'] };
+  const odd = { constructor: 2, toString: 'z' };
+  const inherited = Object.assign(Object.create({ extra: 1 }) as object, { x: 1, y: 2 });
+  const contexts: [string, unknown][] = [
+    ['summary', { shape, odd, scale: 3 }],
+    ['summary', [shape, odd, 3]],
+    ['summary', { shape, odd: { toString: 'z' }, scale: 3 }],
+    ['summary', { shape, odd: Object.assign(Object.create({ constructor: 2 }) as object, { toString: 'z' }), scale: 3 }],
+    ['summary', { shape: { ...shape, corner: inherited }, odd, scale: 3 }],
+    ['summary', { shape: { ...shape, kind: 'Triangle' }, odd, scale: 3 }],
+    ['summary', { shape: { ...shape, points: [{ x: 1.5, y: 0 }] }, odd, scale: 3 }],
+    ['summary', { shape: { ...shape, tags: 'a' }, odd, scale: 3 }],
+    ['summary', { shape, odd, scale: 3, more: 1 }],
+    ['summary', { shape: { ...shape, extra: 1 }, odd, scale: 3 }],
+    ['summary', { shape: Object.assign(Object.create({ extra: 1 }) as object, shape), odd, scale: 3 }],
+    ['summary', [shape, odd]],
+    ['summary', null],
+    ['whole', { shape }],
+    ['whole', { shape: { ...shape, kind: 'Square' } }],
+    ['whole', [{ ...shape, extra: 1 }]],
+    ['kind', { k: 'Square' }],
+    ['kind', { k: 1 }],
+    ['nothing', {}],
+    ['nothing', []],
+    ['nothing', { x: 1 }],
+  ];
+
+  function programWith(tierUpAfter: number): CompiledProgram {
+    const checked = check(parse(source, 'en-US').module!).checked!;
+    return compileProgram(checked, { source, locale: 'en-US', tierUpAfter });
+  }
+
+  it('converts contexts and results, valid or not, like the closure tree', () => {
+    const closures = programWith(Number.MAX_SAFE_INTEGER);
+    const hot = programWith(1);
+    for (const [fn, context] of contexts) {
+      const expected = evaluate(closures, fn, context as never);
+      expect(evaluate(hot, fn, context as never), `${fn} ${JSON.stringify(context)}`).toEqual(expected);
+      expect(evaluate(hot, fn, context as never), `${fn} ${JSON.stringify(context)}`).toEqual(expected);
+    }
+    expect(evaluate(hot, 'summary', { shape, odd, scale: 3 })).toEqual({
+      ok: true,
+      value: {
+        shape: { kind: 'Circle', corner: { x: 2, y: 2.5 }, points: [{ x: 3, y: 4 }, { x: 2, y: 2.5 }], tags: ['a'] },
+        kinds: ['Circle', 'Circle'],
+        area: 9.5,
+      },
+    });
+  });
+
+  it('reads the input in the same order as the closure tree, through getters too', () => {
+    const logged = (log: string[], good: boolean) => {
+      const point = (name: string, x: unknown) => ({
+        get x() {
+          log.push(`${name}.x`);
+          return x;
+        },
+        get y() {
+          log.push(`${name}.y`);
+          return 0.5;
+        },
+      });
+      return {
+        get shape() {
+          log.push('shape');
+          return { kind: 'Square', corner: point('corner', 1), points: [point('p0', 2), point('p1', good ? 3 : 'no')], tags: [] };
+        },
+      };
+    };
+    for (const good of [true, false]) {
+      const closureLog: string[] = [];
+      const hotLog: string[] = [];
+      const hot = programWith(1);
+      const expected = evaluate(programWith(Number.MAX_SAFE_INTEGER), 'whole', logged(closureLog, good));
+      evaluate(hot, 'whole', logged([], good));
+      expect(evaluate(hot, 'whole', logged(hotLog, good))).toEqual(expected);
+      expect(hotLog).toEqual(closureLog);
+      expect(closureLog.length).toBeGreaterThan(3);
+    }
+  });
+});
+
 describe('generated source', () => {
   const hostile = [
     'Module m.',
@@ -145,12 +250,14 @@ describe('generated source', () => {
     const parsed = parse(hostile + '\n', 'en-US');
     expect(parsed.diagnostics).toEqual([]);
     const checked = check(parsed.module!).checked!;
-    const generated = generateRules(checked, checked.callOrder);
-    const code = generated.source.slice("'use strict';".length);
-    for (const text of ['process', 'require', 'exit', 'globalThis', 'eval', 'Rec', 'constructor', 'payload', '"', '`', "'"]) {
-      expect(code).not.toContain(text);
+    for (const entry of [null, 'eval']) {
+      const generated = generateRules(checked, checked.callOrder, entry);
+      const code = generated.source.slice("'use strict';".length);
+      for (const text of ['process', 'require', 'exit', 'globalThis', 'eval', 'Rec', 'constructor', 'payload', '"', '`', "'"]) {
+        expect(code).not.toContain(text);
+      }
+      expect(generated.constants).toContain('"); process.exit(1); //');
     }
-    expect(generated.constants).toContain('"); process.exit(1); //');
   });
 
   it('behaves like the closure tree for such a module', () => {
