@@ -112,16 +112,25 @@ async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
   const redis = new Redis(config.REDIS_URL, { connectionName: 'pe-runtime', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   try {
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', resolve);
-      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(config.REDIS_URL)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
-    });
+    await awaitRedisReady(redis, config.REDIS_URL);
   } catch (error) {
-    redis.disconnect();
     await store.close();
     throw error;
   }
   return { config, logger, store, redis };
+}
+
+/** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
+async function awaitRedisReady(redis: Redis, url: string): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(url)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -155,15 +164,7 @@ async function openRequestRedis(config: Config, logger: Logger): Promise<Redis> 
     enableAutoPipelining: true,
   });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', resolve);
-      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(config.REDIS_URL)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
-    });
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
+  await awaitRedisReady(redis, config.REDIS_URL);
   return redis;
 }
 

@@ -3,85 +3,32 @@
 // unique key prefix) driven by autocannon, against a Koa hello-world on the same machine measured
 // in the same run. Every evaluation is audited; the audit chain is counted and verified afterwards.
 // Run through `npm run bench:http` (QUICK=1 for a tiny run).
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { computeSignature } from '../../dist/src/auth/request-signature.js';
 import { verifyChain } from '../../dist/src/audit/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
-import { createTenantService } from '../../dist/src/tenants/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
+import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, TENANT } from '../support/bench-service.mjs';
+import { startChild, stopChild } from '../support/child-process.mjs';
+import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
+import { signedPool } from '../support/signed-requests.mjs';
+import { fmt, printTable } from '../support/table.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const benchDir = join(here, '..');
 const quick = process.env.QUICK === '1';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const CONNECTIONS = 64;
 const BATCH_CONNECTIONS = 16;
 const BATCH_ITEMS = 100;
 const DURATION_S = quick ? 1 : 10;
 const WARMUP_S = quick ? 1 : 3;
-const TENANT = 'bench';
-const ROLE = 'MEMBER';
 const SOURCE_PATH = '/api/v1/policies/evaluate-source';
 const BATCH_PATH = '/api/v1/policies/evaluate-source/batch';
 // Signatures made before the clock starts; more than any run here can use (checked after each run).
 const SIGNATURE_RATE_CAP = 30_000;
-
-function loadAutocannon() {
-  const require = createRequire(join(benchDir, 'package.json'));
-  if (!existsSync(join(benchDir, 'node_modules', 'autocannon', 'package.json'))) {
-    console.log('installing autocannon in bench/ ...');
-    const args = existsSync(join(benchDir, 'package-lock.json')) ? ['ci'] : ['install'];
-    const result = spawnSync('npm', [...args, '--no-audit', '--no-fund'], { cwd: benchDir, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('could not install autocannon (bench/package.json)');
-  }
-  return require('autocannon');
-}
-
-async function unusedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function startChild(args, env) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return { child, exited, output: () => output };
-}
-
-async function stopChild(running) {
-  running.child.kill('SIGTERM');
-  const code = await running.exited;
-  if (code !== 0) throw new Error(`process exited with ${code}:\n${running.output()}`);
-}
-
-async function waitForReady(base, running) {
-  for (let i = 0; i < 200; i++) {
-    if (running.child.exitCode !== null) throw new Error(`service exited during start-up:\n${running.output()}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`service did not become ready:\n${running.output()}`);
-}
-
-const sha256Hex = (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** CPU time (user + system, every thread) of a process so far, in microseconds; null off Linux. */
 function processCpuUs(pid) {
@@ -100,56 +47,11 @@ function redisServerPid() {
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-/**
- * Signed requests prepared before the clock starts: each body is hashed once, each request gets
- * its own nonce and signature. The server still does every check on every request (timestamp,
- * HMAC over the body, single-use nonce in Redis); only the client's signing is moved out of the
- * measurement, as a real client signs on its own machine.
- */
-function signedPool(bodies, path, secret, size) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const hashes = bodies.map(sha256Hex);
-  const nonces = new Array(size);
-  const signatures = new Array(size);
-  for (let i = 0; i < size; i++) {
-    const nonce = randomBytes(18).toString('base64url');
-    const canonical = ['POST', path, timestamp, nonce, TENANT, ROLE, hashes[i % bodies.length]].join('\n');
-    nonces[i] = nonce;
-    signatures[i] = `v1=${computeSignature(secret, canonical)}`;
-  }
-  let next = 0;
-  return {
-    used: () => next,
-    size,
-    /** autocannon hook: a fresh signed request each time. */
-    setupRequest(request) {
-      const i = next++;
-      if (i >= size) throw new Error(`signed request pool of ${size} exhausted: raise SIGNATURE_RATE_CAP`);
-      return {
-        ...request,
-        body: bodies[i % bodies.length],
-        headers: {
-          'content-type': 'application/json',
-          'x-tenant-id': TENANT,
-          'x-user-role': ROLE,
-          'x-policy-timestamp': timestamp,
-          'x-policy-nonce': nonces[i],
-          'x-policy-signature': signatures[i],
-        },
-      };
-    },
-  };
-}
-
 /** One autocannon run, with the CPU the server, Redis and this load generator spent on it. */
 async function cannon(autocannon, options) {
   const pids = { server: options.serverPid, redis: options.redisPid ?? null };
   const before = { server: processCpuUs(pids.server), redis: pids.redis && processCpuUs(pids.redis), client: process.cpuUsage() };
-  const result = await new Promise((resolve, reject) => {
-    autocannon({ url: options.url, connections: options.connections, duration: options.duration, requests: options.requests, timeout: 30 }, (error, res) =>
-      error ? reject(error) : resolve(res),
-    );
-  });
+  const result = await runAutocannon(autocannon, options);
   const client = process.cpuUsage(before.client);
   const spent = (key) => (before[key] === null || before[key] === undefined ? null : processCpuUs(pids[key]) - before[key]);
   result.cpuUs = { server: spent('server'), redis: spent('redis'), client: client.user + client.system };
@@ -157,58 +59,23 @@ async function cannon(autocannon, options) {
 }
 
 function summarise(name, result, evaluationsPerRequest) {
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  const seconds = result.duration;
+  const row = summariseRun(name, result);
   // Per request sent (answered or cut off at the end of the run): CPU does not care which.
-  const perRequest = (us) => (us === null ? null : us / result.requests.sent);
+  const perRequest = (us) => (us === null ? null : us / row.sent);
   return {
-    run: name,
-    requests: result['2xx'],
-    sent: result.requests.sent,
-    reqPerSec: result['2xx'] / seconds,
-    evalPerSec: evaluationsPerRequest === 0 ? null : (result['2xx'] * evaluationsPerRequest) / seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    evaluations: result['2xx'] * evaluationsPerRequest,
+    ...row,
+    evalPerSec: evaluationsPerRequest === 0 ? null : (row.requests * evaluationsPerRequest) / result.duration,
+    evaluations: row.requests * evaluationsPerRequest,
     serverCpuUs: perRequest(result.cpuUs.server),
     redisCpuUs: evaluationsPerRequest === 0 ? null : perRequest(result.cpuUs.redis),
     clientCpuUs: perRequest(result.cpuUs.client),
   };
 }
 
-const fmt = (n, digits = 0) => (n === null ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-
 async function main() {
   const autocannon = loadAutocannon();
-  const dataDir = mkdtempSync(join(tmpdir(), 'pe-bench-http-'));
-  const prefix = `bench-${randomUUID()}`;
-  const port = await unusedPort();
-  const base = `http://127.0.0.1:${port}`;
-
-  // The tenant and its signing secret, in the store the service will open.
-  const store = await openSqliteStore(join(dataDir, 'policy-engine.sqlite'));
-  const { secret } = (await createTenantService(store.tenants).register(TENANT)).secret;
-  await store.close();
-
-  const serviceEnv = {
-    ROLE: 'all',
-    DATA_DIR: dataDir,
-    REDIS_URL,
-    REDIS_KEY_PREFIX: prefix,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    JWT_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
-    // The limiter still runs (one Redis call per request); the quota is set above what a run can spend.
-    RATE_LIMIT_POINTS: '1000000000',
-    // One JSON line per request would measure the log pipe; warnings and errors still show.
-    LOG_LEVEL: 'warn',
-    ...Object.fromEntries(
-      ['ENGINE_THREADS', 'WORKER_CONCURRENCY', 'BATCH_MAX_ITEMS', 'DISPATCH_FLUSH_MS', 'PROGRAM_CACHE_SIZE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
-    ),
-  };
+  const service = await prepareBenchService('http');
+  const { base, prefix, secret } = service;
 
   const sourceBodies = SAMPLES.map((context) => JSON.stringify({ source: POLICY_SOURCE, functionName: FUNCTION_NAME, context, locale: 'en-US' }));
   const batchBody = JSON.stringify({
@@ -249,29 +116,29 @@ async function main() {
     evaluations.sent += row.sent * perRequest;
     return row;
   };
-  const service = startChild([join(root, 'dist', 'src', 'main.js')], serviceEnv);
+  let running = null;
   let stopped = false;
   try {
-    await waitForReady(base, service);
-    const serviceRun = { url: base, serverPid: service.child.pid, redisPid };
+    running = await startBenchService(service);
+    const serviceRun = { url: base, serverPid: running.child.pid, redisPid };
 
     // (b) one evaluation per request.
     const sourcePool = signedPool(sourceBodies, SOURCE_PATH, secret, SIGNATURE_RATE_CAP * (WARMUP_S + DURATION_S));
-    const single = { ...serviceRun, connections: CONNECTIONS, requests: [{ method: 'POST', path: SOURCE_PATH, setupRequest: (r) => sourcePool.setupRequest(r) }] };
+    const single = { ...serviceRun, connections: CONNECTIONS, requests: sourcePool.requests };
     count(summarise('warm-up', await cannon(autocannon, { ...single, duration: WARMUP_S }), 1), 1);
     const source = count(summarise('(b) evaluate-source, signed', await cannon(autocannon, { ...single, duration: DURATION_S }), 1), 1);
     rows.push(source);
 
     // (c) the same evaluation, BATCH_ITEMS to a request, through the batch endpoint.
     const batchPool = signedPool([batchBody], BATCH_PATH, secret, Math.ceil((SIGNATURE_RATE_CAP / BATCH_ITEMS) * (WARMUP_S + DURATION_S)) + 1000);
-    const batched = { ...serviceRun, connections: BATCH_CONNECTIONS, requests: [{ method: 'POST', path: BATCH_PATH, setupRequest: (r) => batchPool.setupRequest(r) }] };
+    const batched = { ...serviceRun, connections: BATCH_CONNECTIONS, requests: batchPool.requests };
     count(summarise('warm-up', await cannon(autocannon, { ...batched, duration: WARMUP_S }), BATCH_ITEMS), BATCH_ITEMS);
     rows.push(count(summarise(`(c) evaluate-source/batch, ${BATCH_ITEMS} items`, await cannon(autocannon, { ...batched, duration: DURATION_S }), BATCH_ITEMS), BATCH_ITEMS));
 
     // A graceful stop lets every handler finish (also those whose client left at the end of a run).
-    await stopChild(service);
+    await stopChild(running);
     stopped = true;
-    const audit = await openSqliteStore(join(dataDir, 'policy-engine.sqlite'));
+    const audit = await openSqliteStore(service.storePath);
     let verification;
     try {
       verification = await verifyChain(audit.audit, TENANT);
@@ -280,14 +147,21 @@ async function main() {
     }
 
     const ceiling = rows[0];
-    console.log('| run | requests | requests/s | evaluations/s | p50 ms | p99 ms | requests/s vs (a) | evaluations/s vs (a) | server CPU µs/request | Redis CPU µs/request |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const row of rows) {
-      const evalRatio = row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling.reqPerSec, 2)}×`;
-      console.log(
-        `| ${row.run} | ${fmt(row.requests)} | ${fmt(row.reqPerSec)} | ${fmt(row.evalPerSec)} | ${fmt(row.p50, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.reqPerSec / ceiling.reqPerSec, 2)}× | ${evalRatio} | ${fmt(row.serverCpuUs)} | ${fmt(row.redisCpuUs)} |`,
-      );
-    }
+    printTable(
+      ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs (a)', 'server CPU µs/request', 'Redis CPU µs/request'],
+      rows.map((row) => [
+        row.run,
+        fmt(row.requests),
+        fmt(row.reqPerSec),
+        fmt(row.evalPerSec),
+        fmt(row.p50, 1),
+        fmt(row.p99, 1),
+        `${fmt(row.reqPerSec / ceiling.reqPerSec, 2)}×`,
+        row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling.reqPerSec, 2)}×`,
+        fmt(row.serverCpuUs),
+        fmt(row.redisCpuUs),
+      ]),
+    );
     const ratio = source.reqPerSec / ceiling.reqPerSec;
     const met = ratio >= 0.5 && source.p99 <= 30;
     console.log('');
@@ -305,12 +179,8 @@ async function main() {
     );
     if (!complete) throw new Error(`audit check failed: ${audited} records for ${evaluations.answered} answered and ${evaluations.sent} sent evaluations`);
   } finally {
-    if (!stopped) await stopChild(service).catch((error) => console.error(String(error)));
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`*${prefix}*`);
-    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
-    await redis.quit();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (running && !stopped) await stopChild(running).catch((error) => console.error(String(error)));
+    await removeBenchService(service);
   }
 }
 

@@ -1,26 +1,11 @@
-/** The policy statuses of the schema's `PolicyStatus` enum. */
-export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
-export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+// The endpoint reads policies through the registry's tenant-scoped lookup; the shapes are defined
+// once, in policies/, and named here as the GraphQL layer speaks of them.
+import type { PolicyLookup, PolicyLookupView } from '../policies/index.js';
+
+export { POLICY_STATUSES, type PolicyStatus } from '../policies/index.js';
 
 /** One stored policy (one rule of one deployed module version), as the `Policy` type shows it. */
-export interface PolicyView {
-  id: string;
-  policyModule: string;
-  policyFunction: string;
-  version: number;
-  status: PolicyStatus;
-  createdAt: string;
-  updatedAt: string;
-  source: string;
-  /** When the registry reports the owner, the endpoint refuses to show another tenant's policy. */
-  tenantId?: string;
-}
+export type PolicyView = PolicyLookupView;
 
-/**
- * What the endpoint needs from the policy registry: tenant-scoped reads only. Both methods must
- * answer for the given tenant alone; `get` resolves null for an id the tenant does not own.
- */
-export interface PolicyReader {
-  get(tenantId: string, id: string): Promise<PolicyView | null>;
-  list(tenantId: string): Promise<PolicyView[]>;
-}
+/** What the endpoint needs from the policy registry: tenant-scoped reads only. */
+export type PolicyReader = PolicyLookup;

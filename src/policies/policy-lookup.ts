@@ -10,9 +10,14 @@ export interface PolicyLookupView {
   createdAt: string;
   updatedAt: string;
   source: string;
+  /** When the registry reports the owner, the endpoint refuses to show another tenant's policy. */
   tenantId?: string;
 }
 
+/**
+ * What the GraphQL endpoint needs from the policy registry: tenant-scoped reads only. Both methods
+ * must answer for the given tenant alone.
+ */
 export interface PolicyLookup {
   /** Null for an id the tenant cannot see. */
   get(tenantId: string, id: string): Promise<PolicyLookupView | null>;

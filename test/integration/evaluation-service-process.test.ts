@@ -1,13 +1,9 @@
 // The evaluation path as `npm start` wires it (dist/src/main.js): role `all` through the
 // `policy-evaluate` queue, role `api` alone answering 503, and `api` + `worker` as two processes.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PolicyHttpError, createPolicyClient } from '../../src/client/index.js';
@@ -15,46 +11,8 @@ import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { SOURCE_EVALUATED } from '../../src/evaluation/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { createTenantService } from '../../src/tenants/index.js';
-import { REDIS_URL } from './evaluation-support/evaluation-harness.js';
+import { assertServiceBuilt, REDIS_URL, runService, type ServiceProcess } from '../support/index.js';
 import { PRICING_SOURCE, priceContext } from './evaluation-support/policies.js';
-
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'main.js');
-
-interface Running {
-  child: ChildProcess;
-  lines: Array<Record<string, unknown>>;
-  exited: Promise<number | null>;
-  waitForLog(msg: string): Promise<Record<string, unknown>>;
-}
-
-function run(args: string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Array<Record<string, unknown>> = [];
-  const stderr: string[] = [];
-  const waiters: Array<{ msg: string; resolve: (line: Record<string, unknown>) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    const line = JSON.parse(text) as Record<string, unknown>;
-    lines.push(line);
-    for (const waiter of waiters.filter((w) => w.msg === line.msg)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(line);
-    }
-  });
-  createInterface({ input: child.stderr! }).on('line', (text) => stderr.push(text));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    lines,
-    exited,
-    waitForLog: (msg) =>
-      new Promise((resolve, reject) => {
-        const seen = lines.find((line) => line.msg === msg);
-        if (seen) return resolve(seen);
-        waiters.push({ msg, resolve });
-        void exited.then((code) => reject(new Error(`service exited (${code}) first; stderr: ${stderr.join(' | ')}`)));
-      }),
-  };
-}
 
 const evaluation = { source: PRICING_SOURCE, functionName: 'price', context: priceContext(30, 800, 21), locale: 'en-US' };
 
@@ -63,23 +21,21 @@ describe('evaluation in the service process', () => {
   let env: Record<string, string>;
   let secret: string;
   const tenantId = `acme-${randomBytes(3).toString('hex')}`;
-  const processes: Running[] = [];
+  const processes: ServiceProcess[] = [];
 
   const start = async (args: string[], extra: Record<string, string> = {}) => {
-    const running = run(args, { ...env, ...extra });
+    const running = runService(args, { ...env, ...extra });
     processes.push(running);
     await running.waitForLog('service started');
     return running;
   };
-  const baseUrlOf = async (running: Running) => `http://127.0.0.1:${(await running.waitForLog('api listening')).port as number}`;
-  const stop = async (running: Running) => {
+  const baseUrlOf = async (running: ServiceProcess) => `http://127.0.0.1:${(await running.waitForLog('api listening')).port as number}`;
+  const stop = async (running: ServiceProcess) => {
     running.child.kill('SIGTERM');
     return running.exited;
   };
 
-  beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does) before this suite`);
-  });
+  beforeAll(assertServiceBuilt);
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pe-eval-main-'));

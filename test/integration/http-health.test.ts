@@ -1,16 +1,7 @@
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unusedPort } from '../support/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
-
-/** A port nothing listens on: bind an ephemeral one, then let it go. */
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('health endpoints', () => {
   let h: Harness;

@@ -1,72 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
 import { createPolicyClient } from '../../src/client/index.js';
-import { REDIS_URL } from './http-support/http-harness.js';
-
-/** The built service, exactly what `npm start` runs (`npm test` builds first). */
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'main.js');
-
-interface Running {
-  child: ChildProcess;
-  lines: Array<Record<string, unknown>>;
-  stderr: string[];
-  exited: Promise<number | null>;
-  /** Resolves with the first log line for which `match` holds. */
-  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
-}
-
-function run(args: string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Array<Record<string, unknown>> = [];
-  const stderr: string[] = [];
-  const waiters: Array<{ match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    const line = JSON.parse(text) as Record<string, unknown>;
-    lines.push(line);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(line)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    }
-  });
-  createInterface({ input: child.stderr! }).on('line', (text) => stderr.push(text));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    lines,
-    stderr,
-    exited,
-    waitForLog: (match) =>
-      new Promise((resolve, reject) => {
-        const seen = lines.find(match);
-        if (seen) return resolve(seen);
-        waiters.push({ match, resolve });
-        void exited.then((code) => reject(new Error(`service exited (${code}) first; stderr: ${stderr.join(' | ')}`)));
-      }),
-  };
-}
-
-async function unusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { assertServiceBuilt, REDIS_URL, runService, unusedPort, type ServiceProcess } from '../support/index.js';
 
 const silentIo = (env: Record<string, string>) => {
   const out: string[] = [];
@@ -75,12 +15,10 @@ const silentIo = (env: Record<string, string>) => {
 
 describe('the service process (npm start)', () => {
   let dataDir: string;
-  let running: Running | undefined;
+  let running: ServiceProcess | undefined;
   let baseEnv: Record<string, string>;
 
-  beforeAll(() => {
-    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does) before this suite`);
-  });
+  beforeAll(assertServiceBuilt);
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pe-main-'));
     baseEnv = { DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0' };
@@ -95,7 +33,7 @@ describe('the service process (npm start)', () => {
   });
 
   it('serves the API on the embedded store and stops cleanly on SIGTERM', async () => {
-    running = run([], baseEnv);
+    running = runService([], baseEnv);
     const listening = await running.waitForLog((l) => l.msg === 'api listening');
     expect(listening).toMatchObject({ role: 'all', store: 'sqlite' });
     expect(running.lines.some((l) => l.msg === 'worker started')).toBe(true);
@@ -121,7 +59,7 @@ describe('the service process (npm start)', () => {
   });
 
   it('answers signed evaluations and GraphQL decisions end to end and audits them', async () => {
-    running = run([], baseEnv);
+    running = runService([], baseEnv);
     const listening = await running.waitForLog((l) => l.msg === 'api listening');
     const baseUrl = `http://127.0.0.1:${listening.port as number}`;
     const created = silentIo(baseEnv);
@@ -169,7 +107,7 @@ describe('the service process (npm start)', () => {
   });
 
   it('runs only the worker with --role worker and stops on SIGINT', async () => {
-    running = run(['--role', 'worker'], baseEnv);
+    running = runService(['--role', 'worker'], baseEnv);
     await running.waitForLog((l) => l.msg === 'service started');
     expect(running.lines.some((l) => l.msg === 'worker started' && l.role === 'worker')).toBe(true);
     expect(running.lines.some((l) => l.msg === 'api listening')).toBe(false);
@@ -178,7 +116,7 @@ describe('the service process (npm start)', () => {
   });
 
   it('takes the role from ROLE when no flag is given', async () => {
-    running = run([], { ...baseEnv, ROLE: 'api' });
+    running = runService([], { ...baseEnv, ROLE: 'api' });
     await running.waitForLog((l) => l.msg === 'service started');
     expect(running.lines.some((l) => l.msg === 'worker started')).toBe(false);
     expect(running.lines.some((l) => l.msg === 'api listening' && l.role === 'api')).toBe(true);
@@ -188,7 +126,7 @@ describe('the service process (npm start)', () => {
 
   it('exits 1 with one line saying what to start when Redis is unreachable', async () => {
     const url = `redis://127.0.0.1:${await unusedPort()}`;
-    running = run([], { ...baseEnv, REDIS_URL: url });
+    running = runService([], { ...baseEnv, REDIS_URL: url });
     expect(await running.exited).toBe(1);
     expect(running.stderr).toHaveLength(1);
     expect(running.stderr[0]).toMatch(
@@ -198,13 +136,13 @@ describe('the service process (npm start)', () => {
   });
 
   it('exits 1 naming the variable when the configuration is invalid', async () => {
-    running = run([], { ...baseEnv, PORT: 'eighty' });
+    running = runService([], { ...baseEnv, PORT: 'eighty' });
     expect(await running.exited).toBe(1);
     expect(running.stderr).toEqual(['invalid configuration: PORT must be a whole number between 0 and 65535 (got "eighty")']);
   });
 
   it('exits 1 for an unknown --role', async () => {
-    running = run(['--role', 'boss'], baseEnv);
+    running = runService(['--role', 'boss'], baseEnv);
     expect(await running.exited).toBe(1);
     expect(running.stderr.join('\n')).toContain('api, worker, all');
   });

@@ -1,38 +1,18 @@
 // The evaluation endpoints as the service runs them: real HTTP on a port, real Redis (BullMQ
 // `policy-evaluate` with a unique prefix), a real worker with real threads, a real store. Threads
 // load dist/workers/evaluation-thread.js, so `npx tsc -p tsconfig.json` must have run.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { createApp, createEvaluationRoutes, createTenantRateLimiter } from '../../../src/api/index.js';
+import { randomUUID } from 'node:crypto';
+import { createEvaluationRoutes } from '../../../src/api/index.js';
 import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
-import {
-  createJwtKeyRing,
-  createNonceGuard,
-  createTokenSigner,
-  createTokenVerifier,
-  type JwtKeyRing,
-  type Role,
-} from '../../../src/auth/index.js';
+import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool, type EnginePoolOptions, type EvaluationItem } from '../../../src/engine/index.js';
 import { createEvaluationService, SOURCE_EVALUATED, type StoredPolicyResolver } from '../../../src/evaluation/index.js';
-import {
-  QUEUE_NAMES,
-  createEvaluationDispatcher,
-  createRedisClient,
-  queuePrefix,
-  startEvaluationWorker,
-  type EvaluationDispatcher,
-  type EvaluationWorker,
-} from '../../../src/jobs/index.js';
-import { createLogger } from '../../../src/logging/index.js';
+import { createEvaluationDispatcher, startEvaluationWorker, type EvaluationDispatcher, type EvaluationWorker } from '../../../src/jobs/index.js';
 import type { AuditRecord, Store } from '../../../src/store/index.js';
-import { createTenantService } from '../../../src/tenants/index.js';
+import { connectRedis, createTestApp, listen, newKeyRing, REDIS_URL, registerTenant, removeRedisPrefix } from '../../support/index.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { newKeyRing, REDIS_URL };
 
 export interface EvaluationHarnessOptions {
   /** A fresh, empty store; closed by the harness. */
@@ -67,17 +47,11 @@ export interface EvaluationHarness {
   close(): Promise<void>;
 }
 
-export function newKeyRing(): JwtKeyRing {
-  return createJwtKeyRing([{ kid: 'k1', secret: randomBytes(32).toString('base64url') }], 'test');
-}
-
 export async function startEvaluationHarness(options: EvaluationHarnessOptions): Promise<EvaluationHarness> {
   const prefix = `test-${randomUUID()}`;
   const store = await options.openStore();
-  const tenantId = `acme-${randomBytes(4).toString('hex')}`;
-  const { secret: { secret } } = await createTenantService(store.tenants).register(tenantId);
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  const { tenantId, secret } = await registerTenant(store, 'acme');
+  const redis = await connectRedis();
 
   let pool: EnginePool | null = null;
   let worker: EvaluationWorker | null = null;
@@ -101,13 +75,11 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
   };
   const auditWriter = createAuditChainWriter(store.audit);
   const keyRing = newKeyRing();
-  const app = createApp({
-    logger: createLogger({ level: 'silent' }),
+  const app = createTestApp({
     store,
     redis,
-    tokenVerifier: createTokenVerifier(keyRing),
-    rateLimiter: createTenantRateLimiter({ redis, points: 100_000, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
-    bodyLimitBytes: 1024 * 1024,
+    keyRing,
+    prefix,
     routes: [
       createEvaluationRoutes({
         service: createEvaluationService({
@@ -121,9 +93,8 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
       }),
     ],
   });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app);
+  const { baseUrl } = server;
 
   return {
     baseUrl,
@@ -149,21 +120,12 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
       return records.reverse();
     },
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await server.close();
       await dispatcher.close();
       await auditWriter.close();
       await worker?.close();
       await pool?.close();
-      const inspect = createRedisClient(REDIS_URL, 'test-cleanup');
-      const queue = new Queue(QUEUE_NAMES.policyEvaluate, { connection: inspect, prefix: queuePrefix(QUEUE_NAMES.policyEvaluate, prefix) });
-      await queue.obliterate({ force: true }).catch(() => {});
-      await queue.close();
-      const keys = await inspect.keys(`*${prefix}*`);
-      if (keys.length > 0) await inspect.del(...keys);
-      await inspect.quit();
+      await removeRedisPrefix(prefix);
       await redis.quit();
       await store.close();
     },

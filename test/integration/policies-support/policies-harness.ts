@@ -2,30 +2,18 @@
 // BullMQ `policy-evaluate` under a unique prefix), a real worker with real threads, a real store
 // (SQLite unless told otherwise), the built-in library. Threads load dist/workers/evaluation-thread.js, so
 // `npx tsc -p tsconfig.json` must have run.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { createApp, createEvaluationRoutes, createPolicyRoutes, createTenantRateLimiter, type RouteModule } from '../../../src/api/index.js';
+import type { Redis } from 'ioredis';
+import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
 import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
-import { createJwtKeyRing, createNonceGuard, createTokenSigner, createTokenVerifier, type NonceGuard, type Role } from '../../../src/auth/index.js';
+import { createNonceGuard, createTokenSigner, type NonceGuard, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
 import { createEvaluationService } from '../../../src/evaluation/index.js';
-import {
-  QUEUE_NAMES,
-  createEvaluationDispatcher,
-  createRedisClient,
-  queuePrefix,
-  startEvaluationWorker,
-  type EvaluationDispatcher,
-  type EvaluationWorker,
-} from '../../../src/jobs/index.js';
-import { createLogger } from '../../../src/logging/index.js';
+import { createEvaluationDispatcher, startEvaluationWorker, type EvaluationDispatcher, type EvaluationWorker } from '../../../src/jobs/index.js';
 import {
   createPolicyRegistry,
   createStoredPolicyResolver,
@@ -33,9 +21,9 @@ import {
   type PolicyRegistry,
 } from '../../../src/policies/index.js';
 import { openSqliteStore, type AuditRecord, type Store } from '../../../src/store/index.js';
-import { createTenantService } from '../../../src/tenants/index.js';
+import { connectRedis, createTestApp, listen, newKeyRing, REDIS_URL, registerTenant, removeRedisPrefix, type TenantInfo } from '../../support/index.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export { REDIS_URL, type TenantInfo };
 
 export interface PoliciesHarness {
   baseUrl: string;
@@ -52,11 +40,6 @@ export interface PoliciesHarness {
   /** The tenant's audit records of one type, oldest first, read through GET /api/v1/audit/type. */
   auditOfType(tenant: TenantInfo, eventType: string): Promise<AuditRecord[]>;
   close(): Promise<void>;
-}
-
-export interface TenantInfo {
-  tenantId: string;
-  secret: string;
 }
 
 /** The HTTP status and error envelope of a request that must fail. */
@@ -81,16 +64,9 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
   const prefix = `test-${randomUUID()}`;
   const dir = await mkdtemp(join(tmpdir(), 'pe-policies-'));
   const store = options.openStore ? await options.openStore() : await openSqliteStore(join(dir, 'store.sqlite'));
-  const tenantService = createTenantService(store.tenants);
-  const register = async (label: string): Promise<TenantInfo> => {
-    const tenantId = `${label}-${randomBytes(4).toString('hex')}`;
-    const { secret: { secret } } = await tenantService.register(tenantId);
-    return { tenantId, secret };
-  };
-  const tenants = { a: await register('tenant-a'), b: await register('tenant-b') };
+  const tenants = { a: await registerTenant(store, 'tenant-a'), b: await registerTenant(store, 'tenant-b') };
 
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
+  const redis = await connectRedis();
   const pool: EnginePool = createEnginePool({ threads: 2 });
   const worker: EvaluationWorker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix, concurrency: 4 });
   const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 });
@@ -103,14 +79,13 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     builtins: await loadBuiltinLibrary(),
   });
   const nonceGuard = createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` });
-  const keyRing = createJwtKeyRing([{ kid: 'k1', secret: randomBytes(32).toString('base64url') }], 'test');
-  const app = createApp({
-    logger: createLogger({ level: process.env.POLICIES_TEST_LOG ?? 'silent' }),
+  const keyRing = newKeyRing();
+  const app = createTestApp({
     store,
     redis,
-    tokenVerifier: createTokenVerifier(keyRing),
-    rateLimiter: createTenantRateLimiter({ redis, points: 100_000, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
-    bodyLimitBytes: 1024 * 1024,
+    keyRing,
+    prefix,
+    logLevel: process.env.POLICIES_TEST_LOG ?? 'silent',
     routes: [
       createEvaluationRoutes({
         service: createEvaluationService({ dispatcher, audit: auditWriter, storedPolicies: createStoredPolicyResolver(registry) }),
@@ -122,9 +97,8 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
       ...(options.extraRoutes?.({ registry, store, nonceGuard }) ?? []),
     ],
   });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(app);
+  const { baseUrl } = server;
   const signer = createTokenSigner(keyRing);
   const token = (tenant: TenantInfo, role: Role) =>
     signer.sign({ subject: `user-of-${tenant.tenantId}`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 600 });
@@ -145,22 +119,13 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
       return response.body.reverse();
     },
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await server.close();
       await registry.flush();
       await dispatcher.close();
       await auditWriter.close();
       await worker.close();
       await pool.close();
-      const inspect = createRedisClient(REDIS_URL, 'test-cleanup');
-      const queue = new Queue(QUEUE_NAMES.policyEvaluate, { connection: inspect, prefix: queuePrefix(QUEUE_NAMES.policyEvaluate, prefix) });
-      await queue.obliterate({ force: true }).catch(() => {});
-      await queue.close();
-      const keys = await inspect.keys(`*${prefix}*`);
-      if (keys.length > 0) await inspect.del(...keys);
-      await inspect.quit();
+      await removeRedisPrefix(prefix);
       await redis.quit();
       await store.close();
       await rm(dir, { recursive: true, force: true });

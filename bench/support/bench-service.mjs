@@ -1,0 +1,68 @@
+// The built service as the benchmarks drive it: role `all` (API, BullMQ `policy-evaluate` queue and
+// worker threads in one process), SQLite store in a temp DATA_DIR holding one tenant, local Redis
+// under a unique key prefix that is removed afterwards.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { openSqliteStore } from '../../dist/src/store/index.js';
+import { createTenantService } from '../../dist/src/tenants/index.js';
+import { projectRoot, startChild, unusedPort, waitForReady } from './child-process.mjs';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TENANT = 'bench';
+export const ROLE = 'MEMBER';
+
+const TUNING_VARIABLES = ['ENGINE_THREADS', 'WORKER_CONCURRENCY', 'BATCH_MAX_ITEMS', 'DISPATCH_FLUSH_MS', 'PROGRAM_CACHE_SIZE'];
+
+/** The data directory (with the tenant registered), port and environment of one service run. */
+export async function prepareBenchService(name) {
+  const dataDir = mkdtempSync(join(tmpdir(), `pe-bench-${name}-`));
+  const prefix = `bench-${randomUUID()}`;
+  const port = await unusedPort();
+
+  // The tenant and its signing secret, in the store the service will open.
+  const storePath = join(dataDir, 'policy-engine.sqlite');
+  const store = await openSqliteStore(storePath);
+  const { secret } = (await createTenantService(store.tenants).register(TENANT)).secret;
+  await store.close();
+
+  const env = {
+    ROLE: 'all',
+    DATA_DIR: dataDir,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    JWT_KEYS: `bench:${randomBytes(32).toString('base64url')}`,
+    // The limiter still runs (one Redis call per request); the quota is set above what a run can spend.
+    RATE_LIMIT_POINTS: '1000000000',
+    // One JSON line per request would measure the log pipe; warnings and errors still show.
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(TUNING_VARIABLES.filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
+  };
+  return { dataDir, storePath, prefix, base: `http://127.0.0.1:${port}`, secret, env };
+}
+
+/** Starts dist/src/main.js on the prepared environment and waits until it is ready (or stops it). */
+export async function startBenchService(prepared) {
+  const service = startChild([join(projectRoot, 'dist', 'src', 'main.js')], prepared.env);
+  try {
+    await waitForReady(prepared.base, service);
+  } catch (error) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    throw error;
+  }
+  return service;
+}
+
+/** Deletes the run's Redis keys and its data directory. */
+export async function removeBenchService(prepared) {
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`*${prepared.prefix}*`);
+  for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
+  await redis.quit();
+  rmSync(prepared.dataDir, { recursive: true, force: true });
+}

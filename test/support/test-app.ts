@@ -1,0 +1,30 @@
+// The service's HTTP app as the integration harnesses build it: real token verifier, a real Redis
+// rate limiter with a quota no suite reaches, a 1 MiB body limit, and the routes under test.
+import type { Redis } from 'ioredis';
+import { createApp, createTenantRateLimiter, type RouteModule } from '../../src/api/index.js';
+import { createTokenVerifier, type JwtKeyRing } from '../../src/auth/index.js';
+import { createLogger } from '../../src/logging/index.js';
+import type { Store } from '../../src/store/index.js';
+
+export interface TestAppParts {
+  store: Store;
+  redis: Redis;
+  keyRing: JwtKeyRing;
+  /** The suite's Redis key prefix. */
+  prefix: string;
+  routes: RouteModule[];
+  /** Default `silent`. */
+  logLevel?: string;
+}
+
+export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent' }: TestAppParts): ReturnType<typeof createApp> {
+  return createApp({
+    logger: createLogger({ level: logLevel }),
+    store,
+    redis,
+    tokenVerifier: createTokenVerifier(keyRing),
+    rateLimiter: createTenantRateLimiter({ redis, points: 100_000, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
+    bodyLimitBytes: 1024 * 1024,
+    routes,
+  });
+}
