@@ -100,7 +100,8 @@ const edit = fc.record({
   token: fc.constantFrom(...TOKENS),
 });
 
-describe('the API never throws on bad input; it reports diagnostics', () => {
+// Generous: the work grows with PROPERTY_RUNS, and CI shares two cores with other suites.
+describe('the API never throws on bad input; it reports diagnostics', { timeout: 600_000 }, () => {
   it('parse, check and compile accept any source and locale tag', () => {
     fc.assert(
       fc.property(garbage, localeTag, (source, tag) => {
