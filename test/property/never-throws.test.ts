@@ -7,6 +7,8 @@ import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
+// endOnFailure: a failure is reported at once with its seed and path for replay; shrinking
+// generated modules can take many minutes and would only delay the same report.
 
 /** Words, punctuation and layout from every locale, so random sources get deep into the parser. */
 const TOKENS = [
@@ -114,7 +116,7 @@ describe('the API never throws on bad input; it reports diagnostics', { timeout:
           if (parsed.module !== null) check(parsed.module);
         }
       }),
-      { numRuns: RUNS * 4 },
+      { numRuns: RUNS * 4, endOnFailure: true },
     );
   });
 
@@ -135,7 +137,7 @@ describe('the API never throws on bad input; it reports diagnostics', { timeout:
           }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -160,7 +162,7 @@ describe('the API never throws on bad input; it reports diagnostics', { timeout:
           }
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 });

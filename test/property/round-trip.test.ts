@@ -6,6 +6,8 @@ import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
+// endOnFailure: a failure is reported at once with its seed and path for replay; shrinking
+// generated modules can take many minutes and would only delay the same report.
 
 function describeErrors(source: string, diagnostics: readonly { code: string; message: string; span: { start: number; end: number } | null }[]): string {
   const shown = diagnostics.map((d) => `${d.code} ${d.message} ${d.span ? JSON.stringify(source.slice(d.span.start, d.span.end)) : ''}`);
@@ -35,7 +37,7 @@ describe('format → parse round trip (LANGUAGE.md §8)', { timeout: 600_000 }, 
           expect(stripPositions(parsed.module), source).toEqual(expected);
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -56,7 +58,7 @@ describe('format → parse round trip (LANGUAGE.md §8)', { timeout: 600_000 }, 
           }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -69,7 +71,7 @@ describe('format → parse round trip (LANGUAGE.md §8)', { timeout: 600_000 }, 
         expect(reparsed.module).not.toBeNull();
         expect(format(reparsed.module!, locale)).toBe(once);
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -85,7 +87,7 @@ describe('format → parse round trip (LANGUAGE.md §8)', { timeout: 600_000 }, 
           expect(compiled.program).not.toBeNull();
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 });

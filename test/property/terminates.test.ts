@@ -6,6 +6,8 @@ import { chooserFrom, LOCALES } from './chooser.js';
 import { generateModule } from './generate-module.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
+// endOnFailure: a failure is reported at once with its seed and path for replay; shrinking
+// generated modules can take many minutes and would only delay the same report.
 
 /** What an evaluation came to, comparable across locales: the value, or the codes of the diagnostics. */
 function outcomeOf(result: EvaluationResult): unknown {
@@ -35,7 +37,7 @@ describe('evaluation of generated modules', { timeout: 600_000 }, () => {
           }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -54,7 +56,7 @@ describe('evaluation of generated modules', { timeout: 600_000 }, () => {
           expect(outcomes[2]).toEqual(outcomes[0]);
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 
@@ -73,7 +75,7 @@ describe('evaluation of generated modules', { timeout: 600_000 }, () => {
           }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, endOnFailure: true },
     );
   });
 });
