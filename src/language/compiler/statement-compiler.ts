@@ -12,7 +12,7 @@
  */
 import type { ForEachStmt, IfStmt, MatchStmt, Span, Statement } from '../ast/nodes.js';
 import type { TraceEntry } from '../api-types.js';
-import { EvaluationError } from '../runtime/evaluation-error.js';
+import { EvaluationError, ruleFailure } from '../runtime/evaluation-error.js';
 import { budgetExceeded, type Meter } from '../runtime/meter.js';
 import type { Eval, Exec } from '../runtime/program-runtime.js';
 import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
@@ -25,9 +25,7 @@ const NOTHING: Exec = () => undefined;
 /** Beyond this many `When` values, an Int or Text `Match` dispatches through a Map. */
 const LINEAR_MATCH_LIMIT = 8;
 
-function failWith(message: string, span: Span): EvaluationError {
-  return new EvaluationError('PL3004', message, span);
-}
+const failWith = ruleFailure;
 
 // ---------- closure factories ----------
 

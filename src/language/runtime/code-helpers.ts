@@ -4,7 +4,7 @@
  * safe Int range, finite Floats, zero divisors, text length, the step budget.
  */
 import type { Span } from '../ast/nodes.js';
-import { EvaluationError } from './evaluation-error.js';
+import { EvaluationError, ruleFailure } from './evaluation-error.js';
 import { budgetExceeded, type Meter } from './meter.js';
 import {
   checkFloat,
@@ -28,7 +28,7 @@ export function createCodeHelpers(meter: Meter) {
       throw budgetExceeded(meter, span);
     },
     fail(message: string, span: Span): never {
-      throw new EvaluationError('PL3004', message, span);
+      throw ruleFailure(message, span);
     },
     addI: (a: number, b: number, span: Span): number => checkInt(a + b, span),
     subI: (a: number, b: number, span: Span): number => checkInt(a - b, span),

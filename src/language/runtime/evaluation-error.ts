@@ -20,3 +20,11 @@ export class EvaluationError extends Error {
     return { code: this.code, severity: 'error', message: this.message, span: this.span };
   }
 }
+
+/**
+ * `Fail with` (PL3004): the message is the rule's own text. An empty text still gets a message,
+ * so the client's error never reads as a bare code.
+ */
+export function ruleFailure(message: string, span: Span): EvaluationError {
+  return new EvaluationError('PL3004', message === '' ? 'the rule failed with an empty message' : message, span);
+}

@@ -47,12 +47,24 @@ export function roundHalfAway(x: number): number {
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
 export const MAX_ROUND_DIGITS = POWERS_OF_TEN.length - 1;
 
-/** `x` with its decimal point moved `digits` places right, exactly as its shortest decimal form. */
-function shiftDecimal(x: number, digits: number): number {
-  const s = String(x);
-  const e = s.indexOf('e');
-  if (e < 0) return Number(`${s}e${digits}`);
-  return Number(`${s.slice(0, e)}e${Number(s.slice(e + 1)) + digits}`);
+/**
+ * |x| rounded half away from zero to `digits` decimals, decided digit by digit on its shortest
+ * decimal form: no binary product, so no noise can turn a 4 into a 5 at any magnitude.
+ */
+function roundDecimalForm(magnitude: number, digits: number): number {
+  const text = String(magnitude);
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const whole = dot < 0 ? mantissa : mantissa.slice(0, dot);
+  const allDigits = whole + (dot < 0 ? '' : mantissa.slice(dot + 1));
+  // How many of the digits stand before the decimal point once it is moved `digits` places right.
+  const point = whole.length + exponent + digits;
+  const kept = point > 0 ? allDigits.slice(0, point).padEnd(point, '0') : '0';
+  const next = point >= 0 ? (allDigits[point] ?? '0') : '0';
+  const units = BigInt(kept) + (next >= '5' ? 1n : 0n);
+  return Number(`${units}e-${digits}`);
 }
 
 /**
@@ -62,13 +74,13 @@ function shiftDecimal(x: number, digits: number): number {
 export function roundToDigits(x: number, digits: number): number {
   const factor = POWERS_OF_TEN[digits]!;
   const magnitude = Math.abs(x);
-  let scaled = magnitude * factor;
+  const scaled = magnitude * factor;
   if (scaled >= 2 ** 52) return x;
   const fraction = scaled - Math.floor(scaled);
   // Only a near-tie can be decided wrongly by binary noise, and large scaled values carry too
   // little fraction precision to tell: settle those on the decimal form.
-  if (Math.abs(fraction - 0.5) < 1e-6 || scaled > 1e9) scaled = shiftDecimal(magnitude, digits);
-  const rounded = Math.round(scaled) / factor;
+  const rounded =
+    Math.abs(fraction - 0.5) < 1e-6 || scaled > 1e9 ? roundDecimalForm(magnitude, digits) : Math.round(scaled) / factor;
   return (x < 0 ? -rounded : rounded) + 0;
 }
 

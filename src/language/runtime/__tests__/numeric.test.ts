@@ -30,6 +30,13 @@ describe('numeric semantics', () => {
     expect(Object.is(roundToDigits(-0.001, 2), 0)).toBe(true);
   });
 
+  it('round to digits decides on decimal digits even where the scaled value has no fraction precision', () => {
+    // 183969284987968.49 is not representable: a binary shift would round it up to …969.
+    expect(roundToDigits(-1839692.8498796849, 8)).toBe(-1839692.84987968);
+    expect(roundToDigits(0.0000005, 6)).toBe(0.000001);
+    expect(roundToDigits(0.0000004, 6)).toBe(0);
+  });
+
   it('round to digits agrees with decimal rounding of the shortest form', () => {
     const notExponential = fc.double({ min: -1e7, max: 1e7, noNaN: true }).filter((x) => !String(x).includes('e'));
     fc.assert(
