@@ -1,4 +1,3 @@
-import { createSignedRequestAuth, type NonceGuard } from '../../auth/index.js';
 import {
   EvaluationErrorCode,
   parseBatchEvaluationBody,
@@ -7,23 +6,17 @@ import {
   type EvaluationService,
 } from '../../evaluation/index.js';
 import { EvaluationUnavailableError } from '../../jobs/index.js';
-import type { TenantRepository } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, AppMiddleware, RouteModule } from '../app-types.js';
+import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { queryValue } from '../query-params.js';
-import { createEvaluationBearerCheck } from './evaluation-bearer.js';
+import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const EVALUATE_SOURCE_ROUTE = '/api/v1/policies/evaluate-source';
 export const EVALUATE_SOURCE_BATCH_ROUTE = '/api/v1/policies/evaluate-source/batch';
 
-export interface EvaluationRouteOptions {
+export interface EvaluationRouteOptions extends SignedOrBearerOptions {
   service: EvaluationService;
-  /** Where the signed-request check finds each tenant's signing secrets. */
-  tenants: Pick<TenantRepository, 'activeSecrets'>;
-  nonceGuard: NonceGuard;
-  /** ± seconds a signed request's timestamp may differ from server time; default 300. */
-  signatureWindowSeconds?: number;
   /** Most items in one batch request (EVALUATE_BATCH_MAX_ITEMS). */
   maxBatchItems: number;
 }
@@ -61,22 +54,15 @@ async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
  */
 export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteModule {
   return (router, deps, kit) => {
-    const authenticate = createSignedRequestAuth({
-      tenants: options.tenants,
-      nonceGuard: options.nonceGuard,
-      minRole: 'MEMBER',
-      allowBearer: createEvaluationBearerCheck(deps.tokenVerifier),
-      bodyLimitBytes: deps.bodyLimitBytes,
-      ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
-    }) as unknown as AppMiddleware;
+    const guard = createSignedOrBearerGuard(options, deps, kit)('MEMBER');
 
-    router.post(EVALUATE_SOURCE_ROUTE, authenticate, kit.rateLimit, async (ctx) => {
+    router.post(EVALUATE_SOURCE_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
       const request = parseSourceEvaluationBody(ctx.request.body);
       ctx.body = await unlessUnavailable(() => options.service.evaluateSource(callerOf(ctx), request, { trace }));
     });
 
-    router.post(EVALUATE_SOURCE_BATCH_ROUTE, authenticate, kit.rateLimit, async (ctx) => {
+    router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
       const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems);
       const results = await unlessUnavailable(() => options.service.evaluateBatch(callerOf(ctx), entries, { trace }));

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { createSignedRequestAuth, type NonceGuard, type Role } from '../../auth/index.js';
 import {
   DEFAULT_EVALUATION_LOCALE,
   EvaluationErrorCode,
@@ -17,24 +16,18 @@ import {
   type PolicyRegistry,
   type PolicyStatus,
 } from '../../policies/index.js';
-import type { TenantRepository } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, AppMiddleware, RouteModule } from '../app-types.js';
+import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import { queryValue } from '../query-params.js';
-import { createEvaluationBearerCheck } from './evaluation-bearer.js';
+import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
-export interface PolicyRouteOptions {
+export interface PolicyRouteOptions extends SignedOrBearerOptions {
   registry: PolicyRegistry;
-  /** Where the signed-request check finds each tenant's signing secrets. */
-  tenants: Pick<TenantRepository, 'activeSecrets'>;
-  nonceGuard: NonceGuard;
-  /** ± seconds a signed request's timestamp may differ from server time; default 300. */
-  signatureWindowSeconds?: number;
 }
 
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
@@ -163,18 +156,7 @@ async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
  */
 export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
   return (router, deps, kit) => {
-    const allowBearer = createEvaluationBearerCheck(deps.tokenVerifier);
-    const guard = (minRole: Role): AppMiddleware[] => [
-      createSignedRequestAuth({
-        tenants: options.tenants,
-        nonceGuard: options.nonceGuard,
-        minRole,
-        allowBearer,
-        bodyLimitBytes: deps.bodyLimitBytes,
-        ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
-      }) as unknown as AppMiddleware,
-      kit.rateLimit,
-    ];
+    const guard = createSignedOrBearerGuard(options, deps, kit);
     const { registry } = options;
 
     router.post(POLICIES_ROUTE, ...guard('MEMBER'), async (ctx) => {
