@@ -11,7 +11,11 @@ import { computeAuditHash } from './audit-hash.js';
 export interface AuditChainWriterOptions {
   /** Most records in one insert. Default 100. */
   batchSize?: number;
-  /** How long a lone append waits for others to share its insert. Default 5 ms. */
+  /**
+   * How long a lone append waits for others to share its insert. Default 0: the next turn of the
+   * event loop, so appends made in the same turn share one insert and, while an insert is in
+   * flight, later appends gather for the next (group commit) without adding a fixed delay.
+   */
   flushIntervalMs?: number;
   /** Lost races tolerated for one batch before its appends fail. Default 1000. */
   maxConflicts?: number;
@@ -66,7 +70,8 @@ interface TenantLane {
   tenantId: string;
   queue: PendingAppend[];
   running: boolean;
-  timer: NodeJS.Timeout | undefined;
+  /** Cancels the scheduled drain, if one is scheduled. */
+  cancelTimer: (() => void) | undefined;
   /** Last head this writer saw; undefined when unknown (never read, or lost a race since). */
   head: ChainHead | null | undefined;
 }
@@ -96,6 +101,21 @@ function buildRecords(pending: readonly PendingAppend[], head: ChainHead | null)
   });
 }
 
+function cancelTimer(lane: TenantLane): void {
+  lane.cancelTimer?.();
+  lane.cancelTimer = undefined;
+}
+
+/** Runs `task` after `ms` (0: the next turn of the event loop); returns its cancellation. */
+function later(ms: number, task: () => void): () => void {
+  if (ms === 0) {
+    const immediate = setImmediate(task);
+    return () => clearImmediate(immediate);
+  }
+  const timeout = setTimeout(task, ms);
+  return () => clearTimeout(timeout);
+}
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -109,7 +129,7 @@ export function createAuditChainWriter(
   options: AuditChainWriterOptions = {},
 ): AuditChainWriter {
   const batchSize = positiveInteger(options.batchSize, 100, 'batchSize');
-  const flushIntervalMs = nonNegative(options.flushIntervalMs, 5, 'flushIntervalMs');
+  const flushIntervalMs = nonNegative(options.flushIntervalMs, 0, 'flushIntervalMs');
   const maxConflicts = positiveInteger(options.maxConflicts, 1000, 'maxConflicts');
   const conflictBackoffMs = nonNegative(options.conflictBackoffMs, 2, 'conflictBackoffMs');
   const now = options.now ?? (() => new Date());
@@ -123,7 +143,7 @@ export function createAuditChainWriter(
   function laneFor(tenantId: string): TenantLane {
     let lane = lanes.get(tenantId);
     if (lane === undefined) {
-      lane = { tenantId, queue: [], running: false, timer: undefined, head: undefined };
+      lane = { tenantId, queue: [], running: false, cancelTimer: undefined, head: undefined };
       lanes.set(tenantId, lane);
     }
     return lane;
@@ -133,16 +153,13 @@ export function createAuditChainWriter(
     if (lane.running) return;
     if (lane.queue.length >= batchSize) {
       void drain(lane);
-    } else if (lane.timer === undefined) {
-      lane.timer = setTimeout(() => void drain(lane), flushIntervalMs);
+    } else if (lane.cancelTimer === undefined) {
+      lane.cancelTimer = later(flushIntervalMs, () => void drain(lane));
     }
   }
 
   async function drain(lane: TenantLane): Promise<void> {
-    if (lane.timer !== undefined) {
-      clearTimeout(lane.timer);
-      lane.timer = undefined;
-    }
+    cancelTimer(lane);
     if (lane.running) return;
     lane.running = true;
     try {
@@ -231,10 +248,7 @@ export function createAuditChainWriter(
     async close() {
       closed = true;
       await flush();
-      for (const lane of lanes.values()) {
-        if (lane.timer !== undefined) clearTimeout(lane.timer);
-        lane.timer = undefined;
-      }
+      for (const lane of lanes.values()) cancelTimer(lane);
     },
 
     stats() {

@@ -66,6 +66,17 @@ describe('createAuditChainWriter', () => {
     await writer.close();
   });
 
+  it('by default, appends made in the same turn of the event loop share one insert', async () => {
+    const writer = createAuditChainWriter(store.audit);
+    const first = await Promise.all([1, 2, 3].map((n) => writer.append('acme', event(n))));
+    expect(writer.stats()).toEqual({ appended: 3, batches: 1, conflicts: 0 });
+    const later = await writer.append('acme', event(4));
+    expect(later.seq).toBe(4);
+    expect(later.previousHash).toBe(first[2]!.hash);
+    expect(writer.stats()).toEqual({ appended: 4, batches: 2, conflicts: 0 });
+    await writer.close();
+  });
+
   it('keeps one chain per tenant', async () => {
     const writer = createAuditChainWriter(store.audit);
     const [a1, b1, a2] = await Promise.all([
