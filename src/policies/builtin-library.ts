@@ -1,6 +1,6 @@
 /**
- * The built-in domain library: the `.policy` modules shipped in `policies/`, compiled once at
- * start-up. A module that does not compile stops the start-up: answering domain queries with a
+ * The built-in domain library: the `.policy` modules shipped in `policies/` (or the directory the
+ * service is configured with), compiled once at start-up. A module that does not compile stops the start-up: answering domain queries with a
  * silently missing module would be worse than not starting.
  */
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';
-export { InvalidTenantIdError, TenantExistsError, UnknownTenantError } from './tenant-errors.js';
+export { InvalidTenantIdError, TenantExistsError, TenantSecretsChangedError, UnknownTenantError } from './tenant-errors.js';
 export {
   createTenantService,
   generateSigningSecret,

@@ -31,3 +31,21 @@ export class UnknownTenantError extends TenantError {
     super(`tenant \`${tenantId}\` does not exist`);
   }
 }
+
+/**
+ * Another rotation added the version this one was about to add. Nothing changed; rotating again
+ * builds on the newer secret (README.md beside this file says why this is not retried silently).
+ */
+export class TenantSecretsChangedError extends TenantError {
+  override readonly name = 'TenantSecretsChangedError';
+  readonly status = 409;
+  readonly code = 'ERR_TENANT_SECRETS_CHANGED';
+  constructor(
+    readonly tenantId: string,
+    readonly version: number,
+  ) {
+    super(
+      `the signing secrets of tenant \`${tenantId}\` changed concurrently (another rotation added version ${version}); nothing was added: retry the rotation`,
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SigningSecret, Tenant, TenantRepository } from '../store/ports.js';
-import { InvalidTenantIdError, TenantExistsError, UnknownTenantError } from './tenant-errors.js';
+import { InvalidTenantIdError, TenantExistsError, TenantSecretsChangedError, UnknownTenantError } from './tenant-errors.js';
 import { isValidTenantId } from './tenant-id.js';
 
 export interface TenantRegistration {
@@ -11,7 +11,10 @@ export interface TenantRegistration {
 export interface TenantService {
   /** Creates the tenant with its first request-signing secret (version 1). */
   register(tenantId: string): Promise<TenantRegistration>;
-  /** Adds a new secret; the previous one stays valid until the next rotation. */
+  /**
+   * Adds a new secret; the previous one stays valid until the next rotation. Throws
+   * TenantSecretsChangedError when a concurrent rotation added the same version first.
+   */
   rotateSecret(tenantId: string): Promise<SigningSecret>;
 }
 
@@ -52,8 +55,10 @@ export function createTenantService(repo: TenantRepository, options: TenantServi
         secret: generateSecret(),
         createdAt: now().toISOString(),
       };
-      if (!(await repo.addSecret(tenantId, secret))) throw new UnknownTenantError(tenantId);
-      return secret;
+      if (await repo.addSecret(tenantId, secret)) return secret;
+      // addSecret refuses both an unknown tenant and a version already taken; tell them apart.
+      if (!(await repo.get(tenantId))) throw new UnknownTenantError(tenantId);
+      throw new TenantSecretsChangedError(tenantId, secret.version);
     },
   };
 }

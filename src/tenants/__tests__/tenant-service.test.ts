@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../../store/index.js';
-import { createTenantService, InvalidTenantIdError, TenantExistsError, UnknownTenantError } from '../index.js';
+import { openSqliteStore, type SqliteStore, type TenantRepository } from '../../store/index.js';
+import {
+  createTenantService,
+  InvalidTenantIdError,
+  TenantExistsError,
+  TenantSecretsChangedError,
+  UnknownTenantError,
+} from '../index.js';
 
 let store: SqliteStore;
 let counter = 0;
@@ -45,6 +51,27 @@ describe('tenant service', () => {
 
   it('refuses to rotate an unknown tenant', async () => {
     await expect(service().rotateSecret('ghost')).rejects.toBeInstanceOf(UnknownTenantError);
+  });
+
+  it('says the secrets changed concurrently, and adds nothing, when another rotation takes the version first', async () => {
+    await service().register('acme');
+    // Another rotation lands between this one's read of the newest secret and its write.
+    const racing: TenantRepository = {
+      ...store.tenants,
+      async activeSecrets(tenantId) {
+        const seen = await store.tenants.activeSecrets(tenantId);
+        await store.tenants.addSecret(tenantId, { version: seen[0]!.version + 1, secret: 'theirs', createdAt: '2026-01-01T00:00:09.000Z' });
+        return seen;
+      },
+    };
+    const error = await createTenantService(racing).rotateSecret('acme').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TenantSecretsChangedError);
+    expect(error).toMatchObject({ tenantId: 'acme', version: 2, status: 409, code: 'ERR_TENANT_SECRETS_CHANGED', expose: true });
+    expect((error as Error).message).toBe(
+      'the signing secrets of tenant `acme` changed concurrently (another rotation added version 2); nothing was added: retry the rotation',
+    );
+    expect((await store.tenants.activeSecrets('acme')).map((s) => s.secret)).toEqual(['theirs', 'secret-1']);
+    expect((await service().rotateSecret('acme')).version).toBe(3);
   });
 
   it('refuses ill-formed tenant ids before touching the store', async () => {
