@@ -199,7 +199,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   // A built-in module that does not compile stops the start-up: domain queries must not silently miss it.
   let builtins: BuiltinModule[];
   try {
-    builtins = await loadBuiltinLibrary();
+    builtins = await loadBuiltinLibrary(config.BUILTIN_POLICY_DIR);
   } catch (error) {
     if (error instanceof BuiltinLibraryError) throw new StartupError(`cannot load the built-in policy library: ${error.message}`);
     throw error;
@@ -212,6 +212,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     prefix: config.REDIS_KEY_PREFIX,
     maxBatchItems: config.BATCH_MAX_ITEMS,
     flushMs: config.DISPATCH_FLUSH_MS,
+    maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
     responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
   });
   const auditWriter = createAuditChainWriter(store.audit);

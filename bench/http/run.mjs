@@ -1,7 +1,9 @@
 // HTTP benchmark of policy evaluation: the built service (role `all`: API, BullMQ `policy-evaluate`
 // queue and worker threads in one process, SQLite store in a temp DATA_DIR, local Redis under a
 // unique key prefix) driven by autocannon, against a Koa hello-world on the same machine measured
-// in the same run. Every evaluation is audited; the audit chain is counted and verified afterwards.
+// in the same run, and against a floor: the least work any signed answer needs (signature check and
+// nonce claim) without the service around it. Every evaluation is audited; the audit chain is
+// counted and verified afterwards.
 // Run through `npm run bench:http` (QUICK=1 for a tiny run).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -72,6 +74,22 @@ function summarise(name, result, evaluationsPerRequest) {
   };
 }
 
+/** Starts a standalone server of this folder (it prints its port), warms it up, measures one run. */
+async function measureStandalone(autocannon, script, env, options, name) {
+  const server = startChild([join(here, script)], env);
+  try {
+    const port = await new Promise((resolve, reject) => {
+      server.child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+      server.exited.then((code) => reject(new Error(`${script} exited (${code}): ${server.output()}`)));
+    });
+    const run = { ...options(`http://127.0.0.1:${port}/`), serverPid: server.child.pid };
+    await cannon(autocannon, { ...run, duration: WARMUP_S });
+    return summarise(name, await cannon(autocannon, { ...run, duration: DURATION_S }), 0);
+  } finally {
+    await stopChild(server);
+  }
+}
+
 async function main() {
   const autocannon = loadAutocannon();
   const service = await prepareBenchService('http');
@@ -95,19 +113,19 @@ async function main() {
   const redisPid = redisServerPid();
 
   // (a) the ceiling.
-  const hello = startChild([join(here, 'koa-hello.mjs')], {});
-  try {
-    const helloPort = await new Promise((resolve, reject) => {
-      hello.child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
-      hello.exited.then((code) => reject(new Error(`koa hello-world exited (${code}): ${hello.output()}`)));
-    });
-    const url = `http://127.0.0.1:${helloPort}/`;
-    const run = { url, connections: CONNECTIONS, serverPid: hello.child.pid };
-    await cannon(autocannon, { ...run, duration: WARMUP_S });
-    rows.push(summarise('(a) Koa hello-world, GET', await cannon(autocannon, { ...run, duration: DURATION_S }), 0));
-  } finally {
-    await stopChild(hello);
-  }
+  rows.push(
+    await measureStandalone(autocannon, 'koa-hello.mjs', {}, (url) => ({ url, connections: CONNECTIONS }), '(a) Koa hello-world, GET'),
+  );
+  // (d) the floor, measured here and listed last: what a signed evaluate-source costs at the least.
+  const floorPool = signedPool(sourceBodies, SOURCE_PATH, secret, SIGNATURE_RATE_CAP * (WARMUP_S + DURATION_S));
+  const floorEnv = { FLOOR_SECRET: secret, REDIS_URL, FLOOR_KEY_PREFIX: `${prefix}:floor-nonce:` };
+  const floor = await measureStandalone(
+    autocannon,
+    'koa-floor.mjs',
+    floorEnv,
+    (url) => ({ url: `${url.replace(/\/$/, '')}${SOURCE_PATH}`, connections: CONNECTIONS, requests: floorPool.requests }),
+    '(d) floor: Koa + signature check + nonce in Redis + JSON parse',
+  );
 
   // Evaluations answered (at least this many records) and sent (at most this many) over all runs.
   const evaluations = { answered: 0, sent: 0 };
@@ -134,6 +152,7 @@ async function main() {
     const batched = { ...serviceRun, connections: BATCH_CONNECTIONS, requests: batchPool.requests };
     count(summarise('warm-up', await cannon(autocannon, { ...batched, duration: WARMUP_S }), BATCH_ITEMS), BATCH_ITEMS);
     rows.push(count(summarise(`(c) evaluate-source/batch, ${BATCH_ITEMS} items`, await cannon(autocannon, { ...batched, duration: DURATION_S }), BATCH_ITEMS), BATCH_ITEMS));
+    rows.push(floor);
 
     // A graceful stop lets every handler finish (also those whose client left at the end of a run).
     await stopChild(running);
@@ -166,6 +185,9 @@ async function main() {
     const met = ratio >= 0.5 && source.p99 <= 30;
     console.log('');
     console.log(`target for (b): ≥ 0.50× of (a) with p99 ≤ 30 ms: ${met ? 'met' : 'missed'} (${fmt(ratio, 2)}×, p99 ${fmt(source.p99, 1)} ms)`);
+    console.log(
+      `floor (d): ${fmt(floor.reqPerSec / ceiling.reqPerSec, 2)}× of (a) before any rate limit, queue, evaluation or audit record; (b) reaches ${fmt(source.reqPerSec / floor.reqPerSec, 2)}× of (d)`,
+    );
     if (ceiling.serverCpuUs !== null && source.serverCpuUs !== null) {
       console.log(
         `CPU per request (all threads; independent of what else the machine runs): (a) ${fmt(ceiling.serverCpuUs)} µs, (b) ${fmt(source.serverCpuUs)} µs + ${fmt(source.redisCpuUs)} µs in Redis, (c) ${fmt(rows[2].serverCpuUs / BATCH_ITEMS, 1)} µs per evaluation`,

@@ -14,7 +14,7 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TENANT = 'bench';
 export const ROLE = 'MEMBER';
 
-const TUNING_VARIABLES = ['ENGINE_THREADS', 'WORKER_CONCURRENCY', 'BATCH_MAX_ITEMS', 'DISPATCH_FLUSH_MS', 'PROGRAM_CACHE_SIZE'];
+const TUNING_VARIABLES = ['ENGINE_THREADS', 'WORKER_CONCURRENCY', 'BATCH_MAX_ITEMS', 'DISPATCH_FLUSH_MS', 'DISPATCH_MAX_IN_FLIGHT', 'PROGRAM_CACHE_SIZE'];
 
 /** The data directory (with the tenant registered), port and environment of one service run. */
 export async function prepareBenchService(name) {

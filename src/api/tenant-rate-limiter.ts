@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createTurnBatch } from '../auth/index.js';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -35,23 +36,49 @@ export function createTenantRateLimiter(options: TenantRateLimiterOptions): Tena
     // Fail the request rather than queue commands while Redis is away.
     rejectIfRedisNotReady: true,
   });
-  const decide = (res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
-    allowed,
-    limit: options.points,
-    remaining: Math.max(0, res.remainingPoints),
-    windowSeconds: options.windowSeconds,
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+
+  /** The decisions of `count` requests of one tenant, spent as one consumption of `count` points. */
+  async function consumeTogether(tenantId: string, count: number): Promise<RateLimitDecision[]> {
+    let res: RateLimiterRes;
+    try {
+      res = await limiter.consume(tenantId, count);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      res = rejection;
+    }
+    // The window's counter went from `before` to `before + count`: request i holds point before + i + 1,
+    // exactly as if the requests had consumed one point each, in order.
+    const before = res.consumedPoints - count;
+    const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    return Array.from({ length: count }, (_, i) => {
+      const spent = before + i + 1;
+      return {
+        allowed: spent <= options.points,
+        limit: options.points,
+        remaining: Math.max(0, options.points - spent),
+        windowSeconds: options.windowSeconds,
+        resetSeconds,
+      };
+    });
+  }
+
+  // Requests that arrive together spend their points in one Redis call per tenant.
+  const consume = createTurnBatch(async (tenantIds: string[]): Promise<RateLimitDecision[]> => {
+    const positions = new Map<string, number[]>();
+    tenantIds.forEach((tenantId, index) => {
+      const list = positions.get(tenantId);
+      if (list === undefined) positions.set(tenantId, [index]);
+      else list.push(index);
+    });
+    const decisions = new Array<RateLimitDecision>(tenantIds.length);
+    await Promise.all(
+      [...positions].map(async ([tenantId, indexes]) => {
+        const ordered = await consumeTogether(tenantId, indexes.length);
+        indexes.forEach((index, i) => (decisions[index] = ordered[i]!));
+      }),
+    );
+    return decisions;
   });
-  return {
-    points: options.points,
-    windowSeconds: options.windowSeconds,
-    async consume(tenantId) {
-      try {
-        return decide(await limiter.consume(tenantId), true);
-      } catch (rejection) {
-        if (rejection instanceof RateLimiterRes) return decide(rejection, false);
-        throw rejection;
-      }
-    },
-  };
+
+  return { points: options.points, windowSeconds: options.windowSeconds, consume };
 }

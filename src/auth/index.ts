@@ -22,4 +22,5 @@ export {
   type SignedRequestContext,
   type SignedRequestState,
 } from './signed-request.middleware.js';
+export { createTurnBatch } from './turn-batch.js';
 export { createNonceGuard, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';

@@ -1,6 +1,7 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { isValidTenantId } from '../tenants/index.js';
 import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN } from './request-signature.js';
+import { createTurnBatch } from './turn-batch.js';
 
 /** Remembers signed-request nonces so that each is accepted once per tenant. */
 export interface NonceGuard {
@@ -9,7 +10,8 @@ export interface NonceGuard {
 }
 
 export interface NonceGuardOptions {
-  redis: Redis | Cluster;
+  /** One Redis server: a turn's claims go out as one script over keys that a cluster could split. */
+  redis: Redis;
   /** Every key is `<keyPrefix><tenantId>:<nonce>`. */
   keyPrefix?: string;
   /** The timestamp window the signature check accepts (± seconds). */
@@ -24,6 +26,27 @@ export interface NonceGuardOptions {
 
 export const DEFAULT_NONCE_KEY_PREFIX = 'pe:nonce:';
 
+/** Most keys in one script call; a larger turn is split. */
+const MAX_KEYS_PER_CALL = 1000;
+
+/** SET key 1 EX ttl NX for every key; 1 where the key was new. */
+const CLAIM_SCRIPT = `
+local claimed = {}
+for i, key in ipairs(KEYS) do
+  claimed[i] = redis.call('SET', key, '1', 'EX', ARGV[1], 'NX') and 1 or 0
+end
+return claimed`;
+
+const CLAIM_COMMAND = 'policyEngineClaimNonces';
+type ClaimCommand = (keyCount: number, ...keysThenTtl: Array<string | number>) => Promise<number[]>;
+
+/** The script as a client command: ioredis sends EVALSHA and falls back to EVAL once per server. */
+function claimScript(redis: Redis): ClaimCommand {
+  const client = redis as unknown as Record<string, ClaimCommand | undefined>;
+  if (client[CLAIM_COMMAND] === undefined) redis.defineCommand(CLAIM_COMMAND, { lua: CLAIM_SCRIPT });
+  return client[CLAIM_COMMAND]!.bind(redis);
+}
+
 export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
   const windowSeconds = options.windowSeconds ?? DEFAULT_SIGNATURE_WINDOW_SECONDS;
   if (!Number.isInteger(windowSeconds) || windowSeconds <= 0) {
@@ -36,15 +59,26 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
     );
   }
   const keyPrefix = options.keyPrefix ?? DEFAULT_NONCE_KEY_PREFIX;
-  const { redis } = options;
+  const claimChunk = claimScript(options.redis);
+
+  // The claims of requests that arrive together share one round trip: under load that is most of
+  // them, and one script call costs the client and Redis far less than one SET per request.
+  const claimKey = createTurnBatch(async (keys: string[]): Promise<boolean[]> => {
+    const claimed: boolean[] = [];
+    for (let start = 0; start < keys.length; start += MAX_KEYS_PER_CALL) {
+      const chunk = keys.slice(start, start + MAX_KEYS_PER_CALL);
+      const replies = await claimChunk(chunk.length, ...chunk, ttlSeconds);
+      for (const reply of replies) claimed.push(reply === 1);
+    }
+    return claimed;
+  });
 
   return {
     async claim(tenantId, nonce) {
       // The patterns keep `:` out of both parts, so no two (tenant, nonce) pairs share a key.
       if (!isValidTenantId(tenantId)) throw new RangeError('nonce guard: malformed tenant id');
       if (!NONCE_PATTERN.test(nonce)) throw new RangeError('nonce guard: malformed nonce');
-      const reply = await redis.set(`${keyPrefix}${tenantId}:${nonce}`, '1', 'EX', ttlSeconds, 'NX');
-      return reply === 'OK';
+      return claimKey(`${keyPrefix}${tenantId}:${nonce}`);
     },
   };
 }

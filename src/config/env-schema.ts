@@ -55,6 +55,8 @@ export const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: "must be 1-63 characters of letters, digits, '_' or '-'" })
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Unset: `policies/` of the package. */
+  BUILTIN_POLICY_DIR: z.string().min(1).optional(),
   JWT_KEYS: z
     .string()
     .transform((text, ctx) => {
@@ -92,6 +94,7 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: integer(1, 10_000).optional(),
   BATCH_MAX_ITEMS: integer(1, 10_000).default(64),
   DISPATCH_FLUSH_MS: integer(0, 1000).default(1),
+  DISPATCH_MAX_IN_FLIGHT: integer(1, 10_000).default(4),
   NO_WORKER_TIMEOUT_MS: integer(1, 600_000).default(5000),
   EVALUATE_BATCH_MAX_ITEMS: integer(1, 100_000).default(1000),
   SIGNATURE_WINDOW_SECONDS: integer(1, 3600).default(300),

@@ -13,6 +13,12 @@ export interface EvaluationDispatcherOptions {
   maxBatchItems?: number;
   /** …or this long after its first item arrived; default 1 (0 = next turn of the event loop). */
   flushMs?: number;
+  /**
+   * Batches on their way at once; default 4. When that many wait for answers, a due batch keeps
+   * gathering items until one of them is answered (or it is full): under load, batches grow
+   * instead of the queue carrying more, smaller jobs. Unbounded: Infinity.
+   */
+  maxInFlight?: number;
   /** A batch without an answer after this long rejects with NoWorkerAvailableError; default 5000. */
   responseTimeoutMs?: number;
 }
@@ -20,6 +26,8 @@ export interface EvaluationDispatcherOptions {
 export interface EvaluationDispatcherStats {
   batches: number;
   items: number;
+  /** Batches sent and not answered yet. */
+  inFlight: number;
 }
 
 export interface EvaluationDispatcher {
@@ -46,6 +54,8 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   const flushMs = options.flushMs ?? 1;
   if (!Number.isFinite(flushMs) || flushMs < 0) throw new RangeError(`flushMs must be a non-negative number, got ${flushMs}`);
   const responseTimeoutMs = positiveInteger('responseTimeoutMs', options.responseTimeoutMs ?? 5000);
+  const maxInFlight = options.maxInFlight ?? 4;
+  if (maxInFlight !== Infinity) positiveInteger('maxInFlight', maxInFlight);
 
   let transport: BatchTransport;
   if (options.pool) {
@@ -57,25 +67,50 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     throw new TypeError('createEvaluationDispatcher needs a Redis `connection` or a local `pool`');
   }
 
-  const stats: EvaluationDispatcherStats = { batches: 0, items: 0 };
+  const stats: EvaluationDispatcherStats = { batches: 0, items: 0, inFlight: 0 };
   let buffer: Pending[] = [];
   let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  /** The buffer is due but waits for a batch in flight to be answered. */
+  let held = false;
   let closed = false;
 
-  function flush(): void {
-    if (timer !== null) {
-      if (flushMs === 0) clearImmediate(timer as NodeJS.Immediate);
-      else clearTimeout(timer as NodeJS.Timeout);
-      timer = null;
-    }
+  function cancelTimer(): void {
+    if (timer === null) return;
+    if (flushMs === 0) clearImmediate(timer as NodeJS.Immediate);
+    else clearTimeout(timer as NodeJS.Timeout);
+    timer = null;
+  }
+
+  /** The buffer is due (timer, full, or closing): send it unless enough batches are on their way. */
+  function flushDue(force: boolean): void {
+    cancelTimer();
     if (buffer.length === 0) return;
-    const batch = buffer;
+    if (!force && stats.inFlight >= maxInFlight && buffer.length < maxBatchItems) {
+      held = true;
+      return;
+    }
+    held = false;
+    send(buffer);
     buffer = [];
+  }
+
+  function send(batch: Pending[]): void {
     stats.batches++;
     stats.items += batch.length;
+    stats.inFlight++;
+    const answered = () => {
+      stats.inFlight--;
+      if (held) flushDue(false);
+    };
     transport.send(batch.map((pending) => pending.item)).then(
-      (results) => batch.forEach((pending, index) => pending.resolve(results[index]!)),
-      (error: unknown) => batch.forEach((pending) => pending.reject(error)),
+      (results) => {
+        answered();
+        batch.forEach((pending, index) => pending.resolve(results[index]!));
+      },
+      (error: unknown) => {
+        answered();
+        batch.forEach((pending) => pending.reject(error));
+      },
     );
   }
 
@@ -83,8 +118,8 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     if (closed) return Promise.reject(new DispatcherClosedError());
     return new Promise<ItemResult>((resolve, reject) => {
       buffer.push({ item, resolve, reject });
-      if (buffer.length >= maxBatchItems) flush();
-      else if (timer === null) timer = flushMs === 0 ? setImmediate(flush) : setTimeout(flush, flushMs);
+      if (buffer.length >= maxBatchItems) flushDue(false);
+      else if (timer === null && !held) timer = flushMs === 0 ? setImmediate(() => flushDue(false)) : setTimeout(() => flushDue(false), flushMs);
     });
   }
 
@@ -95,7 +130,7 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     async close() {
       if (closed) return;
       closed = true;
-      flush();
+      flushDue(true);
       await transport.close();
     },
   };

@@ -34,6 +34,15 @@ describe('nonce guard (real Redis)', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
+  it('claims more nonces in one turn than one script call takes, each exactly once', async () => {
+    const guard = createNonceGuard({ redis, keyPrefix: prefix });
+    const nonces = Array.from({ length: 2500 }, (_, i) => `m${i}_${randomUUID().replaceAll('-', '')}`);
+    expect(new Set(await Promise.all(nonces.map((nonce) => guard.claim('tenant-a', nonce))))).toEqual(new Set([true]));
+    const again = await Promise.all([...nonces.slice(0, 1200), `fresh_${randomUUID().replaceAll('-', '')}`].map((nonce) => guard.claim('tenant-a', nonce)));
+    expect(again.filter(Boolean)).toHaveLength(1);
+    expect(again.at(-1)).toBe(true);
+  });
+
   it('shares memory across guards (API processes) with the same prefix', async () => {
     const nonce = `s_${randomUUID().replaceAll('-', '')}`;
     const other = new Redis(REDIS_URL);

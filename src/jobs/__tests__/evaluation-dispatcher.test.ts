@@ -34,7 +34,7 @@ describe('evaluation dispatcher (coalescing)', () => {
     const results = await Promise.all([1, 2, 3, 4, 5].map((n) => dispatcher.evaluate(item(n))));
     expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5]);
     expect(batches).toHaveLength(1);
-    expect(dispatcher.stats()).toEqual({ batches: 1, items: 5 });
+    expect(dispatcher.stats()).toEqual({ batches: 1, items: 5, inFlight: 0 });
     await dispatcher.close();
   });
 
@@ -48,6 +48,44 @@ describe('evaluation dispatcher (coalescing)', () => {
       [4, 5, 6],
     ]);
     await dispatcher.close();
+  });
+
+  it('while maxInFlight batches wait for answers, holds the next batch and lets it grow', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batches: number[][] = [];
+    const pool = {
+      async evaluateMany(items: readonly EvaluationItem[]) {
+        batches.push(items.map((i) => i.context as number));
+        if (batches.length === 1) await gate;
+        return items.map(echo);
+      },
+    } as unknown as EnginePool;
+    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 4, flushMs: 0, maxInFlight: 1 });
+    const first = dispatcher.evaluate(item(1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(dispatcher.stats()).toMatchObject({ batches: 1, inFlight: 1 });
+    // Due on the next turn, but the one batch allowed on its way is still unanswered.
+    const waiting = [2, 3].map((n) => dispatcher.evaluate(item(n)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(batches).toEqual([[1]]);
+    // A full batch goes at once all the same.
+    const full = [4, 5, 6, 7].map((n) => dispatcher.evaluate(item(n)));
+    expect(batches).toEqual([[1], [2, 3, 4, 5]]);
+    const last = dispatcher.evaluate(item(8));
+    release();
+    const results = await Promise.all([first, ...waiting, ...full, last]);
+    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(batches).toEqual([[1], [2, 3, 4, 5], [6, 7, 8]]);
+    expect(dispatcher.stats()).toEqual({ batches: 3, items: 8, inFlight: 0 });
+    await dispatcher.close();
+  });
+
+  it('refuses a maxInFlight that is not a positive integer or Infinity', () => {
+    const { pool } = recordingPool();
+    expect(() => createEvaluationDispatcher({ pool, maxInFlight: 0 })).toThrow(RangeError);
+    expect(() => createEvaluationDispatcher({ pool, maxInFlight: 1.5 })).toThrow(RangeError);
+    expect(() => createEvaluationDispatcher({ pool, maxInFlight: Infinity })).not.toThrow();
   });
 
   it('flushes on the next turn of the event loop when flushMs is 0', async () => {
