@@ -10,7 +10,10 @@ export interface RollupSample {
 }
 
 export interface RollupRecorderOptions {
-  /** How long a lone sample waits for others to share its write. Default 5 ms. */
+  /**
+   * How long a lone sample waits for others to share its write. Default 0: the next turn of the
+   * event loop (the samples of one turn share a write; callers wait for it, so no fixed delay).
+   */
   flushIntervalMs?: number;
   now?: () => Date;
 }
@@ -37,15 +40,22 @@ export function minuteOf(at: Date): string {
  * in flight, new samples gather for the next one.
  */
 export function createRollupRecorder(repository: RollupRepository, options: RollupRecorderOptions = {}): RollupRecorder {
-  const flushIntervalMs = options.flushIntervalMs ?? 5;
+  const flushIntervalMs = options.flushIntervalMs ?? 0;
   if (!Number.isFinite(flushIntervalMs) || flushIntervalMs < 0) throw new RangeError('flushIntervalMs must be a non-negative number');
   const now = options.now ?? (() => new Date());
   let pending = new Map<string, TenantPending>();
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   let running: Promise<void> | null = null;
 
   function schedule(): void {
-    if (timer === undefined && running === null) timer = setTimeout(() => void drain(), flushIntervalMs);
+    if (cancelTimer !== undefined || running !== null) return;
+    if (flushIntervalMs === 0) {
+      const immediate = setImmediate(() => void drain());
+      cancelTimer = () => clearImmediate(immediate);
+    } else {
+      const timeout = setTimeout(() => void drain(), flushIntervalMs);
+      cancelTimer = () => clearTimeout(timeout);
+    }
   }
 
   async function writeTenant(tenantId: string, batch: TenantPending): Promise<void> {
@@ -58,10 +68,8 @@ export function createRollupRecorder(repository: RollupRepository, options: Roll
   }
 
   function drain(): Promise<void> {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
+    cancelTimer?.();
+    cancelTimer = undefined;
     if (running !== null) return running;
     running = (async () => {
       while (pending.size > 0) {

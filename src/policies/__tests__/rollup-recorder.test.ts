@@ -31,6 +31,15 @@ describe('rollup recorder', () => {
     expect(minuteOf(new Date('2026-03-04T05:07:00.000Z'))).toBe('2026-03-04T05:07:00.000Z');
   });
 
+  it('by default writes the samples of one turn of the event loop together, and later ones in a second write', async () => {
+    const { repository, writes } = recordingRepository();
+    const recorder = createRollupRecorder(repository, { now: () => new Date('2026-03-04T05:06:30Z') });
+    await Promise.all([recorder.record('t1', sample(true, 2)), recorder.record('t1', sample(true, 3))]);
+    expect(writes.map((w) => w.increments.map((i) => i.count))).toEqual([[2]]);
+    await recorder.record('t1', sample(false, 1));
+    expect(writes.map((w) => w.increments.map((i) => [i.count, i.failures]))).toEqual([[[2, 0]], [[1, 1]]]);
+  });
+
   it('sums concurrent samples per tenant and bucket into one write', async () => {
     const { repository, writes } = recordingRepository();
     const recorder = createRollupRecorder(repository, { flushIntervalMs: 1, now: () => new Date('2026-03-04T05:06:30Z') });
