@@ -20,7 +20,8 @@ export function formatFloat(value: number): string {
   return text.includes('.') ? text : `${text}.0`;
 }
 
-const ESCAPED = /["\\\u0000-\u001f\u007f-\u009f]/g;
+// A full-width `＂` closes a `"…"` literal too (it normalises to `"`), so it is written as an escape.
+const ESCAPED = /["\\\u0000-\u001f\u007f-\u009f\uff02]/g;
 
 function escapeChar(ch: string): string {
   switch (ch) {

@@ -1,3 +1,9 @@
+/** Comparison keywords (LANGUAGE.md §5, level 4); `betweenAnd` is the `and` of `between a and b`. */
+export const COMPARISON_CONCEPTS = ['eq', 'ne', 'lt', 'gt', 'ge', 'le', 'between', 'betweenAnd', 'oneOf', 'contains'] as const;
+
+/** Arithmetic keywords (LANGUAGE.md §5, levels 5 and 6). */
+export const ARITHMETIC_CONCEPTS = ['plus', 'minus', 'times', 'dividedBy', 'modulo'] as const;
+
 /**
  * The locale-free meaning of every keyword. A locale spells each concept with one or more words
  * (see the locale tables); the parser and formatter only ever speak in concepts.
@@ -28,21 +34,8 @@ export const CONCEPTS = [
   'and',
   'or',
   'not',
-  'eq',
-  'ne',
-  'lt',
-  'gt',
-  'ge',
-  'le',
-  'between',
-  'betweenAnd',
-  'oneOf',
-  'contains',
-  'plus',
-  'minus',
-  'times',
-  'dividedBy',
-  'modulo',
+  ...COMPARISON_CONCEPTS,
+  ...ARITHMETIC_CONCEPTS,
   'true',
   'false',
   'int',

@@ -10,7 +10,7 @@ import type {
 } from '../ast/nodes.js';
 import { isBuiltinName } from '../checker/builtins.js';
 import type { Token, TokenKind } from '../lexer/token.js';
-import type { Concept } from '../locales/concepts.js';
+import { ARITHMETIC_CONCEPTS, COMPARISON_CONCEPTS, type Concept } from '../locales/concepts.js';
 import { ParserBase } from './parser-base.js';
 import { spanFrom, spanOf } from './span.js';
 
@@ -61,22 +61,9 @@ const PRIMITIVE_TYPES: ReadonlyMap<Concept, PrimitiveTypeName> = new Map<Concept
 const OPERATOR_CONCEPTS: ReadonlySet<Concept> = new Set<Concept>([
   'and',
   'or',
-  'eq',
-  'ne',
-  'lt',
-  'gt',
-  'ge',
-  'le',
-  'between',
-  'betweenAnd',
-  'oneOf',
-  'contains',
-  'plus',
-  'minus',
-  'times',
-  'dividedBy',
-  'modulo',
   'setTo',
+  ...COMPARISON_CONCEPTS,
+  ...ARITHMETIC_CONCEPTS,
 ]);
 
 function keywordOp<T>(token: Token, table: ReadonlyMap<Concept, T>): T | undefined {

@@ -111,6 +111,14 @@ describe('format: expressions', () => {
     expect(expression('「引号"」')).toBe('"引号\\""');
   });
 
+  it('escapes a full-width quote, which would otherwise close the printed literal', () => {
+    expect(formatText('a＂b')).toBe('"a\\u{FF02}b"');
+    // Inside 「…」 it is an ordinary character; printed in "…" it must survive a second reading.
+    const printed = expression('「say ＂hi＂」');
+    expect(printed).toBe('"say \\u{FF02}hi\\u{FF02}"');
+    expect(expression(printed)).toBe(printed);
+  });
+
   it('prints booleans and comparisons in the target locale', () => {
     expect(expression('a is one of [true, false] and b contains "x"', 'de-DE')).toBe(
       'a ist eines von [wahr, falsch] und b enthält "x"',
