@@ -167,7 +167,7 @@ async function main() {
 
     const ceiling = rows[0];
     printTable(
-      ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs (a)', 'server CPU µs/request', 'Redis CPU µs/request'],
+      ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs (a)', 'server CPU µs/request', 'Redis CPU µs/request', 'load generator CPU µs/request'],
       rows.map((row) => [
         row.run,
         fmt(row.requests),
@@ -179,6 +179,7 @@ async function main() {
         row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling.reqPerSec, 2)}×`,
         fmt(row.serverCpuUs),
         fmt(row.redisCpuUs),
+        fmt(row.clientCpuUs),
       ]),
     );
     const ratio = source.reqPerSec / ceiling.reqPerSec;
