@@ -163,15 +163,22 @@ export interface GeneratorLimits {
   maxStatements: number;
   maxBlockDepth: number;
   maxExprDepth: number;
+  /**
+   * Statements in the whole module. Nested blocks multiply (rules × statements × branches per
+   * level), and without a cap a rare draw exceeds the language's 64 KiB source limit (PL4001).
+   */
+  maxModuleStatements: number;
 }
 
-export const DEFAULT_LIMITS: GeneratorLimits = { maxRules: 4, maxStatements: 4, maxBlockDepth: 3, maxExprDepth: 3 };
+export const DEFAULT_LIMITS: GeneratorLimits = { maxRules: 4, maxStatements: 4, maxBlockDepth: 3, maxExprDepth: 3, maxModuleStatements: 80 };
 
 class ModuleGenerator {
   readonly names: Names;
   readonly records: RecordInfo[] = [];
   readonly enums: EnumInfo[] = [];
   readonly rules: RuleInfo[] = [];
+  /** Statements generated so far, against `limits.maxModuleStatements`. */
+  statementsMade = 0;
 
   constructor(
     readonly c: Chooser,
@@ -332,7 +339,9 @@ class RuleBodyGenerator {
   block(scope: Variable[], depth: number, mustReturn: boolean): Statement[] {
     const local = [...scope];
     const out: Statement[] = [];
-    const count = this.c.int(mustReturn ? 0 : 1, this.g.limits.maxStatements);
+    const least = mustReturn ? 0 : 1;
+    const room = Math.max(least, this.g.limits.maxModuleStatements - this.g.statementsMade);
+    const count = Math.min(this.c.int(least, this.g.limits.maxStatements), room);
     for (let i = 0; i < count; i++) {
       const statement = this.statement(local, depth);
       out.push(statement);
@@ -356,7 +365,8 @@ class RuleBodyGenerator {
 
   private statement(scope: Variable[], depth: number): Statement {
     const leadingComments = this.g.comments();
-    const nested = depth < this.g.limits.maxBlockDepth;
+    this.g.statementsMade++;
+    const nested = depth < this.g.limits.maxBlockDepth && this.g.statementsMade < this.g.limits.maxModuleStatements;
     const kinds = ['let', 'let', 'rebind'];
     if (nested) kinds.push('if', 'if', 'match', 'for');
     const kind = pick(this.c, kinds);
