@@ -1,15 +1,13 @@
 import {
-  EvaluationErrorCode,
   parseBatchEvaluationBody,
   parseSourceEvaluationBody,
-  type EvaluationCaller,
   type EvaluationService,
 } from '../../evaluation/index.js';
-import { EvaluationUnavailableError } from '../../jobs/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { queryValue } from '../query-params.js';
+import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const EVALUATE_SOURCE_ROUTE = '/api/v1/policies/evaluate-source';
@@ -29,23 +27,7 @@ function traceParam(ctx: AppContext): boolean {
   throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
 }
 
-function callerOf(ctx: AppContext): EvaluationCaller {
-  const principal = ctx.state.principal;
-  if (!principal) throw new Error('evaluation route reached without a principal');
-  return { tenantId: principal.tenantId, actorId: principal.subject };
-}
 
-/** The request was valid but nothing could evaluate it in time: 503, never a hang. */
-async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof EvaluationUnavailableError) {
-      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.message}`);
-    }
-    throw error;
-  }
-}
 
 /**
  * Evaluation of policy source sent in the request, one at a time or in batches. Guards, in order:

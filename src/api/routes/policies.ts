@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import {
   DEFAULT_EVALUATION_LOCALE,
-  EvaluationErrorCode,
   MAX_LOCALE_LENGTH,
   MAX_NAME_LENGTH,
   publicDiagnostic,
   toResponseItem,
 } from '../../evaluation/index.js';
-import { EvaluationUnavailableError } from '../../jobs/index.js';
 import {
   PolicyCompileError,
   PolicyErrorCode,
@@ -21,6 +19,7 @@ import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import { queryValue } from '../query-params.js';
+import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
@@ -124,11 +123,6 @@ function moduleQuery(ctx: AppContext): string | undefined {
   return value;
 }
 
-function callerOf(ctx: AppContext): { tenantId: string; actorId: string } {
-  const principal = ctx.state.principal;
-  if (!principal) throw new Error('policy route reached without a principal');
-  return { tenantId: principal.tenantId, actorId: principal.subject };
-}
 
 /** The REST shape of a policy: the owner is implied by the tenant header. */
 function policyView(record: PolicyRecord) {
@@ -136,17 +130,6 @@ function policyView(record: PolicyRecord) {
   return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source };
 }
 
-/** The request was valid but nothing could evaluate it in time: 503, never a hang. */
-async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof EvaluationUnavailableError) {
-      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.message}`);
-    }
-    throw error;
-  }
-}
 
 /**
  * The policy registry: deploy, list, read, version history, rollback and evaluation of deployed
