@@ -21,16 +21,17 @@ import {
   type ProcessRole,
 } from './config/index.js';
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from './engine/index.js';
-import { createEvaluationService } from './evaluation/index.js';
+import { createEvaluationService, type EvaluationService } from './evaluation/index.js';
 import { createGraphqlRoute } from './graphql/index.js';
-import { createEvaluationDispatcher, startEvaluationWorker } from './jobs/index.js';
+import { createEvaluationDispatcher, createRedisBatchTransport, startEvaluationWorker } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
 import {
   BuiltinLibraryError,
+  createBuiltinVersions,
   createDomainDecider,
+  createPolicyCatalog,
   createPolicyLookup,
-  createPolicyRegistry,
-  createStoredPolicyResolver,
+  createVersionResolver,
   loadBuiltinLibrary,
   type BuiltinModule,
 } from './policies/index.js';
@@ -208,15 +209,33 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
   const dispatcher = createEvaluationDispatcher({
-    connection: config.REDIS_URL,
-    prefix: config.REDIS_KEY_PREFIX,
+    transport: createRedisBatchTransport({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
+    }),
     maxBatchItems: config.BATCH_MAX_ITEMS,
     flushMs: config.DISPATCH_FLUSH_MS,
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
-    responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
   });
   const auditWriter = createAuditChainWriter(store.audit);
-  const registry = createPolicyRegistry({ policies: store.policies, rollups: store.rollups, audit: auditWriter, dispatcher, builtins });
+  const builtinVersions = createBuiltinVersions(builtins);
+  const versions = createVersionResolver({ policies: store.policies, builtins: builtinVersions });
+  const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
+  const evaluation: EvaluationService = createEvaluationService({
+    dispatcher,
+    audit: auditWriter,
+    rollups: store.rollups,
+    policies: versions,
+    limits: { ...requestLimits, maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES },
+  });
+  const catalog = createPolicyCatalog({
+    policies: store.policies,
+    audit: auditWriter,
+    compile: evaluation.compile,
+    builtins: builtinVersions,
+    versions,
+  });
   const signingSecrets = createSigningSecretCache(store.tenants);
   const nonceGuard = createNonceGuard({
     redis: requestRedis,
@@ -224,7 +243,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
   });
   const releaseEvaluation = async () => {
-    await registry.flush();
+    await evaluation.flush();
     await dispatcher.close();
     await auditWriter.close();
     requestRedis.disconnect();
@@ -244,19 +263,27 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     trustProxy: config.TRUST_PROXY,
     routes: [
       createEvaluationRoutes({
-        service: createEvaluationService({ dispatcher, audit: auditWriter, storedPolicies: createStoredPolicyResolver(registry) }),
+        service: evaluation,
         tenants: signingSecrets,
         nonceGuard,
         signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
         maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
+        limits: requestLimits,
       }),
-      createPolicyRoutes({ registry, tenants: signingSecrets, nonceGuard, signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS }),
+      createPolicyRoutes({
+        catalog,
+        service: evaluation,
+        tenants: signingSecrets,
+        nonceGuard,
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        limits: requestLimits,
+      }),
       // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
       createGraphqlRoute({
         tenants: signingSecrets,
         nonceGuard,
-        policies: createPolicyLookup(registry),
-        decide: createDomainDecider(registry),
+        policies: createPolicyLookup(catalog),
+        decide: createDomainDecider(evaluation),
         signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
         documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
         limits: {
@@ -306,13 +333,17 @@ async function startEvaluationProcessor({ config, logger }: Runtime): Promise<Ru
       taskTimeoutMs: config.EVALUATION_TIMEOUT_MS,
       stepBudget: config.EVALUATION_STEP_BUDGET,
       cacheSize: config.PROGRAM_CACHE_SIZE,
+      cacheTenants: config.PROGRAM_CACHE_TENANTS,
+      taskSliceMs: config.ENGINE_TASK_SLICE_MS,
+      maxResultBytes: config.EVALUATION_MAX_RESULT_BYTES,
+      maxTraceBytes: config.EVALUATION_MAX_TRACE_BYTES,
       ...(config.ENGINE_THREAD_MAX_MEMORY_MB !== undefined ? { maxThreadMemoryMb: config.ENGINE_THREAD_MAX_MEMORY_MB } : {}),
     });
   } catch (error) {
     if (error instanceof EngineThreadFileMissingError) throw new StartupError(error.message);
     throw error;
   }
-  const concurrency = config.WORKER_CONCURRENCY ?? 4 * config.ENGINE_THREADS;
+  const concurrency = config.WORKER_CONCURRENCY ?? 16 * config.ENGINE_THREADS;
   let worker: Awaited<ReturnType<typeof startEvaluationWorker>>;
   try {
     worker = await startEvaluationWorker({
@@ -320,6 +351,7 @@ async function startEvaluationProcessor({ config, logger }: Runtime): Promise<Ru
       pool,
       concurrency,
       prefix: config.REDIS_KEY_PREFIX,
+      maxReplyBytes: config.REPLY_MESSAGE_MAX_BYTES,
       onError: (error) => logger.warn({ err: error }, 'evaluation worker error'),
     });
   } catch (error) {

@@ -1,22 +1,31 @@
 /**
  * The evaluation engine: a Piscina pool of threads running the interpreter. The interpreter never
  * runs on the caller's event loop; a runaway evaluation costs one thread restart, never the process.
+ * Threads are shared fairly among tenants (see tenant-scheduler.ts).
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { describeDiagnostic, type Diagnostic } from '../language/diagnostics/index.js';
-import type { EvaluationItem, ItemResult } from './evaluation-item.js';
+import { sliceBatch, type BatchItem, type EvaluationBatch } from './evaluation-batch.js';
+import {
+  CANCELLED_ERROR,
+  EngineFailureCode,
+  engineFailure,
+  serializeResult,
+  THREAD_STOPPED_ERROR,
+  timeoutFailure,
+  type ItemResult,
+  type SerializedItemResult,
+} from './item-result.js';
+import { createTenantScheduler, type ScheduledItem } from './tenant-scheduler.js';
 import { resolveThreadFile } from './thread-file.js';
 import {
   PROGRESS_INDEX,
   PROGRESS_STARTED_AT,
   createProgressBuffer,
-  type ThreadItem,
-  type ThreadItemResult,
   type ThreadSettings,
-  type ThreadTask,
   type ThreadTaskResult,
+  type ThreadTask,
 } from './thread-protocol.js';
 
 export interface EnginePoolOptions {
@@ -24,42 +33,60 @@ export interface EnginePoolOptions {
   threads?: number;
   /** Wall-time limit of one item (compile + evaluate), enforced from outside the thread; default 1000. */
   taskTimeoutMs?: number;
-  /** Compiled programs kept per thread (LRU by count); default 256. 0 disables the cache. */
+  /** Compiled programs kept per tenant and thread (LRU by count); default 256. 0 disables the cache. */
   cacheSize?: number;
+  /** Tenants whose programs each thread keeps; default 64. */
+  cacheTenants?: number;
   /** Step budget of every evaluation; default: the language's (1,000,000). */
   stepBudget?: number;
+  /** Largest JSON result of one evaluation; default 1 MiB. */
+  maxResultBytes?: number;
+  /** Largest JSON decision trace of one evaluation; default 1 MiB. */
+  maxTraceBytes?: number;
   /** Largest number of items sent to a thread in one task; default 64. */
   maxItemsPerTask?: number;
+  /**
+   * How long one task should keep a thread, in ms; default 5. Items are grouped into tasks by
+   * their tenant's measured cost, so cheap items share a task and costly ones go one by one,
+   * letting other tenants in between.
+   */
+  taskSliceMs?: number;
   /** V8 old-generation limit per thread, so a memory-hungry evaluation kills its thread, not the process. */
   maxThreadMemoryMb?: number;
   /** Compiled thread entry; default dist/workers/evaluation-thread.js. */
   threadFile?: string;
 }
 
-export interface EvaluateManyOptions {
-  /** Abandons the items not finished yet (in-flight threads are restarted); the promise rejects with the reason. */
-  signal?: AbortSignal;
-}
-
 export interface EnginePoolStats {
   threads: number;
-  queuedTasks: number;
+  /** Items waiting for a thread. */
+  queuedItems: number;
   tasks: number;
   items: number;
   failedItems: number;
   timedOutItems: number;
+  cancelledItems: number;
   /** Threads that stopped while running a task (crash, out of memory, terminated from outside). */
   threadFailures: number;
   cacheHits: number;
   cacheMisses: number;
 }
 
+/** One batch on its way through the pool. */
+export interface EngineRun {
+  /** One result per item, in batch order. Rejects only when the engine itself cannot run. */
+  readonly results: Promise<SerializedItemResult[]>;
+  /**
+   * Nobody waits for these items (all when no positions are given): those not started yet are not
+   * run and answer ERR_EVALUATION_CANCELLED; those running finish within their time limit.
+   */
+  cancel(positions?: readonly number[]): void;
+}
+
 export interface EnginePool {
   readonly size: number;
   readonly taskTimeoutMs: number;
-  evaluate(item: EvaluationItem, options?: EvaluateManyOptions): Promise<ItemResult>;
-  /** One result per item, in input order; each item succeeds or fails on its own. */
-  evaluateMany(items: readonly EvaluationItem[], options?: EvaluateManyOptions): Promise<ItemResult[]>;
+  run(batch: EvaluationBatch): EngineRun;
   stats(): EnginePoolStats;
   /** The live thread handles (for health checks and fault-injection tests). */
   threadWorkers(): readonly Worker[];
@@ -81,24 +108,29 @@ export class EngineThreadError extends Error {
   }
 }
 
-export const THREAD_STOPPED_ERROR = 'evaluation thread stopped unexpectedly';
 const THREAD_FILE = 'evaluation-thread';
 /** A thread that dies on the same item twice is not retried again: the item is the likely cause. */
 const MAX_THREAD_FAILURES_PER_ITEM = 2;
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
-export function timeoutResult(limitMs: number, elapsedMs: number): ItemResult {
-  const diagnostic: Diagnostic = { code: 'PL4004', severity: 'error', message: `evaluation timed out after ${limitMs} ms`, span: null };
-  return { ok: false, value: null, diagnostics: [diagnostic], error: describeDiagnostic(diagnostic), executionTimeMs: elapsedMs };
+/** Per batch: where its results go and how many are still missing. */
+interface RunState {
+  batch: EvaluationBatch;
+  results: SerializedItemResult[];
+  remaining: number;
+  resolve(results: SerializedItemResult[]): void;
+  reject(error: unknown): void;
 }
 
-interface PendingItem {
-  index: number;
-  item: EvaluationItem;
+interface PoolItem extends ScheduledItem {
+  run: RunState;
+  position: number;
   threadFailures: number;
+  settled: boolean;
 }
 
 type TaskOutcome =
-  | { kind: 'done'; results: ThreadItemResult[] }
+  | { kind: 'done'; results: ThreadTaskResult['results'] }
   | { kind: 'timeout'; position: number; elapsedMs: number }
   | { kind: 'thread-failed'; position: number; error: unknown };
 
@@ -109,17 +141,32 @@ class TimeoutReason {
   ) {}
 }
 
+function resultKind(item: BatchItem): ItemResult['kind'] {
+  return item.kind === 'compile' ? 'compiled' : 'evaluated';
+}
+
 export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   const threads = positiveInteger('threads', options.threads ?? availableParallelism());
   const taskTimeoutMs = positiveInteger('taskTimeoutMs', options.taskTimeoutMs ?? 1000);
   const cacheSize = options.cacheSize ?? 256;
-  const maxItemsPerTask = positiveInteger('maxItemsPerTask', options.maxItemsPerTask ?? 64);
   if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new RangeError(`cacheSize must be a non-negative integer, got ${cacheSize}`);
-  const settings: ThreadSettings = { cacheSize };
+  const settings: ThreadSettings = {
+    cacheSize,
+    cacheTenants: positiveInteger('cacheTenants', options.cacheTenants ?? 64),
+    maxResultBytes: positiveInteger('maxResultBytes', options.maxResultBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
+    maxTraceBytes: positiveInteger('maxTraceBytes', options.maxTraceBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
+  };
   if (options.stepBudget !== undefined) settings.stepBudget = positiveInteger('stepBudget', options.stepBudget);
+  const scheduler = createTenantScheduler<PoolItem>({
+    maxItemsPerTask: positiveInteger('maxItemsPerTask', options.maxItemsPerTask ?? 64),
+    taskSliceMs: options.taskSliceMs ?? 5,
+  });
 
-  const counters = { tasks: 0, items: 0, failedItems: 0, timedOutItems: 0, threadFailures: 0, cacheHits: 0, cacheMisses: 0 };
+  const counters = { tasks: 0, items: 0, failedItems: 0, timedOutItems: 0, cancelledItems: 0, threadFailures: 0, cacheHits: 0, cacheMisses: 0 };
   let closed = false;
+  let running = 0;
+  /** Tasks in a row whose thread died before it ran anything. */
+  let failuresBeforeStart = 0;
 
   const piscina = new Piscina<ThreadTask, ThreadTaskResult>({
     filename: options.threadFile ?? resolveThreadFile(THREAD_FILE),
@@ -135,23 +182,27 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     counters.threadFailures++;
   });
 
-  function runTask(batch: readonly PendingItem[], signal: AbortSignal | undefined): Promise<TaskOutcome> {
-    const sources: string[] = [];
-    const sourceIndexes = new Map<string, number>();
-    const items: ThreadItem[] = batch.map(({ item }) => {
-      let sourceIndex = sourceIndexes.get(item.source);
-      if (sourceIndex === undefined) {
-        sourceIndex = sources.push(item.source) - 1;
-        sourceIndexes.set(item.source, sourceIndex);
-      }
-      return { sourceIndex, locale: item.locale, functionName: item.functionName, context: item.context, trace: item.trace === true };
-    });
+  function settle(item: PoolItem, result: SerializedItemResult): void {
+    if (item.settled) return;
+    item.settled = true;
+    counters.items++;
+    if (!result.ok) counters.failedItems++;
+    const { run } = item;
+    run.results[item.position] = result;
+    if (--run.remaining === 0) run.resolve(run.results);
+  }
+
+  function settleFailure(item: PoolItem, code: string, error: string): void {
+    settle(item, serializeResult(engineFailure(resultKind(item.run.batch.items[item.position]!), code, error)));
+  }
+
+  function runTask(task: readonly PoolItem[]): Promise<TaskOutcome> {
+    // Every item of a task belongs to one tenant; they may come from several batches.
+    const batch = sliceBatch(task.map((item) => ({ batch: item.run.batch, position: item.position })));
     const progressBuffer = createProgressBuffer();
     const progress = new Int32Array(progressBuffer);
     const baseTime = Date.now();
     const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
 
     // Each item gets its own taskTimeoutMs from the moment it starts; time queued for a thread does not count.
     let timer: NodeJS.Timeout;
@@ -168,106 +219,145 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     counters.tasks++;
 
     return piscina
-      .run({ sources, items, progress: progressBuffer, baseTime }, { signal: controller.signal })
+      .run({ batch, progress: progressBuffer, baseTime }, { signal: controller.signal })
       .then(
         (result): TaskOutcome => ({ kind: 'done', results: result.results }),
         (error: unknown): TaskOutcome => {
           const reason: unknown = controller.signal.reason;
           if (reason instanceof TimeoutReason) return { kind: 'timeout', position: reason.position, elapsedMs: reason.elapsedMs };
-          if (signal?.aborted) throw signal.reason;
-          if (closed) throw new EnginePoolClosedError();
           return { kind: 'thread-failed', position: Atomics.load(progress, PROGRESS_INDEX), error };
         },
       )
-      .finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onCallerAbort);
-      });
+      .finally(() => clearTimeout(timer));
   }
 
-  async function runChunk(chunk: PendingItem[], results: ItemResult[], signal: AbortSignal | undefined): Promise<void> {
-    let pending = chunk;
-    let failuresBeforeStart = 0;
-    while (pending.length > 0) {
-      signal?.throwIfAborted();
-      const outcome = await runTask(pending, signal);
-      if (outcome.kind === 'done') {
-        outcome.results.forEach((threadResult, position) => {
-          const { cacheHit, ...result } = threadResult;
-          if (cacheHit) counters.cacheHits++;
-          else counters.cacheMisses++;
-          settle(results, pending[position]!.index, result);
-        });
+  function handleOutcome(task: PoolItem[], outcome: TaskOutcome): void {
+    if (outcome.kind === 'done') {
+      failuresBeforeStart = 0;
+      outcome.results.forEach((threadResult, index) => {
+        const item = task[index]!;
+        if (threadResult.cacheHit) counters.cacheHits++;
+        else counters.cacheMisses++;
+        scheduler.observe(item.tenantId, threadResult.executionTimeMs);
+        settle(item, { ok: threadResult.ok, json: threadResult.json });
+      });
+      return;
+    }
+    if (outcome.kind === 'timeout') {
+      // The items before it finished, but their results died with the thread: evaluation is pure, so run them again.
+      const culprit = task[outcome.position]!;
+      counters.timedOutItems++;
+      scheduler.observe(culprit.tenantId, taskTimeoutMs);
+      const kind = resultKind(culprit.run.batch.items[culprit.position]!);
+      settle(culprit, serializeResult(timeoutFailure(kind, taskTimeoutMs, outcome.elapsedMs)));
+      scheduler.requeue(task.filter((item) => item !== culprit));
+      return;
+    }
+    counters.threadFailures++;
+    if (outcome.position < 0) {
+      if (++failuresBeforeStart >= MAX_THREAD_FAILURES_PER_ITEM) {
+        // The threads cannot run at all: fail every batch waiting for them instead of looping.
+        failEverything(new EngineThreadError(outcome.error), task);
         return;
       }
-      if (outcome.kind === 'timeout') {
-        // The items before it finished, but their results died with the thread: evaluation is pure, so run them again.
-        const culprit = pending[outcome.position]!;
-        counters.timedOutItems++;
-        settle(results, culprit.index, timeoutResult(taskTimeoutMs, outcome.elapsedMs));
-        pending = pending.filter((entry) => entry !== culprit);
-        continue;
-      }
-      counters.threadFailures++;
-      if (outcome.position < 0) {
-        if (++failuresBeforeStart >= MAX_THREAD_FAILURES_PER_ITEM) throw new EngineThreadError(outcome.error);
-        continue;
-      }
-      // A thread killed from outside is retried once on a fresh thread; dying twice on one item blames the item.
-      const victim = pending[outcome.position]!;
-      if (++victim.threadFailures >= MAX_THREAD_FAILURES_PER_ITEM) {
-        settle(results, victim.index, { ok: false, value: null, diagnostics: [], error: THREAD_STOPPED_ERROR, executionTimeMs: 0 });
-        pending = pending.filter((entry) => entry !== victim);
-      }
+      scheduler.requeue(task);
+      return;
+    }
+    // A thread killed from outside is retried once on a fresh thread; dying twice on one item blames the item.
+    const victim = task[outcome.position]!;
+    if (++victim.threadFailures >= MAX_THREAD_FAILURES_PER_ITEM) settleFailure(victim, EngineFailureCode.THREAD_STOPPED, THREAD_STOPPED_ERROR);
+    scheduler.requeue(task.filter((item) => !item.settled));
+  }
+
+  function failEverything(error: unknown, task: readonly PoolItem[]): void {
+    const runs = new Set<RunState>(task.map((item) => item.run));
+    for (const item of scheduler.drain()) runs.add(item.run);
+    for (const run of runs) {
+      run.remaining = -1;
+      run.reject(error);
     }
   }
 
-  function settle(results: ItemResult[], index: number, result: ItemResult): void {
-    counters.items++;
-    if (!result.ok) counters.failedItems++;
-    results[index] = result;
+  function pump(): void {
+    while (!closed && running < threads) {
+      const task = scheduler.next(threads - running);
+      if (task === null) return;
+      const live = task.filter((item) => !item.settled && item.run.remaining > 0);
+      if (live.length === 0) continue;
+      running++;
+      void runTask(live).then((outcome) => {
+        running--;
+        if (!closed) handleOutcome(live, outcome);
+        pump();
+      });
+    }
   }
 
-  async function evaluateMany(items: readonly EvaluationItem[], runOptions: EvaluateManyOptions = {}): Promise<ItemResult[]> {
-    if (closed) throw new EnginePoolClosedError();
-    const results = new Array<ItemResult>(items.length);
-    const runnable: PendingItem[] = [];
-    items.forEach((item, index) => {
-      const problem = invalidItemReason(item);
-      if (problem) settle(results, index, { ok: false, value: null, diagnostics: [], error: problem, executionTimeMs: 0 });
-      else runnable.push({ index, item, threadFailures: 0 });
+  function run(batch: EvaluationBatch): EngineRun {
+    let state!: RunState;
+    const results = new Promise<SerializedItemResult[]>((resolve, reject) => {
+      state = { batch, results: new Array<SerializedItemResult>(batch.items.length), remaining: batch.items.length, resolve, reject };
     });
-    const chunkSize = Math.min(maxItemsPerTask, Math.ceil(runnable.length / threads));
-    const chunks: Promise<void>[] = [];
-    for (let start = 0; start < runnable.length; start += chunkSize) {
-      chunks.push(runChunk(runnable.slice(start, start + chunkSize), results, runOptions.signal));
+    const items: PoolItem[] = batch.items.map((item, position) => ({
+      tenantId: typeof item?.tenantId === 'string' ? item.tenantId : '',
+      run: state,
+      position,
+      threadFailures: 0,
+      settled: false,
+    }));
+    if (closed) {
+      state.reject(new EnginePoolClosedError());
+      return { results, cancel: () => {} };
     }
-    await Promise.all(chunks);
-    return results;
+    if (items.length === 0) state.resolve([]);
+    const runnable: PoolItem[] = [];
+    for (const item of items) {
+      const problem = invalidItemReason(batch, item.position);
+      if (problem !== null) settleFailure(item, EngineFailureCode.ITEM_INVALID, problem);
+      else runnable.push(item);
+    }
+    scheduler.enqueue(runnable);
+    pump();
+    return {
+      results,
+      cancel(positions) {
+        const chosen = positions === undefined ? items : positions.map((position) => items[position]).filter((item) => item !== undefined);
+        for (const item of chosen) {
+          if (item.settled) continue;
+          counters.cancelledItems++;
+          settleFailure(item, EngineFailureCode.CANCELLED, CANCELLED_ERROR);
+        }
+        scheduler.discard((item) => item.settled);
+      },
+    };
   }
 
   return {
     size: threads,
     taskTimeoutMs,
-    async evaluate(item, runOptions) {
-      const [result] = await evaluateMany([item], runOptions);
-      return result!;
-    },
-    evaluateMany,
-    stats: () => ({ threads: piscina.threads.length, queuedTasks: piscina.queueSize, ...counters }),
+    run,
+    stats: () => ({ threads: piscina.threads.length, queuedItems: scheduler.size(), ...counters }),
     threadWorkers: () => piscina.threads,
     async close() {
       if (closed) return;
       closed = true;
+      const runs = new Set<RunState>();
+      for (const item of scheduler.drain()) runs.add(item.run);
+      for (const run of runs) run.reject(new EnginePoolClosedError());
       await piscina.close();
     },
   };
 }
 
-function invalidItemReason(item: EvaluationItem): string | null {
+function invalidItemReason(batch: EvaluationBatch, position: number): string | null {
+  const item = batch.items[position] as Partial<BatchItem> | null | undefined;
   if (item === null || typeof item !== 'object') return 'invalid evaluation item: expected an object';
-  for (const field of ['source', 'locale', 'functionName'] as const) {
-    if (typeof item[field] !== 'string') return `invalid evaluation item: \`${field}\` must be a string`;
+  if (item.kind !== 'evaluate' && item.kind !== 'compile') return 'invalid evaluation item: `kind` must be `evaluate` or `compile`';
+  if (typeof item.tenantId !== 'string' || item.tenantId === '') return 'invalid evaluation item: `tenantId` must be a non-empty string';
+  if (typeof item.locale !== 'string') return 'invalid evaluation item: `locale` must be a string';
+  if (item.kind === 'evaluate' && typeof item.functionName !== 'string') return 'invalid evaluation item: `functionName` must be a string';
+  if (typeof item.sourceIndex !== 'number' || typeof batch.sources[item.sourceIndex] !== 'string') {
+    return 'invalid evaluation item: `sourceIndex` must point into `sources`';
   }
   return null;
 }

@@ -2,27 +2,26 @@
  * The message format between the pool (main side) and an evaluation thread. Plain structured-clone
  * data only: the thread may be terminated at any moment, so nothing here owns a resource.
  */
-import type { ItemResult } from './evaluation-item.js';
+import type { EvaluationBatch } from './evaluation-batch.js';
+import type { SerializedItemResult } from './item-result.js';
 
 /** Settings the pool passes to every thread through `workerData`. */
 export interface ThreadSettings {
+  /** Compiled programs kept per tenant. */
   cacheSize: number;
+  /** Tenants whose programs a thread keeps (least recently used tenant goes first). */
+  cacheTenants: number;
   /** Step budget for every evaluation; undefined keeps the language default. */
   stepBudget?: number;
+  /** Largest JSON result of one evaluation, in bytes. */
+  maxResultBytes: number;
+  /** Largest JSON decision trace of one evaluation, in bytes. */
+  maxTraceBytes: number;
 }
 
-export interface ThreadItem {
-  /** Index into `ThreadTask.sources`: a batch often repeats one source, so it crosses the thread boundary once. */
-  sourceIndex: number;
-  locale: string;
-  functionName: string;
-  context: unknown;
-  trace: boolean;
-}
-
+/** One task: a slice of a batch, all of one tenant, run in order on one thread. */
 export interface ThreadTask {
-  sources: string[];
-  items: ThreadItem[];
+  batch: EvaluationBatch;
   /**
    * Shared progress cells (Int32, see PROGRESS_*): the thread publishes which item runs and since
    * when, so the pool can hold each item to its own wall-time limit without a message per item.
@@ -33,8 +32,9 @@ export interface ThreadTask {
 }
 
 /** Item result as the thread returns it, plus whether the compiled program came from the cache. */
-export interface ThreadItemResult extends ItemResult {
+export interface ThreadItemResult extends SerializedItemResult {
   cacheHit: boolean;
+  executionTimeMs: number;
 }
 
 export interface ThreadTaskResult {

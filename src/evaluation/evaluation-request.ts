@@ -3,6 +3,7 @@
  * envelope is a 400 (EvaluationRequestError); inside a batch, a malformed item fails on its own.
  */
 import { z } from 'zod';
+import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
 /** Locale of a request that names none. */
@@ -20,7 +21,7 @@ export interface SourceEvaluationRequest {
   locale: string;
 }
 
-/** A reference to a deployed policy (evaluated through a StoredPolicyResolver). */
+/** A reference to a deployed policy (evaluated through a PolicyResolver). */
 export interface StoredPolicyRequest {
   policyModule: string;
   policyFunction: string;
@@ -33,7 +34,7 @@ export interface StoredPolicyRequest {
 export type BatchEntry =
   | { kind: 'source'; request: SourceEvaluationRequest }
   | { kind: 'stored'; request: StoredPolicyRequest }
-  | { kind: 'invalid'; message: string };
+  | { kind: 'invalid'; code: string; message: string };
 
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -51,7 +52,8 @@ const sourceSchema = z.strictObject(sourceFields);
 const storedSchema = z.strictObject({
   policyModule: name(MAX_NAME_LENGTH),
   policyFunction: name(MAX_NAME_LENGTH),
-  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  // 0 names the built-in module.
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context,
 });
 const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
@@ -64,7 +66,7 @@ const FIELD_RULES: Record<string, string> = {
   locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
   policyModule: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
   policyFunction: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
-  version: 'a whole number of at least 1',
+  version: 'a whole number of at least 0 (0 is the built-in module)',
   items: 'an array of evaluation items',
 };
 
@@ -106,16 +108,34 @@ function withDefaultLocale(data: z.output<typeof sourceSchema>): SourceEvaluatio
   };
 }
 
-/** The body of POST /api/v1/policies/evaluate-source; throws a 400 naming the first problem. */
-export function parseSourceEvaluationBody(body: unknown): SourceEvaluationRequest {
-  const parsed = sourceSchema.safeParse(body);
+/** Bounds every evaluation request is held to before anything is queued. */
+export interface RequestLimits {
+  /** CONTEXT_MAX_DEPTH. */
+  contextMaxDepth: number;
+}
+
+export const DEFAULT_REQUEST_LIMITS: RequestLimits = { contextMaxDepth: DEFAULT_CONTEXT_MAX_DEPTH };
+
+/** The body checked against `schema`, or a 400 naming the first problem (and a too deep context). */
+function parseBody<T extends { context: unknown }>(schema: z.ZodType<T>, body: unknown, fieldList: string, limits: RequestLimits): T {
+  const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new EvaluationRequestError(
-      EvaluationErrorCode.REQUEST_INVALID,
-      describeProblem(parsed.error, body, 'the request body', SOURCE_FIELD_LIST),
-    );
+    throw new EvaluationRequestError(EvaluationErrorCode.REQUEST_INVALID, describeProblem(parsed.error, body, 'the request body', fieldList));
   }
-  return withDefaultLocale(parsed.data);
+  const tooDeep = contextDepthProblem(parsed.data.context, limits.contextMaxDepth);
+  if (tooDeep !== null) throw new EvaluationRequestError(EvaluationErrorCode.CONTEXT_TOO_DEEP, tooDeep);
+  return parsed.data;
+}
+
+/** The body of POST /api/v1/policies/evaluate-source; throws a 400 naming the first problem. */
+export function parseSourceEvaluationBody(body: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): SourceEvaluationRequest {
+  return withDefaultLocale(parseBody(sourceSchema, body, SOURCE_FIELD_LIST, limits));
+}
+
+/** The body of POST /api/v1/policies/evaluate (a deployed policy); throws a 400 naming the first problem. */
+export function parseStoredEvaluationBody(body: unknown, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): StoredPolicyRequest {
+  const { version, ...rest } = parseBody(storedSchema, body, STORED_FIELD_LIST, limits);
+  return version === undefined ? rest : { ...rest, version };
 }
 
 function isStoredReference(item: Record<string, unknown>): boolean {
@@ -123,28 +143,28 @@ function isStoredReference(item: Record<string, unknown>): boolean {
 }
 
 /** One batch item; never throws: a malformed item becomes an `invalid` entry. */
-export function parseBatchItem(item: unknown, index: number): BatchEntry {
+export function parseBatchItem(item: unknown, index: number, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): BatchEntry {
   const where = `items[${index}]`;
+  const invalid = (message: string): BatchEntry => ({ kind: 'invalid', code: EvaluationErrorCode.ITEM_INVALID, message });
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-    return { kind: 'invalid', message: `${where} must be a JSON object with ${SOURCE_FIELD_LIST} (got ${jsonTypeName(item)})` };
+    return invalid(`${where} must be a JSON object with ${SOURCE_FIELD_LIST} (got ${jsonTypeName(item)})`);
   }
   const record = item as Record<string, unknown>;
-  if (isStoredReference(record)) {
-    const parsed = storedSchema.safeParse(record);
-    if (!parsed.success) return { kind: 'invalid', message: describeProblem(parsed.error, record, where, STORED_FIELD_LIST) };
-    const { version, ...rest } = parsed.data;
-    return { kind: 'stored', request: version === undefined ? rest : { ...rest, version } };
-  }
-  const parsed = sourceSchema.safeParse(record);
-  if (!parsed.success) return { kind: 'invalid', message: describeProblem(parsed.error, record, where, SOURCE_FIELD_LIST) };
-  return { kind: 'source', request: withDefaultLocale(parsed.data) };
+  const stored = isStoredReference(record);
+  const parsed = stored ? storedSchema.safeParse(record) : sourceSchema.safeParse(record);
+  if (!parsed.success) return invalid(describeProblem(parsed.error, record, where, stored ? STORED_FIELD_LIST : SOURCE_FIELD_LIST));
+  const tooDeep = contextDepthProblem(parsed.data.context, limits.contextMaxDepth);
+  if (tooDeep !== null) return { kind: 'invalid', code: EvaluationErrorCode.CONTEXT_TOO_DEEP, message: `${where}: ${tooDeep}` };
+  if ('source' in parsed.data) return { kind: 'source', request: withDefaultLocale(parsed.data) };
+  const { version, ...rest } = parsed.data;
+  return { kind: 'stored', request: version === undefined ? rest : { ...rest, version } };
 }
 
 /**
  * The body of POST /api/v1/policies/evaluate-source/batch: `{items: [...]}` with 1 to `maxItems`
  * items. The envelope is a 400 when wrong; each item is judged on its own.
  */
-export function parseBatchEvaluationBody(body: unknown, maxItems: number): BatchEntry[] {
+export function parseBatchEvaluationBody(body: unknown, maxItems: number, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): BatchEntry[] {
   const parsed = batchSchema.safeParse(body);
   if (!parsed.success) {
     throw new EvaluationRequestError(
@@ -159,5 +179,5 @@ export function parseBatchEvaluationBody(body: unknown, maxItems: number): Batch
       `\`items\` must hold 1 to ${maxItems} evaluations (got ${items.length}); split larger batches into several requests`,
     );
   }
-  return items.map(parseBatchItem);
+  return items.map((item, index) => parseBatchItem(item, index, limits));
 }

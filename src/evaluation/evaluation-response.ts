@@ -1,7 +1,6 @@
-import { THREAD_STOPPED_ERROR, type ItemResult } from '../engine/index.js';
+import type { EvaluationOutcome } from '../engine/index.js';
 import type { JsonValue, TraceEntry } from '../language/api-types.js';
 import type { Diagnostic } from '../language/diagnostics/index.js';
-import { EvaluationErrorCode } from './evaluation-errors.js';
 
 /** A source position as clients see it. */
 export interface PublicSpan {
@@ -52,28 +51,16 @@ export function publicDiagnostic(diagnostic: Diagnostic): PublicDiagnostic {
   return view;
 }
 
-/** The code of a failed item: its first error diagnostic (`PL…`), else the engine's reason. */
-export function failureCode(result: ItemResult): string {
-  const first = result.diagnostics.find((d) => d.severity === 'error') ?? result.diagnostics[0];
-  if (first) return first.code;
-  return result.error === THREAD_STOPPED_ERROR ? EvaluationErrorCode.THREAD_STOPPED : EvaluationErrorCode.INTERNAL;
-}
-
-export function toResponseItem(result: ItemResult, withTrace: boolean): EvaluationResponseItem {
+export function toResponseItem(result: EvaluationOutcome, withTrace: boolean): EvaluationResponseItem {
   const item: EvaluationResponseItem = result.ok
     ? { result: result.value, error: null, executionTimeMs: result.executionTimeMs, diagnostics: [] }
     : {
         result: null,
-        error: result.error ?? 'evaluation failed',
+        error: result.error,
         executionTimeMs: result.executionTimeMs,
-        code: failureCode(result),
+        code: result.code,
         diagnostics: result.diagnostics.map(publicDiagnostic),
       };
   if (withTrace) item.trace = (result.trace ?? []).map((entry) => ({ ...entry, span: publicSpan(entry.span)! }));
   return item;
-}
-
-/** A batch item that was not evaluated (malformed, or nothing can evaluate its kind). */
-export function rejectedItem(code: string, message: string): EvaluationResponseItem {
-  return { result: null, error: message, executionTimeMs: 0, code, diagnostics: [] };
 }

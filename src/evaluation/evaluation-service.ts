@@ -1,19 +1,38 @@
 import type { AuditChainWriter } from '../audit/index.js';
-import type { EvaluationItem, ItemResult } from '../engine/index.js';
+import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome } from '../engine/index.js';
 import type { EvaluationDispatcher } from '../jobs/index.js';
-import { EvaluationErrorCode } from './evaluation-errors.js';
-import type { BatchEntry, SourceEvaluationRequest, StoredPolicyRequest } from './evaluation-request.js';
-import { rejectedItem, toResponseItem, type EvaluationResponseItem } from './evaluation-response.js';
+import type { RollupRepository } from '../store/index.js';
+import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
+import { EvaluationErrorCode, RequesterGoneError } from './evaluation-errors.js';
+import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';
+import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
+import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
 import { sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
-import type { PolicyResolution, StoredPolicyEvaluation, StoredPolicyResolver } from './stored-policy-resolver.js';
+import { policyEvaluatedEvent } from './stored-evaluation-audit.js';
+
+export interface EvaluationLimits {
+  /** CONTEXT_MAX_DEPTH: deeper contexts fail before anything is queued. */
+  contextMaxDepth: number;
+  /**
+   * EVALUATION_MAX_RESPONSE_BYTES: the answers of one request together; each of n items may
+   * produce at most 1/n of it (and never more than the engine's own per-result limit).
+   */
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_EVALUATION_LIMITS: EvaluationLimits = { contextMaxDepth: DEFAULT_CONTEXT_MAX_DEPTH, maxResponseBytes: 16 * 1024 * 1024 };
 
 export interface EvaluationServiceDeps {
   /** Where evaluations run (the `policy-evaluate` queue in the service). */
-  dispatcher: Pick<EvaluationDispatcher, 'evaluateMany'>;
-  /** The batched audit chain writer: every source evaluation becomes a SOURCE_EVALUATED record. */
+  dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
+  /** The batched audit chain writer: SOURCE_EVALUATED and POLICY_EVALUATED records. */
   audit: Pick<AuditChainWriter, 'append'>;
-  /** Deployed policies in batches; without one, such items fail with STORED_POLICY_UNSUPPORTED. */
-  storedPolicies?: StoredPolicyResolver;
+  /** Per-minute rollups of stored-policy evaluations (what anomaly detection reads). */
+  rollups: RollupRepository;
+  /** Deployed policies by reference. */
+  policies: PolicyResolver;
+  limits?: Partial<EvaluationLimits>;
+  now?: () => Date;
 }
 
 /** Who asks: the tenant and the actor recorded in the audit chain. */
@@ -25,113 +44,159 @@ export interface EvaluationCaller {
 export interface EvaluationRunOptions {
   /** Record and return the decision trace of every evaluated item. */
   trace: boolean;
+  /** The requester went away: what has not run is cancelled and the call rejects with RequesterGoneError. */
+  signal?: AbortSignal;
+}
+
+/** One entry's outcome, and for a deployed policy which version answered. */
+export interface EvaluationAnswer {
+  result: EvaluationOutcome;
+  policy?: ResolvedPolicy;
+  /** The entry named a module, version or rule the tenant does not have (404 for a lone request). */
+  notFound?: boolean;
 }
 
 export interface EvaluationService {
-  evaluateSource(caller: EvaluationCaller, request: SourceEvaluationRequest, options: EvaluationRunOptions): Promise<EvaluationResponseItem>;
   /**
    * One answer per entry, in order; each succeeds or fails on its own. All evaluations of the call
-   * go to the dispatcher at once, which splits them into jobs. Rejects with the dispatcher's
-   * EvaluationUnavailableError when nothing can evaluate, or when an audit record cannot be stored.
+   * go to the dispatcher at once. Rejects with the dispatcher's EvaluationUnavailableError when
+   * nothing can evaluate, or when an audit record cannot be stored.
    */
-  evaluateBatch(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationResponseItem[]>;
+  evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]>;
+  /** Checks and compiles a module source in the engine (never on the caller's event loop). */
+  compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
+  /** Stores the rollups still gathered in memory. */
+  flush(): Promise<void>;
 }
 
-const STORED_UNSUPPORTED_MESSAGE =
-  'stored policies cannot be evaluated by reference on this service; send `source`, `functionName`, `context` and `locale` instead';
-
 type Planned =
-  | { kind: 'source'; index: number; request: SourceEvaluationRequest }
-  | { kind: 'stored'; index: number; request: StoredPolicyRequest; resolution: Extract<PolicyResolution, { ok: true }> };
+  | { index: number; kind: 'source'; request: SourceEvaluationRequest }
+  | { index: number; kind: 'stored'; policy: ResolvedPolicy };
 
 /**
- * Maps validated requests to dispatcher items, runs them, and audits them. The answer leaves only
- * after every audit record of the request is stored: the batched writer shares one insert among
- * all requests in flight, so this costs latency (a few ms), not a store round trip per request.
+ * The only path from a request to the engine and into the records: resolves deployed policies,
+ * dispatches, audits every evaluation and counts stored-policy evaluations in the rollups. The
+ * answer leaves only after its audit records are stored: the batched writer shares one insert
+ * among all requests in flight, so this costs latency (a few ms), not a round trip per request.
  */
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
-  async function resolveStored(caller: EvaluationCaller, requests: readonly StoredPolicyRequest[]): Promise<PolicyResolution[]> {
-    if (requests.length === 0) return [];
-    if (!deps.storedPolicies) {
-      return requests.map(() => ({ ok: false, code: EvaluationErrorCode.STORED_POLICY_UNSUPPORTED, message: STORED_UNSUPPORTED_MESSAGE }));
-    }
-    const resolutions = await deps.storedPolicies.resolve(caller.tenantId, requests);
-    if (resolutions.length !== requests.length) {
-      throw new Error(`stored policy resolver answered ${resolutions.length} resolutions for ${requests.length} references`);
-    }
+  const limits: EvaluationLimits = { ...DEFAULT_EVALUATION_LIMITS, ...deps.limits };
+  const rollups: RollupRecorder = createRollupRecorder(deps.rollups, deps.now ? { now: deps.now } : {});
+
+  async function resolveAll(tenantId: string, entries: readonly BatchEntry[]): Promise<Map<number, PolicyResolution>> {
+    // Items of one batch often name the same policy: resolve each distinct reference once.
+    const distinct = new Map<string, Promise<PolicyResolution>>();
+    const resolutions = new Map<number, PolicyResolution>();
+    await Promise.all(
+      entries.map(async (entry, index) => {
+        if (entry.kind !== 'stored') return;
+        const { policyModule, policyFunction, version } = entry.request;
+        const key = `${policyModule}\u0000${policyFunction}\u0000${version ?? ''}`;
+        let resolution = distinct.get(key);
+        if (resolution === undefined) {
+          resolution = deps.policies.resolve(tenantId, entry.request);
+          distinct.set(key, resolution);
+        }
+        resolutions.set(index, await resolution);
+      }),
+    );
     return resolutions;
   }
 
-  async function evaluateBatch(
-    caller: EvaluationCaller,
-    entries: readonly BatchEntry[],
-    options: EvaluationRunOptions,
-  ): Promise<EvaluationResponseItem[]> {
-    const answers = new Array<EvaluationResponseItem>(entries.length);
-    const storedIndexes: number[] = [];
-    const storedRequests: StoredPolicyRequest[] = [];
-    entries.forEach((entry, index) => {
-      if (entry.kind === 'stored') {
-        storedIndexes.push(index);
-        storedRequests.push(entry.request);
-      }
-    });
-    const resolutions = await resolveStored(caller, storedRequests);
-    const resolutionAt = new Map(storedIndexes.map((entryIndex, i) => [entryIndex, resolutions[i]!]));
-
-    const planned: Planned[] = [];
-    const items: EvaluationItem[] = [];
-    entries.forEach((entry, index) => {
-      if (entry.kind === 'invalid') {
-        answers[index] = rejectedItem(EvaluationErrorCode.ITEM_INVALID, entry.message);
-      } else if (entry.kind === 'source') {
-        const { source, locale, functionName, context } = entry.request;
-        planned.push({ kind: 'source', index, request: entry.request });
-        items.push({ source, locale, functionName, context, trace: options.trace });
-      } else {
-        const resolution = resolutionAt.get(index)!;
-        if (!resolution.ok) {
-          answers[index] = rejectedItem(resolution.code, resolution.message);
-          return;
-        }
-        const { source, locale, functionName } = resolution.policy;
-        planned.push({ kind: 'stored', index, request: entry.request, resolution });
-        items.push({ source, locale, functionName, context: entry.request.context, trace: options.trace });
-      }
-    });
-    if (items.length === 0) return answers;
-
-    const results = await deps.dispatcher.evaluateMany(items);
-
+  async function record(caller: EvaluationCaller, planned: readonly Planned[], answers: readonly EvaluationAnswer[]): Promise<void> {
     const hashes = new Map<string, string>();
-    const appends: Promise<unknown>[] = [];
-    const storedEvaluations: StoredPolicyEvaluation[] = [];
-    planned.forEach((plan, position) => {
-      const result: ItemResult = results[position]!;
-      answers[plan.index] = toResponseItem(result, options.trace);
+    const writes: Promise<unknown>[] = [];
+    for (const plan of planned) {
+      const { result } = answers[plan.index]!;
       if (plan.kind === 'source') {
         let hash = hashes.get(plan.request.source);
         if (hash === undefined) {
           hash = sourceHash(plan.request.source);
           hashes.set(plan.request.source, hash);
         }
-        appends.push(deps.audit.append(caller.tenantId, sourceEvaluatedEvent(caller.actorId, plan.request, hash, result)));
-      } else {
-        storedEvaluations.push({ request: plan.request, policy: plan.resolution.policy, result });
+        writes.push(deps.audit.append(caller.tenantId, sourceEvaluatedEvent(caller.actorId, plan.request, hash, result)));
+        continue;
       }
-    });
-    if (storedEvaluations.length > 0) {
-      appends.push(deps.storedPolicies!.recordEvaluations(caller.tenantId, caller.actorId, storedEvaluations));
+      const { policy } = plan;
+      writes.push(deps.audit.append(caller.tenantId, policyEvaluatedEvent(caller.actorId, policy, result)));
+      writes.push(
+        rollups.record(caller.tenantId, {
+          policyModule: policy.policyModule,
+          policyFunction: policy.functionName,
+          version: policy.version,
+          ok: result.ok,
+          executionTimeMs: result.executionTimeMs,
+        }),
+      );
     }
-    await Promise.all(appends);
+    await Promise.all(writes);
+  }
+
+  async function evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]> {
+    const resolutions = await resolveAll(caller.tenantId, entries);
+    const answers = new Array<EvaluationAnswer>(entries.length);
+    const planned: Planned[] = [];
+    const requests: EngineRequest[] = [];
+    const outputLimitBytes = Math.max(1, Math.floor(limits.maxResponseBytes / Math.max(1, entries.length)));
+    const fail = (code: string, message: string): EvaluationAnswer => ({ result: engineFailure('evaluated', code, message) });
+
+    entries.forEach((entry, index) => {
+      if (entry.kind === 'invalid') {
+        answers[index] = fail(entry.code, entry.message);
+        return;
+      }
+      const tooDeep = contextDepthProblem(entry.request.context, limits.contextMaxDepth);
+      if (tooDeep !== null) {
+        answers[index] = fail(EvaluationErrorCode.CONTEXT_TOO_DEEP, tooDeep);
+        return;
+      }
+      const base = { kind: 'evaluate' as const, tenantId: caller.tenantId, context: entry.request.context, trace: options.trace, outputLimitBytes };
+      if (entry.kind === 'source') {
+        const { source, locale, functionName } = entry.request;
+        planned.push({ index, kind: 'source', request: entry.request });
+        requests.push({ ...base, source, locale, functionName });
+        return;
+      }
+      const resolution = resolutions.get(index)!;
+      if (!resolution.ok) {
+        answers[index] = { ...fail(resolution.code, resolution.message), notFound: true };
+        return;
+      }
+      const { policy } = resolution;
+      planned.push({ index, kind: 'stored', policy });
+      requests.push({ ...base, source: policy.source, locale: policy.locale, functionName: policy.functionName });
+    });
+    if (requests.length === 0) return answers;
+
+    if (options.signal?.aborted) throw new RequesterGoneError();
+    const gone = new RequesterGoneError();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(gone);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let results;
+    try {
+      results = await deps.dispatcher.dispatch(requests, { signal: controller.signal });
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    planned.forEach((plan, position) => {
+      const result = results[position]!;
+      // A compile answer here would be a defect of the dispatcher; it fails the item, not the request.
+      const outcome: EvaluationOutcome =
+        result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy');
+      answers[plan.index] = plan.kind === 'stored' ? { result: outcome, policy: plan.policy } : { result: outcome };
+    });
+    await record(caller, planned, answers);
     return answers;
   }
 
   return {
-    async evaluateSource(caller, request, options) {
-      const [answer] = await evaluateBatch(caller, [{ kind: 'source', request }], options);
-      return answer!;
+    evaluate,
+    async compile(tenantId, source, locale) {
+      const [result] = await deps.dispatcher.dispatch([{ kind: 'compile', tenantId, source, locale }]);
+      if (result?.kind !== 'compiled') throw new Error('the dispatcher answered no compile outcome');
+      return result;
     },
-    evaluateBatch,
+    flush: () => rollups.flush(),
   };
 }

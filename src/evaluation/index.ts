@@ -1,30 +1,33 @@
-export { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
+export { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
+export { EvaluationErrorCode, EvaluationRequestError, RequesterGoneError } from './evaluation-errors.js';
 export {
   DEFAULT_EVALUATION_LOCALE,
+  DEFAULT_REQUEST_LIMITS,
+  jsonTypeName,
   MAX_LOCALE_LENGTH,
   MAX_NAME_LENGTH,
   parseBatchEvaluationBody,
   parseBatchItem,
   parseSourceEvaluationBody,
+  parseStoredEvaluationBody,
   type BatchEntry,
+  type RequestLimits,
   type SourceEvaluationRequest,
   type StoredPolicyRequest,
 } from './evaluation-request.js';
-export {
-  failureCode,
-  publicDiagnostic,
-  rejectedItem,
-  toResponseItem,
-  type EvaluationResponseItem,
-  type PublicDiagnostic,
-  type PublicSpan,
-} from './evaluation-response.js';
+export { publicDiagnostic, toResponseItem, type EvaluationResponseItem, type PublicDiagnostic, type PublicSpan } from './evaluation-response.js';
 export { SOURCE_EVALUATED, sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
+export { POLICY_EVALUATED, policyEvaluatedEvent } from './stored-evaluation-audit.js';
+export { storableText } from './storable-text.js';
+export { createRollupRecorder, minuteOf, type RollupRecorder, type RollupRecorderOptions, type RollupSample } from './rollup-recorder.js';
 export {
   createEvaluationService,
+  DEFAULT_EVALUATION_LIMITS,
+  type EvaluationAnswer,
   type EvaluationCaller,
+  type EvaluationLimits,
   type EvaluationRunOptions,
   type EvaluationService,
   type EvaluationServiceDeps,
 } from './evaluation-service.js';
-export type { PolicyResolution, ResolvedPolicy, StoredPolicyEvaluation, StoredPolicyResolver } from './stored-policy-resolver.js';
+export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';

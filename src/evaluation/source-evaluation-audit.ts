@@ -1,16 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/index.js';
-import type { ItemResult } from '../engine/index.js';
+import type { EvaluationOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH, type SourceEvaluationRequest } from './evaluation-request.js';
+import { storableText } from './storable-text.js';
 
 /**
  * Event type of an evaluation of source text sent in a request. Distinct from POLICY_EVALUATED
  * (stored policies), so anomaly detection over deployed versions never counts ad-hoc source.
  */
 export const SOURCE_EVALUATED = 'SOURCE_EVALUATED';
-
-// Only unpaired halves match in a `u` pattern; canonical JSON (the audit hash) has no form for them.
-const LONE_SURROGATE = /\p{Cs}/gu;
 
 /** SHA-256 hex of the source's UTF-8 bytes: identifies the policy text without storing it. */
 export function sourceHash(source: string): string {
@@ -25,7 +23,7 @@ export function sourceEvaluatedEvent(
   actorId: string,
   request: SourceEvaluationRequest,
   hash: string,
-  result: ItemResult,
+  result: EvaluationOutcome,
 ): AuditEvent {
   const payload: Record<string, unknown> = {
     sourceHash: hash,
@@ -34,8 +32,7 @@ export function sourceEvaluatedEvent(
     success: result.ok,
     executionTimeMs: result.executionTimeMs,
   };
-  // Messages may quote the source, which can hold unpaired surrogates: keep the text storable.
-  if (!result.ok) payload.error = (result.error ?? 'evaluation failed').replace(LONE_SURROGATE, '\uFFFD');
+  if (!result.ok) payload.error = storableText(result.error);
   return {
     eventType: SOURCE_EVALUATED,
     // Audit names are bounded; a module name beyond that is recorded as unknown rather than failing the request.

@@ -1,4 +1,4 @@
-import type { ItemResult } from '../engine/index.js';
+import type { EvaluationOutcome } from '../engine/index.js';
 
 /**
  * Evaluates `policyModule.policyFunction` for a tenant: the tenant's active version of the module
@@ -6,4 +6,4 @@ import type { ItemResult } from '../engine/index.js';
  * positional context of LANGUAGE.md §7). Item failures resolve as `ok: false`; a rejection means
  * nothing could evaluate (EvaluationUnavailableError) or an unexpected fault.
  */
-export type DecideFn = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<ItemResult>;
+export type DecideFn = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<EvaluationOutcome>;

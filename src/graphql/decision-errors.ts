@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import type { ItemResult } from '../engine/index.js';
+import type { EvaluationFailure } from '../engine/index.js';
 import { EvaluationUnavailableError } from '../jobs/index.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 
@@ -20,15 +20,15 @@ export interface ErrorLog {
  * A failed evaluation as a field error: the engine's message, and the diagnostic code (`PL3004`
  * for `Fail with`, …) as `extensions.code`, so clients branch on codes, not prose.
  */
-export function decisionFailureError(result: ItemResult, site: DecisionSite): GraphQLError {
+export function decisionFailureError(result: EvaluationFailure, site: DecisionSite): GraphQLError {
   const diagnostic = result.diagnostics[0];
   const extensions: Record<string, unknown> = {
-    code: diagnostic?.code ?? GraphqlErrorCode.EVALUATION_FAILED,
+    code: diagnostic?.code ?? result.code,
     policyModule: site.policyModule,
     policyFunction: site.policyFunction,
   };
   if (diagnostic?.span) extensions.policyLocation = { line: diagnostic.span.line, column: diagnostic.span.column };
-  const message = diagnostic?.message ?? result.error ?? 'evaluation failed without a reason';
+  const message = diagnostic?.message ?? result.error;
   return new GraphQLError(message, { extensions });
 }
 

@@ -19,8 +19,6 @@ export const GraphqlErrorCode = {
   VARIABLES_INVALID: 'ERR_GRAPHQL_VARIABLES_INVALID',
   /** A resolver's value does not fit the schema (e.g. a deployed policy returning another shape). */
   RESULT_INVALID: 'ERR_GRAPHQL_RESULT_INVALID',
-  /** An evaluation failed without a language diagnostic (e.g. its thread stopped). */
-  EVALUATION_FAILED: 'ERR_EVALUATION_FAILED',
   /** Nothing could evaluate the decision in time (no worker, queue down). */
   EVALUATION_UNAVAILABLE: 'ERR_EVALUATION_UNAVAILABLE',
   ROLE_INSUFFICIENT: 'ERR_AUTH_ROLE_INSUFFICIENT',

@@ -1,13 +1,24 @@
-/** Services map these to 503: the request was valid, but nothing could evaluate it in time. */
+/**
+ * Services map these to 503: the request was valid, but nothing could evaluate it in time.
+ * `publicReason` is what a client may read; the message (with causes) is for the log.
+ */
 export class EvaluationUnavailableError extends Error {
   override name = 'EvaluationUnavailableError';
+  constructor(
+    message: string,
+    readonly publicReason: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /** No evaluation worker answered a batch within the response timeout. */
 export class NoWorkerAvailableError extends EvaluationUnavailableError {
   override name = 'NoWorkerAvailableError';
   constructor(readonly timeoutMs: number) {
-    super(`no evaluation worker answered within ${timeoutMs} ms`);
+    const reason = `no evaluation worker answered within ${timeoutMs} ms`;
+    super(reason, reason);
   }
 }
 
@@ -15,7 +26,9 @@ export class NoWorkerAvailableError extends EvaluationUnavailableError {
 export class EvaluationQueueError extends EvaluationUnavailableError {
   override name = 'EvaluationQueueError';
   constructor(cause: unknown) {
-    super(`the evaluation queue is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`the evaluation queue is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, 'the evaluation queue is unavailable', {
+      cause,
+    });
   }
 }
 
@@ -28,6 +41,6 @@ export class EvaluationWorkerError extends Error {
 export class DispatcherClosedError extends EvaluationUnavailableError {
   override name = 'DispatcherClosedError';
   constructor() {
-    super('the evaluation dispatcher is closed');
+    super('the evaluation dispatcher is closed', 'the service is shutting down');
   }
 }

@@ -1,14 +1,10 @@
-import type { EnginePool, EvaluationItem, ItemResult } from '../engine/index.js';
+import { toBatch, type EngineRequest, type ItemResult } from '../engine/index.js';
+import type { BatchTransport, SentBatch } from './batch-transport.js';
 import { DispatcherClosedError } from './dispatch-errors.js';
-import { createRedisBatchTransport, type BatchTransport } from './redis-batch-transport.js';
-import type { RedisConnection } from './redis-connection.js';
 
 export interface EvaluationDispatcherOptions {
-  /** Redis to reach the workers through the `policy-evaluate` queue. */
-  connection?: RedisConnection;
-  /** Run batches on this in-process pool instead of the queue (single process, no Redis hop). */
-  pool?: EnginePool;
-  prefix?: string;
+  /** Where batches go: the `policy-evaluate` queue (createRedisBatchTransport) or a local pool. */
+  transport: BatchTransport;
   /** A batch is sent as soon as it holds this many items; default 64. */
   maxBatchItems?: number;
   /** …or this long after its first item arrived; default 1 (0 = next turn of the event loop). */
@@ -19,8 +15,6 @@ export interface EvaluationDispatcherOptions {
    * instead of the queue carrying more, smaller jobs. Unbounded: Infinity.
    */
   maxInFlight?: number;
-  /** A batch without an answer after this long rejects with NoWorkerAvailableError; default 5000. */
-  responseTimeoutMs?: number;
 }
 
 export interface EvaluationDispatcherStats {
@@ -30,42 +24,40 @@ export interface EvaluationDispatcherStats {
   inFlight: number;
 }
 
+export interface DispatchOptions {
+  /** The caller has gone (its client hung up): its items are dropped or cancelled, the call rejects. */
+  signal?: AbortSignal;
+}
+
 export interface EvaluationDispatcher {
-  evaluate(item: EvaluationItem): Promise<ItemResult>;
-  /** One result per item, in input order. */
-  evaluateMany(items: readonly EvaluationItem[]): Promise<ItemResult[]>;
+  /** One result per request, in order (a compile request answers a compile outcome). */
+  dispatch(requests: readonly EngineRequest[], options?: DispatchOptions): Promise<ItemResult[]>;
   stats(): EvaluationDispatcherStats;
   /** Sends what is buffered, rejects what still waits with DispatcherClosedError, disconnects. */
   close(): Promise<void>;
 }
 
 interface Pending {
-  item: EvaluationItem;
+  request: EngineRequest;
+  answer: Promise<ItemResult>;
   resolve(result: ItemResult): void;
   reject(error: unknown): void;
+  /** Set once the item is on its way: its batch and place there. */
+  sent?: { batch: SentBatch; position: number };
+  done: boolean;
 }
 
 /**
- * The API side of evaluation. Concurrent requests are coalesced into micro-batches, so the queue
- * round trip is paid per batch, not per request.
+ * The API side of evaluation. Concurrent requests — of any tenants — are coalesced into
+ * micro-batches, so the queue round trip is paid per batch, not per request.
  */
 export function createEvaluationDispatcher(options: EvaluationDispatcherOptions): EvaluationDispatcher {
   const maxBatchItems = positiveInteger('maxBatchItems', options.maxBatchItems ?? 64);
   const flushMs = options.flushMs ?? 1;
   if (!Number.isFinite(flushMs) || flushMs < 0) throw new RangeError(`flushMs must be a non-negative number, got ${flushMs}`);
-  const responseTimeoutMs = positiveInteger('responseTimeoutMs', options.responseTimeoutMs ?? 5000);
   const maxInFlight = options.maxInFlight ?? 4;
   if (maxInFlight !== Infinity) positiveInteger('maxInFlight', maxInFlight);
-
-  let transport: BatchTransport;
-  if (options.pool) {
-    const pool = options.pool;
-    transport = { send: (items) => pool.evaluateMany(items), close: async () => {} };
-  } else if (options.connection !== undefined) {
-    transport = createRedisBatchTransport({ connection: options.connection, prefix: options.prefix, responseTimeoutMs });
-  } else {
-    throw new TypeError('createEvaluationDispatcher needs a Redis `connection` or a local `pool`');
-  }
+  const { transport } = options;
 
   const stats: EvaluationDispatcherStats = { batches: 0, items: 0, inFlight: 0 };
   let buffer: Pending[] = [];
@@ -94,38 +86,74 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     buffer = [];
   }
 
-  function send(batch: Pending[]): void {
+  function send(entries: Pending[]): void {
     stats.batches++;
-    stats.items += batch.length;
+    stats.items += entries.length;
     stats.inFlight++;
+    const sent = transport.send(toBatch(entries.map((entry) => entry.request)));
+    entries.forEach((entry, position) => (entry.sent = { batch: sent, position }));
     const answered = () => {
       stats.inFlight--;
       if (held) flushDue(false);
     };
-    transport.send(batch.map((pending) => pending.item)).then(
+    sent.results.then(
       (results) => {
         answered();
-        batch.forEach((pending, index) => pending.resolve(results[index]!));
+        entries.forEach((entry, index) => settle(entry, () => entry.resolve(results[index]!)));
       },
       (error: unknown) => {
         answered();
-        batch.forEach((pending) => pending.reject(error));
+        entries.forEach((entry) => settle(entry, () => entry.reject(error)));
       },
     );
   }
 
-  function enqueue(item: EvaluationItem): Promise<ItemResult> {
-    if (closed) return Promise.reject(new DispatcherClosedError());
-    return new Promise<ItemResult>((resolve, reject) => {
-      buffer.push({ item, resolve, reject });
-      if (buffer.length >= maxBatchItems) flushDue(false);
-      else if (timer === null && !held) timer = flushMs === 0 ? setImmediate(() => flushDue(false)) : setTimeout(() => flushDue(false), flushMs);
+  function settle(entry: Pending, answer: () => void): void {
+    if (entry.done) return;
+    entry.done = true;
+    answer();
+  }
+
+  function abandon(entries: readonly Pending[], reason: unknown): void {
+    const live = entries.filter((entry) => !entry.done);
+    buffer = buffer.filter((entry) => !live.includes(entry));
+    const byBatch = new Map<SentBatch, number[]>();
+    for (const entry of live) {
+      settle(entry, () => entry.reject(reason));
+      if (entry.sent === undefined) continue;
+      const positions = byBatch.get(entry.sent.batch) ?? [];
+      positions.push(entry.sent.position);
+      byBatch.set(entry.sent.batch, positions);
+    }
+    for (const [batch, positions] of byBatch) batch.cancel(positions);
+  }
+
+  function enqueue(request: EngineRequest): Pending {
+    let resolve!: Pending['resolve'];
+    let reject!: Pending['reject'];
+    const answer = new Promise<ItemResult>((onResolve, onReject) => {
+      resolve = onResolve;
+      reject = onReject;
     });
+    const entry: Pending = { request, answer, resolve, reject, done: false };
+    buffer.push(entry);
+    if (buffer.length >= maxBatchItems) flushDue(false);
+    else if (timer === null && !held) timer = flushMs === 0 ? setImmediate(() => flushDue(false)) : setTimeout(() => flushDue(false), flushMs);
+    return entry;
   }
 
   return {
-    evaluate: enqueue,
-    evaluateMany: (items) => Promise.all(items.map(enqueue)),
+    dispatch(requests, dispatchOptions = {}) {
+      if (closed) return Promise.reject(new DispatcherClosedError());
+      const { signal } = dispatchOptions;
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const entries = requests.map(enqueue);
+      const all = Promise.all(entries.map((entry) => entry.answer));
+      if (signal === undefined) return all;
+      const onAbort = () => abandon(entries, signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      return all.finally(() => signal.removeEventListener('abort', onAbort));
+    },
     stats: () => ({ ...stats }),
     async close() {
       if (closed) return;

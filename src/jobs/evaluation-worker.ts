@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
-import type { EnginePool } from '../engine/index.js';
-import type { PolicyEvaluateJobData, PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
+import type { EnginePool, EngineRun } from '../engine/index.js';
+import { cancelChannelName, type PolicyEvaluateCancel, type PolicyEvaluateJobData, type PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
 import { createPolicyEvaluateProcessor } from './processors/policy-evaluate.processor.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
@@ -8,9 +8,14 @@ import { createRedisClient, type RedisConnection } from './redis-connection.js';
 export interface EvaluationWorkerOptions {
   connection: RedisConnection;
   pool: EnginePool;
-  /** Jobs (micro-batches) processed at once; default 4 × pool threads, so threads never wait for Redis. */
+  /**
+   * Jobs (micro-batches) taken at once; default 16 × pool threads. Their items wait in the pool's
+   * per-tenant queues, where threads are shared fairly, rather than in Redis behind a busy tenant.
+   */
   concurrency?: number;
   prefix?: string;
+  /** Largest reply message in bytes. */
+  maxReplyBytes?: number;
   /** Receives errors that are not tied to a job (connection loss, job lock problems). */
   onError?: (error: Error) => void;
 }
@@ -30,18 +35,32 @@ export interface EvaluationWorker {
 
 /** Consumes `policy-evaluate` jobs on this process (roles `worker` and `all`). */
 export async function startEvaluationWorker(options: EvaluationWorkerOptions): Promise<EvaluationWorker> {
-  const concurrency = options.concurrency ?? options.pool.size * 4;
+  const concurrency = options.concurrency ?? options.pool.size * 16;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   const publisher = createRedisClient(options.connection, 'policy-evaluate-replies');
   const connection = createRedisClient(options.connection, 'policy-evaluate-worker');
+  const cancellations = createRedisClient(options.connection, 'policy-evaluate-cancellations');
   const stats: EvaluationWorkerStats = { jobs: 0, items: 0, failedJobs: 0 };
+  const runs = new Map<string, EngineRun>();
   const processor = createPolicyEvaluateProcessor({
     pool: options.pool,
     publish: (channel, message) => publisher.publish(channel, message),
+    runs,
+    ...(options.maxReplyBytes !== undefined ? { maxReplyBytes: options.maxReplyBytes } : {}),
     onBatch(summary) {
       stats.jobs++;
       stats.items += summary.items;
     },
+  });
+  cancellations.on('error', (error: Error) => options.onError?.(error));
+  cancellations.on('message', (_channel: string, message: string) => {
+    let cancel: PolicyEvaluateCancel;
+    try {
+      cancel = JSON.parse(message) as PolicyEvaluateCancel;
+    } catch {
+      return;
+    }
+    runs.get(cancel?.batchId)?.cancel(Array.isArray(cancel.positions) ? cancel.positions : undefined);
   });
   const worker = new Worker<PolicyEvaluateJobData, PolicyEvaluateJobSummary>(QUEUE_NAMES.policyEvaluate, processor, {
     connection,
@@ -52,10 +71,13 @@ export async function startEvaluationWorker(options: EvaluationWorkerOptions): P
     stats.failedJobs++;
   });
   worker.on('error', (error) => options.onError?.(error));
+  const quitAll = () => Promise.allSettled([publisher.quit(), connection.quit(), cancellations.quit()]);
   try {
+    await cancellations.subscribe(cancelChannelName(options.prefix));
     await worker.waitUntilReady();
   } catch (error) {
-    await Promise.allSettled([worker.close(), publisher.quit(), connection.quit()]);
+    await Promise.allSettled([worker.close()]);
+    await quitAll();
     throw error;
   }
   return {
@@ -63,7 +85,7 @@ export async function startEvaluationWorker(options: EvaluationWorkerOptions): P
     stats: () => ({ ...stats }),
     async close() {
       await worker.close();
-      await Promise.allSettled([publisher.quit(), connection.quit()]);
+      await quitAll();
     },
   };
 }

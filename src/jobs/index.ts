@@ -1,8 +1,9 @@
 export { DEFAULT_QUEUE_PREFIX, QUEUE_NAMES, queuePrefix, type QueueName } from './queue-names.js';
 export {
+  cancelChannelName,
   replyChannelName,
+  type PolicyEvaluateCancel,
   type PolicyEvaluateJobData,
-  type PolicyEvaluateJobItem,
   type PolicyEvaluateJobSummary,
   type PolicyEvaluateReply,
 } from './policy-evaluate-job.js';
@@ -13,8 +14,13 @@ export {
   EvaluationWorkerError,
   NoWorkerAvailableError,
 } from './dispatch-errors.js';
+export type { BatchTransport, SentBatch } from './batch-transport.js';
+export { createLocalBatchTransport } from './local-batch-transport.js';
+export { createRedisBatchTransport, type RedisBatchTransportOptions } from './redis-batch-transport.js';
+export { DEFAULT_REPLY_MESSAGE_BYTES, replyMessages } from './reply-messages.js';
 export {
   createEvaluationDispatcher,
+  type DispatchOptions,
   type EvaluationDispatcher,
   type EvaluationDispatcherOptions,
   type EvaluationDispatcherStats,

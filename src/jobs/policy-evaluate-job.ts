@@ -1,27 +1,26 @@
-import type { ItemResult } from '../engine/index.js';
+import type { EvaluationBatch, ItemResult } from '../engine/index.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 
-/** One micro-batch of evaluations: the data of a `policy-evaluate` job. */
+/** One micro-batch: the data of a `policy-evaluate` job. */
 export interface PolicyEvaluateJobData {
-  /** Also the job id; the reply carries it back. */
+  /** Also the job id; every reply and cancellation names it. */
   batchId: string;
   /** Pub/sub channel of the dispatcher waiting for this batch. */
   replyTo: string;
-  /** Distinct sources of the batch; items point into it, so a policy repeated N times travels once. */
-  sources: string[];
-  items: PolicyEvaluateJobItem[];
+  batch: EvaluationBatch;
 }
 
-export interface PolicyEvaluateJobItem {
-  sourceIndex: number;
-  locale: string;
-  functionName: string;
-  context: unknown;
-  trace?: boolean;
-}
+/**
+ * Published on `replyTo`: a run of results starting at item `from` (a batch's results may come in
+ * several messages, each of bounded size), or why the whole batch failed.
+ */
+export type PolicyEvaluateReply = { batchId: string; from: number; results: ItemResult[] } | { batchId: string; error: string };
 
-/** Published on `replyTo` when the batch is done: results in item order, or why the whole batch failed. */
-export type PolicyEvaluateReply = { batchId: string; results: ItemResult[] } | { batchId: string; error: string };
+/** Published on the cancel channel: nobody waits for these items (all, without `positions`). */
+export interface PolicyEvaluateCancel {
+  batchId: string;
+  positions?: number[];
+}
 
 /** What the job stores as its return value (kept small: the results travel on the reply channel). */
 export interface PolicyEvaluateJobSummary {
@@ -31,4 +30,9 @@ export interface PolicyEvaluateJobSummary {
 
 export function replyChannelName(dispatcherId: string, prefix?: string): string {
   return `${queuePrefix(QUEUE_NAMES.policyEvaluate, prefix)}:reply:${dispatcherId}`;
+}
+
+/** One channel for all cancellations: every worker hears them and drops what it holds of the batch. */
+export function cancelChannelName(prefix?: string): string {
+  return `${queuePrefix(QUEUE_NAMES.policyEvaluate, prefix)}:cancel`;
 }

@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { EvaluationItem, ItemResult } from '../engine/index.js';
+import type { ItemResult } from '../engine/index.js';
+import type { BatchTransport } from './batch-transport.js';
 import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from './dispatch-errors.js';
-import { replyChannelName, type PolicyEvaluateJobData, type PolicyEvaluateReply } from './policy-evaluate-job.js';
+import {
+  cancelChannelName,
+  replyChannelName,
+  type PolicyEvaluateCancel,
+  type PolicyEvaluateJobData,
+  type PolicyEvaluateReply,
+} from './policy-evaluate-job.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
-
-/** Sends one micro-batch somewhere that evaluates it and resolves with its results in item order. */
-export interface BatchTransport {
-  send(items: readonly EvaluationItem[]): Promise<ItemResult[]>;
-  close(): Promise<void>;
-}
 
 export interface RedisBatchTransportOptions {
   connection: RedisConnection;
   prefix?: string;
+  /** A batch without a complete answer after this long rejects with NoWorkerAvailableError. */
   responseTimeoutMs: number;
 }
 
 interface Waiter {
+  results: ItemResult[];
+  received: number;
   resolve(results: ItemResult[]): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -27,10 +31,12 @@ interface Waiter {
 /**
  * A batch becomes one `policy-evaluate` job; the worker PUBLISHes the results on this dispatcher's
  * own channel, so a reply crosses Redis once and reaches only the process that waits for it (see
- * src/engine/README.md for the measurements behind this choice).
+ * src/engine/README.md for the measurements behind this choice). Items nobody waits for any more
+ * are announced on the cancel channel, so workers do not spend threads on them.
  */
 export function createRedisBatchTransport(options: RedisBatchTransportOptions): BatchTransport {
   const replyTo = replyChannelName(randomUUID(), options.prefix);
+  const cancelChannel = cancelChannelName(options.prefix);
   const queueClient = createRedisClient(options.connection, 'policy-evaluate-dispatch');
   const subscriber = createRedisClient(options.connection, 'policy-evaluate-dispatch-replies');
   const queue = new Queue<PolicyEvaluateJobData>(QUEUE_NAMES.policyEvaluate, {
@@ -53,65 +59,77 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
     }
     if (reply === null || typeof reply !== 'object') return;
     const waiter = waiters.get(reply.batchId);
-    if (!waiter) return; // already timed out
-    waiters.delete(reply.batchId);
-    clearTimeout(waiter.timer);
-    if ('results' in reply) waiter.resolve(reply.results);
-    else waiter.reject(new EvaluationWorkerError(`evaluation worker failed: ${reply.error}`));
+    if (!waiter) return; // already timed out or cancelled
+    if ('error' in reply) {
+      finish(reply.batchId, waiter);
+      waiter.reject(new EvaluationWorkerError(`evaluation worker failed: ${reply.error}`));
+      return;
+    }
+    reply.results.forEach((result, offset) => {
+      if (waiter.results[reply.from + offset] === undefined) waiter.received++;
+      waiter.results[reply.from + offset] = result;
+    });
+    if (waiter.received >= waiter.results.length) {
+      finish(reply.batchId, waiter);
+      waiter.resolve(waiter.results);
+    }
   });
   const subscribed = subscriber.subscribe(replyTo);
   // Surfaces through send() instead of as an unhandled rejection.
   subscribed.catch(() => {});
 
+  function finish(batchId: string, waiter: Waiter): void {
+    waiters.delete(batchId);
+    clearTimeout(waiter.timer);
+  }
+
+  function announceCancel(batchId: string, positions?: readonly number[]): void {
+    const message: PolicyEvaluateCancel = positions === undefined ? { batchId } : { batchId, positions: [...positions] };
+    queueClient.publish(cancelChannel, JSON.stringify(message)).catch(() => {});
+  }
+
   return {
-    send(items) {
-      if (closed) return Promise.reject(new DispatcherClosedError());
-      return new Promise<ItemResult[]>((resolve, reject) => {
-        const batchId = randomUUID();
-        const added = subscribed.then(() => queue.add('evaluate', toJobData(batchId, replyTo, items), jobOptions(batchId)));
+    send(batch) {
+      const batchId = randomUUID();
+      let added: Promise<unknown> = Promise.resolve();
+      const results = new Promise<ItemResult[]>((resolve, reject) => {
+        if (closed) return reject(new DispatcherClosedError());
+        added = subscribed.then(() =>
+          queue.add('evaluate', { batchId, replyTo, batch }, jobOptions(batchId)),
+        );
         // Armed before anything touches Redis, so an unreachable Redis cannot make a caller hang either.
         const timer = setTimeout(() => {
           if (!waiters.delete(batchId)) return;
           reject(new NoWorkerAvailableError(options.responseTimeoutMs));
-          // Nobody waits any more: drop the job if no worker has taken it yet (once it exists).
+          // Nobody waits any more: drop the job if no worker has taken it, and tell any worker that has.
           added.then(() => queue.remove(batchId)).catch(() => {});
+          announceCancel(batchId);
         }, options.responseTimeoutMs);
-        waiters.set(batchId, { resolve, reject, timer });
+        waiters.set(batchId, { results: new Array<ItemResult>(batch.items.length), received: 0, resolve, reject, timer });
         added.catch((error: unknown) => {
-          if (!waiters.delete(batchId)) return;
-          clearTimeout(timer);
+          const waiter = waiters.get(batchId);
+          if (!waiter) return;
+          finish(batchId, waiter);
           reject(new EvaluationQueueError(error));
         });
       });
+      return {
+        results,
+        cancel(positions) {
+          // The batch still completes (cancelled items answer ERR_EVALUATION_CANCELLED at once).
+          if (waiters.has(batchId)) announceCancel(batchId, positions);
+        },
+      };
     },
     async close() {
       closed = true;
       for (const [batchId, waiter] of waiters) {
-        clearTimeout(waiter.timer);
+        finish(batchId, waiter);
         waiter.reject(new DispatcherClosedError());
-        waiters.delete(batchId);
       }
       await queue.close().catch(() => {});
       await Promise.allSettled([subscriber.quit(), queueClient.quit()]);
     },
-  };
-}
-
-function toJobData(batchId: string, replyTo: string, items: readonly EvaluationItem[]): PolicyEvaluateJobData {
-  const sources: string[] = [];
-  const indexes = new Map<string, number>();
-  return {
-    batchId,
-    replyTo,
-    sources,
-    items: items.map((item) => {
-      let sourceIndex = indexes.get(item.source);
-      if (sourceIndex === undefined) {
-        sourceIndex = sources.push(item.source) - 1;
-        indexes.set(item.source, sourceIndex);
-      }
-      return { sourceIndex, locale: item.locale, functionName: item.functionName, context: item.context ?? null, trace: item.trace === true };
-    }),
   };
 }
 

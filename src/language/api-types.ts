@@ -51,6 +51,10 @@ export interface EvaluateOptions {
   stepBudget?: number;
   /** Record the decision trace (off by default; free when off). */
   trace?: boolean;
+  /** Largest JSON result in bytes. */
+  maxResultBytes?: number;
+  /** Largest JSON decision trace in bytes. */
+  maxTraceBytes?: number;
 }
 
 /** One condition evaluated, in evaluation order. */

@@ -1,15 +1,10 @@
 import type { AuditEvent } from '../audit/index.js';
-import type { ItemResult } from '../engine/index.js';
 import type { PolicyActivation, PolicyModuleVersion } from '../store/index.js';
 import { versionId } from './policy-id.js';
 
 /** Audit event types of the registry (interface spec, Events). */
 export const POLICY_DEPLOYED = 'POLICY_DEPLOYED';
 export const POLICY_ROLLED_BACK = 'POLICY_ROLLED_BACK';
-export const POLICY_EVALUATED = 'POLICY_EVALUATED';
-
-// Only unpaired halves match in a `u` pattern; canonical JSON (the audit hash) has no form for them.
-const LONE_SURROGATE = /\p{Cs}/gu;
 
 export function deployedEvent(actorId: string, version: PolicyModuleVersion, activation: PolicyActivation | null): AuditEvent {
   return {
@@ -45,22 +40,4 @@ export function rolledBackEvent(actorId: string, activation: PolicyActivation): 
       previousVersionId: previousVersion === null ? null : versionId(policyModule, previousVersion),
     },
   };
-}
-
-/** The context stays out of the record (personal data, unbounded); the version says what ran. */
-export function evaluatedEvent(
-  actorId: string,
-  policy: { policyModule: string; functionName: string; version: number },
-  result: ItemResult,
-): AuditEvent {
-  const payload: Record<string, unknown> = {
-    policyModule: policy.policyModule,
-    policyFunction: policy.functionName,
-    versionId: versionId(policy.policyModule, policy.version),
-    version: policy.version,
-    success: result.ok,
-    executionTimeMs: result.executionTimeMs,
-  };
-  if (!result.ok) payload.error = (result.error ?? 'evaluation failed').replace(LONE_SURROGATE, '\uFFFD');
-  return { eventType: POLICY_EVALUATED, policyModule: policy.policyModule, policyFunction: policy.functionName, actorId, payload };
 }

@@ -1,4 +1,4 @@
-import type { PolicyRecord, PolicyRegistry, PolicyStatus } from './policy-registry.js';
+import type { PolicyCatalog, PolicyRecord, PolicyStatus } from './policy-catalog.js';
 
 /** A policy as the GraphQL `Policy` type shows it; `tenantId` only on the tenant's own policies. */
 export interface PolicyLookupView {
@@ -41,7 +41,7 @@ function view(record: PolicyRecord): PolicyLookupView {
 }
 
 /** Tenant-scoped reads for the GraphQL `getPolicy` and `listPolicies` queries. */
-export function createPolicyLookup(registry: PolicyRegistry): PolicyLookup {
+export function createPolicyLookup(registry: PolicyCatalog): PolicyLookup {
   return {
     async get(tenantId, id) {
       const record = await registry.getPolicy(tenantId, id);

@@ -7,3 +7,4 @@ export { newKeyRing, registerTenant, type TenantInfo } from './test-tenant.js';
 export { assertServiceBuilt, MAIN, runService, type LogLine, type ServiceProcess } from './service-process.js';
 export { createTestApp, type TestAppParts } from './test-app.js';
 export { unusedPort } from './unused-port.js';
+export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-requests.js';

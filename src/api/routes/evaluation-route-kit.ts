@@ -2,6 +2,8 @@ import { EvaluationErrorCode, type EvaluationCaller } from '../../evaluation/ind
 import { EvaluationUnavailableError } from '../../jobs/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { queryValue } from '../query-params.js';
 
 /** Who asks, as the guard left it: the tenant and the actor the audit chain records. */
 export function callerOf(ctx: AppContext): EvaluationCaller {
@@ -10,13 +12,30 @@ export function callerOf(ctx: AppContext): EvaluationCaller {
   return { tenantId: principal.tenantId, actorId: principal.subject };
 }
 
-/** The request was valid but nothing could evaluate it in time: 503, never a hang. */
+/** Aborts when the client hangs up before its answer, so its evaluations are not run for nobody. */
+export function requesterSignal(ctx: AppContext): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** `?trace=true` asks for the decision trace; `false` or no parameter, none. */
+export function traceParam(ctx: AppContext): boolean {
+  const value = queryValue(ctx, 'trace');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
+}
+
+/** The request was valid but nothing could evaluate it in time: 503, never a hang, and no internals. */
 export async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof EvaluationUnavailableError) {
-      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.message}`);
+      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.publicReason}; retry later`);
     }
     throw error;
   }

@@ -1,38 +1,22 @@
-import {
-  parseBatchEvaluationBody,
-  parseSourceEvaluationBody,
-  type EvaluationService,
-} from '../../evaluation/index.js';
-import { ApiError } from '../api-error.js';
-import type { AppContext, RouteModule } from '../app-types.js';
-import { ApiErrorCode } from '../error-codes.js';
-import { queryValue } from '../query-params.js';
-import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
+import { parseBatchEvaluationBody, parseSourceEvaluationBody, toResponseItem, type EvaluationService, type RequestLimits } from '../../evaluation/index.js';
+import type { RouteModule } from '../app-types.js';
+import { callerOf, requesterSignal, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const EVALUATE_SOURCE_ROUTE = '/api/v1/policies/evaluate-source';
 export const EVALUATE_SOURCE_BATCH_ROUTE = '/api/v1/policies/evaluate-source/batch';
 
 export interface EvaluationRouteOptions extends SignedOrBearerOptions {
-  service: EvaluationService;
+  service: Pick<EvaluationService, 'evaluate'>;
   /** Most items in one batch request (EVALUATE_BATCH_MAX_ITEMS). */
   maxBatchItems: number;
+  limits?: RequestLimits;
 }
-
-/** `?trace=true` asks for the decision trace; `false` or no parameter, none. */
-function traceParam(ctx: AppContext): boolean {
-  const value = queryValue(ctx, 'trace');
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
-}
-
-
 
 /**
- * Evaluation of policy source sent in the request, one at a time or in batches. Guards, in order:
- * tenant header (400), signature or bearer token with role MEMBER (403/401), the tenant's rate
- * limit (429); then the query and body (400).
+ * Evaluation of policy source sent in the request, one at a time or in batches (whose items may
+ * also name deployed policies). Guards, in order: tenant header (400), signature or bearer token
+ * with role MEMBER (403/401), the tenant's rate limit (429); then the query and body (400).
  */
 export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteModule {
   return (router, deps, kit) => {
@@ -40,15 +24,18 @@ export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteMo
 
     router.post(EVALUATE_SOURCE_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
-      const request = parseSourceEvaluationBody(ctx.request.body);
-      ctx.body = await unlessUnavailable(() => options.service.evaluateSource(callerOf(ctx), request, { trace }));
+      const request = parseSourceEvaluationBody(ctx.request.body, options.limits);
+      const signal = requesterSignal(ctx);
+      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'source', request }], { trace, signal }));
+      ctx.body = toResponseItem(answer!.result, trace);
     });
 
     router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
-      const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems);
-      const results = await unlessUnavailable(() => options.service.evaluateBatch(callerOf(ctx), entries, { trace }));
-      ctx.body = { results };
+      const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems, options.limits);
+      const signal = requesterSignal(ctx);
+      const answers = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, signal }));
+      ctx.body = { results: answers.map((answer) => toResponseItem(answer.result, trace)) };
     });
   };
 }

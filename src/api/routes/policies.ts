@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import {
   DEFAULT_EVALUATION_LOCALE,
+  jsonTypeName,
   MAX_LOCALE_LENGTH,
   MAX_NAME_LENGTH,
+  parseStoredEvaluationBody,
   publicDiagnostic,
   toResponseItem,
+  type EvaluationService,
+  type RequestLimits,
 } from '../../evaluation/index.js';
 import {
   PolicyCompileError,
   PolicyErrorCode,
   POLICY_STATUSES,
+  type PolicyCatalog,
   type PolicyRecord,
-  type PolicyRegistry,
   type PolicyStatus,
 } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
@@ -19,49 +23,32 @@ import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import { queryValue } from '../query-params.js';
-import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
+import { callerOf, requesterSignal, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
 export interface PolicyRouteOptions extends SignedOrBearerOptions {
-  registry: PolicyRegistry;
+  catalog: PolicyCatalog;
+  /** Evaluations of deployed policies go the one evaluation path. */
+  service: Pick<EvaluationService, 'evaluate'>;
+  limits?: RequestLimits;
 }
 
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
-const name = z.string().min(1).max(MAX_NAME_LENGTH).refine((text) => !LONE_SURROGATE.test(text));
-const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
 });
 const rollbackSchema = z.strictObject({ version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-const evaluateSchema = z.strictObject({
-  policyModule: name,
-  policyFunction: name,
-  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  context,
-});
-
-function jsonTypeName(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return value === '' ? 'an empty string' : `a string of ${value.length} characters`;
-  return `a ${typeof value}`;
-}
 
 const FIELD_RULES: Record<string, string> = {
   source: 'a non-empty string (the policy module source text)',
   locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
   version: 'a whole number of at least 0 (0 is the built-in module)',
-  policyModule: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
-  policyFunction: `a non-empty string of at most ${MAX_NAME_LENGTH} characters`,
-  context: 'an object keyed by parameter name or an array in parameter order',
 };
 
 /** The body checked against `schema`; a 400 naming the first problem otherwise. */
@@ -99,14 +86,6 @@ function moduleParam(ctx: AppContext): string {
   return value;
 }
 
-/** `?trace=true` asks for the decision trace; `false` or no parameter, none. */
-function traceParam(ctx: AppContext): boolean {
-  const value = queryValue(ctx, 'trace');
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
-}
-
 function statusParam(ctx: AppContext): PolicyStatus | undefined {
   const value = queryValue(ctx, 'status');
   if (value === undefined) return undefined;
@@ -140,13 +119,15 @@ function policyView(record: PolicyRecord) {
 export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
   return (router, deps, kit) => {
     const guard = createSignedOrBearerGuard(options, deps, kit);
-    const { registry } = options;
+    const { catalog } = options;
 
     router.post(POLICIES_ROUTE, ...guard('MEMBER'), async (ctx) => {
       const { tenantId, actorId } = callerOf(ctx);
       const body = parseBody(deploySchema, ctx.request.body, '`source` and `locale` (optional, default `en-US`)');
       try {
-        const deployed = await registry.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE }, actorId);
+        const deployed = await unlessUnavailable(() =>
+          catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE }, actorId),
+        );
         ctx.status = 201;
         ctx.body = {
           ...deployed.module,
@@ -165,7 +146,7 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleQuery(ctx);
       const status = statusParam(ctx);
-      const records = await registry.listPolicies(tenantId, {
+      const records = await catalog.listPolicies(tenantId, {
         ...(policyModule !== undefined ? { policyModule } : {}),
         ...(status !== undefined ? { status } : {}),
       });
@@ -173,22 +154,16 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
     });
 
     router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
-      const { tenantId, actorId } = callerOf(ctx);
       const trace = traceParam(ctx);
-      const request = parseBody(evaluateSchema, ctx.request.body, '`policyModule`, `policyFunction`, `version` (optional) and `context`');
-      const { policy, result } = await unlessUnavailable(() =>
-        registry.evaluateStored(
-          tenantId,
-          actorId,
-          {
-            policyModule: request.policyModule,
-            policyFunction: request.policyFunction,
-            context: request.context,
-            ...(request.version !== undefined ? { version: request.version } : {}),
-          },
-          { trace },
-        ),
-      );
+      const request = parseStoredEvaluationBody(ctx.request.body, options.limits);
+      const signal = requesterSignal(ctx);
+      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'stored', request }], { trace, signal }));
+      const { result, policy, notFound } = answer!;
+      if (notFound === true && !result.ok) throw new ApiError(404, result.code, result.error);
+      if (policy === undefined) {
+        ctx.body = toResponseItem(result, trace);
+        return;
+      }
       ctx.body = {
         ...toResponseItem(result, trace),
         policyModule: policy.policyModule,
@@ -200,20 +175,20 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
 
     router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
       const { tenantId } = callerOf(ctx);
-      ctx.body = await registry.listVersions(tenantId, moduleParam(ctx));
+      ctx.body = await catalog.listVersions(tenantId, moduleParam(ctx));
     });
 
     router.post(`${POLICIES_ROUTE}/:policyModule/rollback`, ...guard('ADMIN'), async (ctx) => {
       const { tenantId, actorId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       const { version } = parseBody(rollbackSchema, ctx.request.body, '`version`');
-      ctx.body = await registry.rollback(tenantId, policyModule, version, actorId);
+      ctx.body = await catalog.rollback(tenantId, policyModule, version, actorId);
     });
 
     router.get(`${POLICIES_ROUTE}/:id`, ...guard('VIEWER'), async (ctx) => {
       const { tenantId } = callerOf(ctx);
       const id = pathParam(ctx, 'id');
-      const record = await registry.getPolicy(tenantId, id);
+      const record = await catalog.getPolicy(tenantId, id);
       if (record === null) throw new ApiError(404, PolicyErrorCode.MODULE_NOT_FOUND, `no policy \`${id}\``);
       ctx.body = policyView(record);
     });

@@ -1,0 +1,13 @@
+import { deserializeResult, type EnginePool } from '../engine/index.js';
+import type { BatchTransport } from './batch-transport.js';
+
+/** Batches run on a pool in this process (tests and tools; the service always uses the queue). */
+export function createLocalBatchTransport(pool: EnginePool): BatchTransport {
+  return {
+    send(batch) {
+      const run = pool.run(batch);
+      return { results: run.results.then((results) => results.map(deserializeResult)), cancel: (positions) => run.cancel(positions) };
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,96 @@
+import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from '../evaluation/index.js';
+import type { PolicyModuleVersion, PolicyRepository } from '../store/index.js';
+import { initialVersion, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
+import { PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
+import { versionId } from './policy-id.js';
+
+export interface VersionResolverDeps {
+  policies: PolicyRepository;
+  builtins: BuiltinVersions;
+  /** Module versions kept in memory (they never change); default 512. */
+  versionCacheSize?: number;
+}
+
+export type FoundVersion = { builtin: BuiltinVersion } | { stored: PolicyModuleVersion };
+
+/** Deployed versions and built-ins by name, for evaluation (PolicyResolver) and the catalog. */
+export interface VersionResolver extends PolicyResolver {
+  /** A stored version through the cache; null when the tenant has no such version. */
+  storedVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
+  /** The module's version, or the 404 that names what is missing. */
+  findVersion(tenantId: string, policyModule: string, version: number): Promise<FoundVersion>;
+}
+
+function notFound(code: string, message: string): PolicyRegistryError {
+  return new PolicyRegistryError(404, code, message);
+}
+
+export function createVersionResolver(deps: VersionResolverDeps): VersionResolver {
+  const repo = deps.policies;
+  const { builtins } = deps;
+  const cacheSize = deps.versionCacheSize ?? 512;
+  const versionCache = new Map<string, PolicyModuleVersion>();
+
+  async function storedVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null> {
+    const key = `${tenantId}\u0000${policyModule}\u0000${version}`;
+    const cached = versionCache.get(key);
+    if (cached !== undefined) {
+      versionCache.delete(key);
+      versionCache.set(key, cached);
+      return cached;
+    }
+    const loaded = await repo.getVersion(tenantId, policyModule, version);
+    if (loaded !== null && cacheSize > 0) {
+      versionCache.set(key, loaded);
+      if (versionCache.size > cacheSize) versionCache.delete(versionCache.keys().next().value!);
+    }
+    return loaded;
+  }
+
+  async function findVersion(tenantId: string, policyModule: string, version: number): Promise<FoundVersion> {
+    const builtin = builtins.get(policyModule);
+    if (version === 0 && builtin !== undefined) return { builtin };
+    const stored = version > 0 ? await storedVersion(tenantId, policyModule, version) : null;
+    if (stored !== null) return { stored };
+    if (builtin === undefined && (await repo.latestVersion(tenantId, policyModule)) === 0) {
+      throw notFound(PolicyErrorCode.MODULE_NOT_FOUND, `no policy module \`${policyModule}\``);
+    }
+    throw notFound(PolicyErrorCode.VERSION_NOT_FOUND, `policy module \`${policyModule}\` has no version ${version}`);
+  }
+
+  async function activeVersion(tenantId: string, policyModule: string): Promise<number> {
+    const head = await repo.headActivation(tenantId, policyModule);
+    const active = head === null ? initialVersion(builtins, policyModule) : head.version;
+    if (active !== null) return active;
+    if ((await repo.latestVersion(tenantId, policyModule)) === 0) {
+      throw notFound(PolicyErrorCode.MODULE_NOT_FOUND, `no policy module \`${policyModule}\``);
+    }
+    throw notFound(PolicyErrorCode.NO_ACTIVE_VERSION, `policy module \`${policyModule}\` has no active version; name one with \`version\``);
+  }
+
+  async function resolvePolicy(tenantId: string, policyModule: string, policyFunction: string, pinned?: number): Promise<ResolvedPolicy> {
+    const version = pinned ?? (await activeVersion(tenantId, policyModule));
+    const found = await findVersion(tenantId, policyModule, version);
+    const { source, locale, functions } =
+      'builtin' in found
+        ? { source: found.builtin.module.source, locale: found.builtin.module.locale, functions: found.builtin.functions }
+        : found.stored;
+    if (!functions.some((f) => f.name === policyFunction)) {
+      throw notFound(PolicyErrorCode.FUNCTION_NOT_FOUND, `version ${version} of policy module \`${policyModule}\` has no rule \`${policyFunction}\``);
+    }
+    return { source, locale, functionName: policyFunction, policyModule, version, versionId: versionId(policyModule, version) };
+  }
+
+  return {
+    storedVersion,
+    findVersion,
+    async resolve(tenantId, request): Promise<PolicyResolution> {
+      try {
+        return { ok: true, policy: await resolvePolicy(tenantId, request.policyModule, request.policyFunction, request.version) };
+      } catch (error) {
+        if (error instanceof PolicyRegistryError && error.status === 404) return { ok: false, code: error.code, message: error.message };
+        throw error;
+      }
+    },
+  };
+}
