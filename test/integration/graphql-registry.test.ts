@@ -33,7 +33,7 @@ describe('on the policy registry', () => {
   });
 
   it("answers from the tenant's active version once deployed, and only for that tenant", async () => {
-    const deployed = await h.registry!.deploy('acme', { source: ACME_LOAN, locale: 'en-US' }, 'signed:acme');
+    const deployed = await h.stack.catalog.deploy('acme', { source: ACME_LOAN, locale: 'en-US' }, 'signed:acme');
     deployedIds = deployed.policies.map((policy) => policy.id);
     expect((await h.graphql(`{ ${LOAN} }`, undefined, { tenant: 'acme' })).body.data).toEqual({
       evaluateLoanEligibility: { eligible: true, interestRate: 6.25 },
@@ -64,8 +64,8 @@ describe('on the policy registry', () => {
   });
 
   it('audits every decision as POLICY_EVALUATED of the signed actor', async () => {
-    await h.registry!.flush();
-    await h.auditWriter!.flush();
+    await h.stack.evaluation.flush();
+    await h.stack.auditWriter.flush();
     const records = await h.store.audit.list('globex', { eventType: 'POLICY_EVALUATED', limit: 100 });
     expect(records.length).toBeGreaterThanOrEqual(1);
     expect(records[0]).toMatchObject({ policyModule: 'lending.loan', policyFunction: 'evaluateLoanEligibility', actorId: 'signed:globex' });

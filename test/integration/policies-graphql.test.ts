@@ -3,7 +3,8 @@
 // Real HTTP, Redis, worker threads and SQLite; needs `npx tsc -p tsconfig.json` first (threads).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphqlRoute } from '../../src/graphql/index.js';
-import { createDomainDecider, createPolicyLookup, minuteOf } from '../../src/policies/index.js';
+import { minuteOf } from '../../src/evaluation/index.js';
+import { createDomainDecider, createPolicyLookup } from '../../src/policies/index.js';
 import { startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const LIFE_OVERRIDE = `Module insurance.life.
@@ -24,8 +25,8 @@ let h: PoliciesHarness;
 
 beforeAll(async () => {
   h = await startPoliciesHarness({
-    extraRoutes: ({ registry, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(registry), decide: createDomainDecider(registry) }),
+    extraRoutes: ({ stack, store, nonceGuard }) => [
+      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
     ],
   });
 }, 60_000);

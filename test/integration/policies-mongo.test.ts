@@ -3,7 +3,7 @@
 // threads; needs `npx tsc -p tsconfig.json` first (threads) and MONGODB_URL.
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { minuteOf } from '../../src/policies/index.js';
+import { minuteOf } from '../../src/evaluation/index.js';
 import { openMongoStore } from '../../src/store/index.js';
 import { describeWithMongo, uniqueDatabaseName } from '../support/index.js';
 import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';

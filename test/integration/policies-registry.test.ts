@@ -1,7 +1,7 @@
 // The policy registry end to end: deploy, versions, evaluation, rollback, audit and rollups, over
 // real HTTP, Redis, worker threads and SQLite. Needs `npx tsc -p tsconfig.json` first (threads).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minuteOf } from '../../src/policies/index.js';
+import { minuteOf } from '../../src/evaluation/index.js';
 import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const PRICING_V1 = `Module acme.pricing.
@@ -136,7 +136,7 @@ describe('policy registry lifecycle', () => {
       expect(refused.body).toMatchObject({ result: null, executionTimeMs: 0 });
     }
     const malformed = await failure(client.request('POST', '/api/v1/policies/evaluate', { policyModule: 'acme.pricing', policyFunction: 'price' }));
-    expect([malformed.status, malformed.code, malformed.body.error]).toEqual([400, 'ERR_POLICY_REQUEST_INVALID', '`context` is required']);
+    expect([malformed.status, malformed.code, malformed.body.error]).toEqual([400, 'ERR_EVALUATION_REQUEST_INVALID', '`context` is required']);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.pricing.price@7'))).status).toBe(404);
     expect((await failure(client.request('GET', '/api/v1/policies/not-an-id'))).status).toBe(404);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.nothing/versions'))).code).toBe('ERR_POLICY_NOT_FOUND');

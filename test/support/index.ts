@@ -8,3 +8,4 @@ export { assertServiceBuilt, MAIN, runService, type LogLine, type ServiceProcess
 export { createTestApp, type TestAppParts } from './test-app.js';
 export { unusedPort } from './unused-port.js';
 export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-requests.js';
+export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.js';

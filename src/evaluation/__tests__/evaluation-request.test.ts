@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EvaluationRequestError } from '../evaluation-errors.js';
-import { parseBatchEvaluationBody, parseBatchItem, parseSourceEvaluationBody } from '../evaluation-request.js';
+import { parseBatchEvaluationBody, parseBatchItem, parseSourceEvaluationBody, parseStoredEvaluationBody } from '../evaluation-request.js';
 
 const valid = { source: 'Module a.', functionName: 'f', context: { x: 1 }, locale: 'de' };
 
@@ -67,18 +67,52 @@ describe('parseBatchItem', () => {
   it('turns a malformed item into an invalid entry that names its position', () => {
     expect(parseBatchItem(7, 4)).toEqual({
       kind: 'invalid',
+      code: 'ERR_EVALUATION_ITEM_INVALID',
       message: 'items[4] must be a JSON object with `source`, `functionName`, `context` and `locale` (optional) (got a number)',
     });
     expect(parseBatchItem({ ...valid, functionName: 1 }, 2)).toEqual({
       kind: 'invalid',
+      code: 'ERR_EVALUATION_ITEM_INVALID',
       message: '`items[2].functionName` must be a non-empty string of at most 256 characters (got a number)',
     });
-    expect(parseBatchItem({ policyModule: 'm', policyFunction: 'f', version: 0, context: {} }, 0)).toEqual({
+    expect(parseBatchItem({ policyModule: 'm', policyFunction: 'f', version: -1, context: {} }, 0)).toEqual({
       kind: 'invalid',
-      message: '`items[0].version` must be a whole number of at least 1 (got a number)',
+      code: 'ERR_EVALUATION_ITEM_INVALID',
+      message: '`items[0].version` must be a whole number of at least 0 (0 is the built-in module) (got a number)',
     });
     // Both kinds at once is neither: the source fields win and the reference fields are unknown.
     expect(parseBatchItem({ ...valid, policyModule: 'm' }, 0)).toMatchObject({ kind: 'invalid', message: expect.stringContaining('unknown field `policyModule`') });
+  });
+});
+
+describe('context depth', () => {
+  const nested = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  };
+
+  it('refuses a single request whose context is nested deeper than the bound, naming the setting', () => {
+    expect(() => parseSourceEvaluationBody({ ...valid, context: { amount: nested(6000) } })).toThrow(
+      expect.objectContaining({ status: 400, code: 'ERR_EVALUATION_CONTEXT_TOO_DEEP', message: expect.stringContaining('CONTEXT_MAX_DEPTH') }),
+    );
+    expect(() => parseStoredEvaluationBody({ policyModule: 'm', policyFunction: 'f', context: nested(70) })).toThrow(
+      expect.objectContaining({ code: 'ERR_EVALUATION_CONTEXT_TOO_DEEP' }),
+    );
+  });
+
+  it('takes a context exactly at the bound and honours a configured one', () => {
+    // The context object itself is level 1.
+    expect(parseSourceEvaluationBody({ ...valid, context: { a: nested(63) } }).context).toBeDefined();
+    expect(() => parseSourceEvaluationBody({ ...valid, context: { a: nested(3) } }, { contextMaxDepth: 3 })).toThrow(
+      expect.objectContaining({ code: 'ERR_EVALUATION_CONTEXT_TOO_DEEP' }),
+    );
+  });
+
+  it('fails only the batch item with the deep context', () => {
+    const entries = parseBatchEvaluationBody({ items: [valid, { ...valid, context: [nested(100)] }] }, 10);
+    expect(entries.map((entry) => entry.kind)).toEqual(['source', 'invalid']);
+    expect(entries[1]).toMatchObject({ code: 'ERR_EVALUATION_CONTEXT_TOO_DEEP', message: expect.stringMatching(/^items\[1\]: `context` is nested deeper than 64/) });
   });
 });
 

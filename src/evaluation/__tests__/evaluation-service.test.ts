@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../audit/index.js';
-import type { EvaluationItem, ItemResult } from '../../engine/index.js';
+import type { EngineRequest, ItemResult } from '../../engine/index.js';
 import { NoWorkerAvailableError } from '../../jobs/index.js';
+import type { RollupIncrement, RollupRepository } from '../../store/index.js';
 import type { BatchEntry, SourceEvaluationRequest } from '../evaluation-request.js';
-import { createEvaluationService } from '../evaluation-service.js';
-import type { StoredPolicyEvaluation, StoredPolicyResolver } from '../stored-policy-resolver.js';
+import { createEvaluationService, type EvaluationAnswer, type EvaluationServiceDeps } from '../evaluation-service.js';
+import type { PolicyResolver } from '../policy-resolver.js';
 
-// The dispatcher and the audit writer are the edges of this unit: stand-ins record what they get.
-function edges(answer: (item: EvaluationItem) => ItemResult = (item) => ({
-  ok: true,
-  value: `${item.functionName}:${JSON.stringify(item.context)}`,
-  diagnostics: [],
-  error: null,
-  executionTimeMs: 1,
-  moduleName: 'm',
-})) {
-  const calls: EvaluationItem[][] = [];
+type Answer = (request: EngineRequest) => ItemResult;
+const echo: Answer = (request) =>
+  request.kind === 'evaluate'
+    ? { kind: 'evaluated', ok: true, value: `${request.functionName}:${JSON.stringify(request.context)}`, executionTimeMs: 1, moduleName: 'm' }
+    : { kind: 'compiled', ok: true, module: { moduleName: 'm', locale: 'en-US', functions: [] }, diagnostics: [], executionTimeMs: 1 };
+
+// The dispatcher, audit writer, rollup store and resolver are the edges of this unit: stand-ins record what they get.
+function edges(answer: Answer = echo) {
+  const calls: EngineRequest[][] = [];
   const appended: Array<{ tenantId: string; event: AuditEvent }> = [];
+  const rollupsAdded: Array<{ tenantId: string; increments: RollupIncrement[] }> = [];
   const dispatcher = {
-    async evaluateMany(items: readonly EvaluationItem[]) {
-      calls.push([...items]);
-      return items.map(answer);
+    async dispatch(requests: readonly EngineRequest[]) {
+      calls.push([...requests]);
+      return requests.map(answer);
     },
   };
   const audit = {
@@ -29,55 +30,105 @@ function edges(answer: (item: EvaluationItem) => ItemResult = (item) => ({
       return {} as never;
     },
   };
-  return { calls, appended, dispatcher, audit };
+  const rollups = {
+    async add(tenantId: string, increments: RollupIncrement[]) {
+      rollupsAdded.push({ tenantId, increments });
+    },
+  } as unknown as RollupRepository;
+  const policies: PolicyResolver = {
+    async resolve(tenantId, request) {
+      expect(tenantId).toBe('acme');
+      return request.policyModule === 'known'
+        ? { ok: true, policy: { source: 'STORED', locale: 'de-DE', functionName: request.policyFunction, policyModule: 'known', version: 3, versionId: 'known@3' } }
+        : { ok: false, code: 'ERR_POLICY_NOT_FOUND', message: `no policy module \`${request.policyModule}\`` };
+    },
+  };
+  const deps: EvaluationServiceDeps = { dispatcher, audit, rollups, policies };
+  return { calls, appended, rollupsAdded, deps };
 }
 
 const caller = { tenantId: 'acme', actorId: 'alice' };
 const request = (functionName: string, x: number): SourceEvaluationRequest => ({ source: 'S', functionName, context: { x }, locale: 'en-US' });
 const source = (functionName: string, x: number): BatchEntry => ({ kind: 'source', request: request(functionName, x) });
+const stored = (policyModule: string, context: unknown = {}): BatchEntry => ({
+  kind: 'stored',
+  request: { policyModule, policyFunction: 'g', context: context as Record<string, unknown> },
+});
+const valueOrCode = ({ result }: EvaluationAnswer) => (result.ok ? result.value : result.code);
 
 describe('evaluation service', () => {
-  it('sends every evaluation of a batch in one dispatcher call and answers in input order', async () => {
-    const { calls, appended, dispatcher, audit } = edges();
-    const service = createEvaluationService({ dispatcher, audit });
-    const answers = await service.evaluateBatch(
+  it('sends every evaluation of a call in one dispatch, tenant-scoped, and answers in input order', async () => {
+    const { calls, appended, deps } = edges();
+    const service = createEvaluationService(deps);
+    const answers = await service.evaluate(
       caller,
-      [source('a', 1), { kind: 'invalid', message: 'bad' }, source('b', 2), { kind: 'stored', request: { policyModule: 'p', policyFunction: 'f', context: {} } }],
+      [source('a', 1), { kind: 'invalid', code: 'ERR_EVALUATION_ITEM_INVALID', message: 'bad' }, source('b', 2), stored('known', { x: 9 }), stored('missing')],
       { trace: true },
     );
-    expect(calls).toEqual([
-      [
-        { source: 'S', locale: 'en-US', functionName: 'a', context: { x: 1 }, trace: true },
-        { source: 'S', locale: 'en-US', functionName: 'b', context: { x: 2 }, trace: true },
-      ],
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.map((r) => [r.kind, r.tenantId, r.source, r.kind === 'evaluate' ? r.functionName : null])).toEqual([
+      ['evaluate', 'acme', 'S', 'a'],
+      ['evaluate', 'acme', 'S', 'b'],
+      ['evaluate', 'acme', 'STORED', 'g'],
     ]);
-    expect(answers.map((a) => a.result ?? a.code)).toEqual([
-      'a:{"x":1}',
-      'ERR_EVALUATION_ITEM_INVALID',
-      'b:{"x":2}',
-      'ERR_EVALUATION_STORED_POLICY_UNSUPPORTED',
-    ]);
+    expect(calls[0]!.every((r) => r.kind === 'evaluate' && r.trace === true)).toBe(true);
+    expect(answers.map(valueOrCode)).toEqual(['a:{"x":1}', 'ERR_EVALUATION_ITEM_INVALID', 'b:{"x":2}', 'g:{"x":9}', 'ERR_POLICY_NOT_FOUND']);
+    expect(answers[3]!.policy).toMatchObject({ versionId: 'known@3' });
+    expect(answers[4]!.notFound).toBe(true);
     expect(appended.map(({ tenantId, event }) => [tenantId, event.eventType, event.policyFunction, event.actorId])).toEqual([
       ['acme', 'SOURCE_EVALUATED', 'a', 'alice'],
       ['acme', 'SOURCE_EVALUATED', 'b', 'alice'],
+      ['acme', 'POLICY_EVALUATED', 'g', 'alice'],
     ]);
   });
 
-  it('does not call the dispatcher when nothing in the batch can run', async () => {
-    const { calls, dispatcher, audit } = edges();
-    const answers = await createEvaluationService({ dispatcher, audit }).evaluateBatch(caller, [{ kind: 'invalid', message: 'm' }], { trace: false });
+  it('counts stored-policy evaluations in the rollups, and only those', async () => {
+    const { rollupsAdded, deps } = edges();
+    const service = createEvaluationService(deps);
+    await service.evaluate(caller, [stored('known'), stored('known'), source('a', 1)], { trace: false });
+    await service.flush();
+    const increments = rollupsAdded.flatMap((write) => write.increments);
+    expect(increments).toEqual([expect.objectContaining({ policyModule: 'known', policyFunction: 'g', version: 3, count: 2, failures: 0 })]);
+  });
+
+  it('splits the response budget among the items of a call', async () => {
+    const { calls, deps } = edges();
+    await createEvaluationService({ ...deps, limits: { maxResponseBytes: 1000 } }).evaluate(caller, [source('a', 1), source('b', 2), source('c', 3), source('d', 4)], {
+      trace: false,
+    });
+    expect(calls[0]!.map((r) => (r.kind === 'evaluate' ? r.outputLimitBytes : null))).toEqual([250, 250, 250, 250]);
+  });
+
+  it('fails a context nested deeper than the bound without dispatching it', async () => {
+    const { calls, deps } = edges();
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const answers = await createEvaluationService({ ...deps, limits: { contextMaxDepth: 8 } }).evaluate(
+      caller,
+      [{ kind: 'source', request: { source: 'S', functionName: 'f', locale: 'en-US', context: { x: deep } } }, source('b', 2)],
+      { trace: false },
+    );
+    expect(answers.map(valueOrCode)).toEqual(['ERR_EVALUATION_CONTEXT_TOO_DEEP', 'b:{"x":2}']);
+    expect(calls[0]).toHaveLength(1);
+  });
+
+  it('does not call the dispatcher when nothing in the call can run', async () => {
+    const { calls, deps } = edges();
+    const answers = await createEvaluationService(deps).evaluate(caller, [{ kind: 'invalid', code: 'ERR_EVALUATION_ITEM_INVALID', message: 'm' }], {
+      trace: false,
+    });
     expect(calls).toEqual([]);
-    expect(answers).toEqual([{ result: null, error: 'm', executionTimeMs: 0, code: 'ERR_EVALUATION_ITEM_INVALID', diagnostics: [] }]);
+    expect(answers[0]!.result).toEqual({ kind: 'evaluated', ok: false, code: 'ERR_EVALUATION_ITEM_INVALID', error: 'm', diagnostics: [], executionTimeMs: 0 });
   });
 
   it('does not answer before the audit record is stored, and fails when it cannot be', async () => {
-    const { dispatcher } = edges();
+    const { deps } = edges();
     let release!: () => void;
     const stored = new Promise<void>((resolve) => (release = resolve));
     let answered = false;
     const slowAudit = { append: async () => (await stored, {} as never) };
-    const pending = createEvaluationService({ dispatcher, audit: slowAudit })
-      .evaluateSource(caller, request('a', 1), { trace: false })
+    const pending = createEvaluationService({ ...deps, audit: slowAudit })
+      .evaluate(caller, [source('a', 1)], { trace: false })
       .then(() => (answered = true));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(answered).toBe(false);
@@ -86,53 +137,33 @@ describe('evaluation service', () => {
     expect(answered).toBe(true);
 
     const failingAudit = { append: async () => Promise.reject(new Error('store down')) };
-    await expect(createEvaluationService({ dispatcher, audit: failingAudit }).evaluateSource(caller, request('a', 1), { trace: false })).rejects.toThrow('store down');
+    await expect(createEvaluationService({ ...deps, audit: failingAudit }).evaluate(caller, [source('a', 1)], { trace: false })).rejects.toThrow('store down');
   });
 
   it('passes the dispatcher failure on and audits nothing', async () => {
-    const { audit, appended } = edges();
-    const dispatcher = { evaluateMany: async () => Promise.reject(new NoWorkerAvailableError(5)) };
-    await expect(createEvaluationService({ dispatcher, audit }).evaluateSource(caller, request('a', 1), { trace: false })).rejects.toBeInstanceOf(NoWorkerAvailableError);
+    const { appended, deps } = edges();
+    const dispatcher = { dispatch: async () => Promise.reject(new NoWorkerAvailableError(5)) };
+    await expect(createEvaluationService({ ...deps, dispatcher }).evaluate(caller, [source('a', 1)], { trace: false })).rejects.toBeInstanceOf(
+      NoWorkerAvailableError,
+    );
     expect(appended).toEqual([]);
   });
 
-  it('evaluates stored-policy references through a resolver and hands their outcomes back to it', async () => {
-    const { calls, appended, dispatcher, audit } = edges();
-    const recorded: StoredPolicyEvaluation[][] = [];
-    const resolver: StoredPolicyResolver = {
-      async resolve(tenantId, requests) {
-        expect(tenantId).toBe('acme');
-        return requests.map((r) =>
-          r.policyModule === 'known'
-            ? { ok: true, policy: { source: 'STORED', locale: 'de-DE', functionName: r.policyFunction, policyModule: 'known', version: 3, versionId: 'v3' } }
-            : { ok: false, code: 'ERR_POLICY_NOT_FOUND', message: `no module \`${r.policyModule}\`` },
-        );
-      },
-      async recordEvaluations(tenantId, actorId, evaluations) {
-        expect([tenantId, actorId]).toEqual(['acme', 'alice']);
-        recorded.push([...evaluations]);
-      },
-    };
-    const answers = await createEvaluationService({ dispatcher, audit, storedPolicies: resolver }).evaluateBatch(
-      caller,
-      [
-        { kind: 'stored', request: { policyModule: 'known', policyFunction: 'g', context: { x: 9 } } },
-        { kind: 'stored', request: { policyModule: 'missing', policyFunction: 'g', context: {} } },
-        source('a', 1),
-      ],
-      { trace: false },
-    );
-    expect(answers.map((a) => a.result ?? a.error)).toEqual(['g:{"x":9}', 'no module `missing`', 'a:{"x":1}']);
-    expect(answers[1]!.code).toBe('ERR_POLICY_NOT_FOUND');
-    expect(calls).toEqual([
-      [
-        { source: 'STORED', locale: 'de-DE', functionName: 'g', context: { x: 9 }, trace: false },
-        { source: 'S', locale: 'en-US', functionName: 'a', context: { x: 1 }, trace: false },
-      ],
-    ]);
-    expect(recorded).toHaveLength(1);
-    expect(recorded[0]!.map((e) => [e.policy.versionId, e.result.value])).toEqual([['v3', 'g:{"x":9}']]);
-    // Stored evaluations are the resolver's to record; only source evaluations become SOURCE_EVALUATED.
-    expect(appended.map((a) => a.event.policyFunction)).toEqual(['a']);
+  it('rejects with RequesterGoneError when the requester has already gone, dispatching nothing', async () => {
+    const { calls, deps } = edges();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(createEvaluationService(deps).evaluate(caller, [source('a', 1)], { trace: false, signal: controller.signal })).rejects.toMatchObject({
+      name: 'RequesterGoneError',
+      code: 'ERR_EVALUATION_CANCELLED',
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it('compiles through the dispatcher as a compile request of the tenant', async () => {
+    const { calls, deps } = edges();
+    const outcome = await createEvaluationService(deps).compile('acme', 'Module m.', 'de');
+    expect(outcome).toMatchObject({ kind: 'compiled', ok: true });
+    expect(calls).toEqual([[{ kind: 'compile', tenantId: 'acme', source: 'Module m.', locale: 'de' }]]);
   });
 });

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { normaliseAuditEvent } from '../../audit/index.js';
-import type { ItemResult } from '../../engine/index.js';
+import type { EvaluationOutcome } from '../../engine/index.js';
 import { SOURCE_EVALUATED, sourceEvaluatedEvent, sourceHash } from '../source-evaluation-audit.js';
 
 const request = { source: 'Module m.\n', functionName: 'f', context: { secret: 'kept out' }, locale: 'de' };
-const ok: ItemResult = { ok: true, value: 1, diagnostics: [], error: null, executionTimeMs: 0.25, moduleName: 'com.acme.m' };
+const ok: EvaluationOutcome = { kind: 'evaluated', ok: true, value: 1, executionTimeMs: 0.25, moduleName: 'com.acme.m' };
 
 describe('sourceEvaluatedEvent', () => {
   it('hashes the source and leaves the context out', () => {
@@ -21,7 +21,7 @@ describe('sourceEvaluatedEvent', () => {
   });
 
   it('records the error of a failure; the module is null when the source did not compile', () => {
-    const failed: ItemResult = { ok: false, value: null, diagnostics: [], error: 'PL1007 missing `.` at 1:9', executionTimeMs: 0.1 };
+    const failed: EvaluationOutcome = { kind: 'evaluated', ok: false, code: 'PL1007', diagnostics: [], error: 'PL1007 missing `.` at 1:9', executionTimeMs: 0.1 };
     const event = sourceEvaluatedEvent('alice', request, 'h', failed);
     expect(event.policyModule).toBeNull();
     expect(event.payload).toMatchObject({ success: false, error: 'PL1007 missing `.` at 1:9' });
@@ -29,7 +29,15 @@ describe('sourceEvaluatedEvent', () => {
 
   it('always produces an event the audit chain accepts', () => {
     // Unpaired surrogates quoted from the source, and an over-long module name, must not fail the append.
-    const odd: ItemResult = { ok: false, value: null, diagnostics: [], error: 'PL1001 unexpected character `\ud800`', executionTimeMs: 0, moduleName: 'm'.repeat(300) };
+    const odd: EvaluationOutcome = {
+      kind: 'evaluated',
+      ok: false,
+      code: 'PL1001',
+      diagnostics: [],
+      error: 'PL1001 unexpected character `\ud800`',
+      executionTimeMs: 0,
+      moduleName: 'm'.repeat(300),
+    };
     const event = sourceEvaluatedEvent('alice', request, 'h', odd);
     expect(event.payload.error).toBe('PL1001 unexpected character `\uFFFD`');
     expect(event.policyModule).toBeNull();

@@ -1,6 +1,6 @@
 import { execute, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import type { ItemResult } from '../../engine/index.js';
+import type { EvaluationOutcome, EvaluationSuccess } from '../../engine/index.js';
 import { NoWorkerAvailableError } from '../../jobs/index.js';
 import { createGraphqlSchema } from '../create-graphql-schema.js';
 import type { DecideFn } from '../decide.js';
@@ -9,7 +9,7 @@ import type { PolicyView } from '../policy-reader.js';
 
 const schema = createGraphqlSchema();
 
-const ok = (value: ItemResult['value']): ItemResult => ({ ok: true, value, diagnostics: [], error: null, executionTimeMs: 1 });
+const ok = (value: EvaluationSuccess['value']): EvaluationOutcome => ({ kind: 'evaluated', ok: true, value, moduleName: 'm', executionTimeMs: 1 });
 
 interface Logged {
   level: 'error' | 'warn';
@@ -99,9 +99,10 @@ describe('domain resolvers', () => {
   });
 
   it('report a failed evaluation with its message and diagnostic code, at the field only', async () => {
-    const failure: ItemResult = {
+    const failure: EvaluationOutcome = {
+      kind: 'evaluated',
       ok: false,
-      value: null,
+      code: 'PL3004',
       diagnostics: [
         {
           code: 'PL3004',
@@ -133,9 +134,16 @@ describe('domain resolvers', () => {
   });
 
   it('report a failure without a diagnostic with the engine error and a code of its own', async () => {
-    const failure: ItemResult = { ok: false, value: null, diagnostics: [], error: 'evaluation thread stopped unexpectedly', executionTimeMs: 0 };
+    const failure: EvaluationOutcome = {
+      kind: 'evaluated',
+      ok: false,
+      code: 'ERR_EVALUATION_THREAD_STOPPED',
+      diagnostics: [],
+      error: 'evaluation thread stopped unexpectedly',
+      executionTimeMs: 0,
+    };
     const { result } = await run(`{ ${CLAIM} { approved } }`, { decide: async () => failure });
-    expect(result.errors![0]).toMatchObject({ message: 'evaluation thread stopped unexpectedly', extensions: { code: 'ERR_EVALUATION_FAILED' } });
+    expect(result.errors![0]).toMatchObject({ message: 'evaluation thread stopped unexpectedly', extensions: { code: 'ERR_EVALUATION_THREAD_STOPPED' } });
   });
 
   it('refuse a value that is not a record', async () => {

@@ -3,14 +3,30 @@
 // load dist/workers/evaluation-thread.js, so `npx tsc -p tsconfig.json` must have run.
 import { randomUUID } from 'node:crypto';
 import { createEvaluationRoutes } from '../../../src/api/index.js';
-import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
+import type { AuditChainWriter } from '../../../src/audit/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
-import { createEnginePool, type EnginePool, type EnginePoolOptions, type EvaluationItem } from '../../../src/engine/index.js';
-import { createEvaluationService, SOURCE_EVALUATED, type StoredPolicyResolver } from '../../../src/evaluation/index.js';
-import { createEvaluationDispatcher, startEvaluationWorker, type EvaluationDispatcher, type EvaluationWorker } from '../../../src/jobs/index.js';
+import { createEnginePool, type EnginePool, type EnginePoolOptions, type EngineRequest } from '../../../src/engine/index.js';
+import { SOURCE_EVALUATED, type EvaluationLimits } from '../../../src/evaluation/index.js';
+import {
+  createEvaluationDispatcher,
+  createRedisBatchTransport,
+  startEvaluationWorker,
+  type DispatchOptions,
+  type EvaluationDispatcher,
+  type EvaluationWorker,
+} from '../../../src/jobs/index.js';
 import type { AuditRecord, Store } from '../../../src/store/index.js';
-import { connectRedis, createTestApp, listen, newKeyRing, REDIS_URL, registerTenant, removeRedisPrefix } from '../../support/index.js';
+import {
+  buildEvaluationStack,
+  connectRedis,
+  createTestApp,
+  listen,
+  newKeyRing,
+  REDIS_URL,
+  registerTenant,
+  removeRedisPrefix,
+} from '../../support/index.js';
 
 export { newKeyRing, REDIS_URL };
 
@@ -22,7 +38,7 @@ export interface EvaluationHarnessOptions {
   /** Dispatcher's wait for a worker's answer; default 10 s. */
   responseTimeoutMs?: number;
   maxBatchItems?: number;
-  storedPolicies?: StoredPolicyResolver;
+  limits?: Partial<EvaluationLimits>;
 }
 
 export interface EvaluationHarness {
@@ -60,20 +76,19 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     worker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix, concurrency: 4 });
   }
   const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
-    connection: REDIS_URL,
-    prefix,
+    transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: options.responseTimeoutMs ?? 10_000 }),
     maxBatchItems: 64,
     flushMs: 1,
-    responseTimeoutMs: options.responseTimeoutMs ?? 10_000,
   });
   const dispatchCalls: number[] = [];
   const countingDispatcher = {
-    evaluateMany(items: readonly EvaluationItem[]) {
-      dispatchCalls.push(items.length);
-      return dispatcher.evaluateMany(items);
+    dispatch(requests: readonly EngineRequest[], dispatchOptions?: DispatchOptions) {
+      dispatchCalls.push(requests.length);
+      return dispatcher.dispatch(requests, dispatchOptions);
     },
   };
-  const auditWriter = createAuditChainWriter(store.audit);
+  const stack = await buildEvaluationStack({ store, dispatcher: countingDispatcher, ...(options.limits ? { limits: options.limits } : {}) });
+  const { auditWriter } = stack;
   const keyRing = newKeyRing();
   const app = createTestApp({
     store,
@@ -82,11 +97,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     prefix,
     routes: [
       createEvaluationRoutes({
-        service: createEvaluationService({
-          dispatcher: countingDispatcher,
-          audit: auditWriter,
-          ...(options.storedPolicies ? { storedPolicies: options.storedPolicies } : {}),
-        }),
+        service: stack.evaluation,
         tenants: store.tenants,
         nonceGuard: createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` }),
         maxBatchItems: options.maxBatchItems ?? 1000,
@@ -121,6 +132,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     },
     async close() {
       await server.close();
+      await stack.evaluation.flush();
       await dispatcher.close();
       await auditWriter.close();
       await worker?.close();

@@ -344,7 +344,7 @@ export function runEvaluationSuite(openStore: () => Promise<Store>, dispose: () 
       expect(last).toMatchObject({ result: 9, error: null });
     });
 
-    it('fails stored-policy references per item while no resolver is configured', async () => {
+    it('fails a reference to a module the tenant does not have per item', async () => {
       const response = await client.request<{ results: Array<Record<string, unknown>> }>('POST', BATCH_PATH, {
         items: [
           { policyModule: 'com.acme.lending', policyFunction: 'evaluate', version: 2, context: {} },
@@ -353,7 +353,7 @@ export function runEvaluationSuite(openStore: () => Promise<Store>, dispose: () 
         ],
       });
       const [stored, source, incomplete] = response.body.results;
-      expect(stored).toMatchObject({ result: null, code: 'ERR_EVALUATION_STORED_POLICY_UNSUPPORTED', executionTimeMs: 0 });
+      expect(stored).toMatchObject({ result: null, code: 'ERR_POLICY_NOT_FOUND', error: 'no policy module `com.acme.lending`', executionTimeMs: 0 });
       expect(source).toMatchObject({ result: 12, error: null });
       expect(incomplete).toMatchObject({ code: 'ERR_EVALUATION_ITEM_INVALID', error: '`items[2].policyFunction` is required' });
     });

@@ -9,29 +9,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp, createTenantRateLimiter } from '../../../src/api/index.js';
-import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
 import { createJwtKeyRing, createNonceGuard, createTokenVerifier } from '../../../src/auth/index.js';
 import { signRequest } from '../../../src/auth/request-signature.js';
 import { createPolicyClient, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
 import {
-  createBuiltinDecide,
   createGraphqlRoute,
   type DecideFn,
   type GraphqlLimits,
   type PolicyReader,
   type PolicyView,
 } from '../../../src/graphql/index.js';
-import { createEvaluationDispatcher, type EvaluationDispatcher } from '../../../src/jobs/index.js';
+import { createEvaluationDispatcher, createLocalBatchTransport, type EvaluationDispatcher } from '../../../src/jobs/index.js';
 import { createLogger } from '../../../src/logging/index.js';
-import {
-  createDomainDecider,
-  createPolicyLookup,
-  createPolicyRegistry,
-  loadBuiltinLibrary,
-  type PolicyRegistry,
-} from '../../../src/policies/index.js';
+import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';
+import { buildEvaluationStack, type EvaluationStack } from '../../support/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -54,7 +47,7 @@ export interface HarnessOptions {
   /** Replaces the real evaluation path (e.g. to make it unavailable). */
   decide?: DecideFn;
   policies?: readonly PolicyView[];
-  /** Answer from the real policy registry (SQLite store, audit writer) instead of `policies` and the built-ins alone. */
+  /** getPolicy/listPolicies from the real catalog instead of `policies` (decisions always take the real path). */
   registry?: boolean;
   rateLimitPoints?: number;
 }
@@ -74,9 +67,8 @@ export interface GraphqlHarness {
   baseUrl: string;
   redis: Redis;
   store: SqliteStore;
-  /** With `registry: true`. */
-  registry?: PolicyRegistry;
-  auditWriter?: AuditChainWriter;
+  /** The evaluation path behind decisions (and behind getPolicy/listPolicies with `registry: true`). */
+  stack: EvaluationStack;
   /** Every decision asked for, in order. */
   decideCalls: DecideCall[];
   /** fetch with the five signing headers computed over exactly what is sent. */
@@ -112,11 +104,12 @@ export function memoryPolicyReader(views: readonly PolicyView[]): PolicyReader {
 
 let shared: { pool: EnginePool; dispatcher: EvaluationDispatcher; users: number } | null = null;
 
+
 /** One engine per test file, shared by its harnesses: threads are the costly part. */
 async function acquireEngine(): Promise<EvaluationDispatcher> {
   if (!shared) {
     const pool = createEnginePool({ threads: 1 });
-    shared = { pool, dispatcher: createEvaluationDispatcher({ pool }), users: 0 };
+    shared = { pool, dispatcher: createEvaluationDispatcher({ transport: createLocalBatchTransport(pool) }), users: 0 };
   }
   shared.users++;
   return shared.dispatcher;
@@ -141,14 +134,8 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
   }
 
   const dispatcher = await acquireEngine();
-  const modules = await loadBuiltinLibrary();
-  let registry: PolicyRegistry | undefined;
-  let auditWriter: AuditChainWriter | undefined;
-  if (options.registry) {
-    auditWriter = createAuditChainWriter(store.audit);
-    registry = createPolicyRegistry({ policies: store.policies, rollups: store.rollups, audit: auditWriter, dispatcher, builtins: modules });
-  }
-  const realDecide = registry ? createDomainDecider(registry) : createBuiltinDecide({ modules, evaluate: (item) => dispatcher.evaluate(item) });
+  const stack = await buildEvaluationStack({ store, dispatcher });
+  const realDecide = createDomainDecider(stack.evaluation);
   const decideCalls: DecideCall[] = [];
   const decide: DecideFn = (tenantId, policyModule, policyFunction, args) => {
     decideCalls.push({ tenantId, policyModule, policyFunction, args });
@@ -172,7 +159,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       createGraphqlRoute({
         tenants: store.tenants,
         nonceGuard: createNonceGuard({ redis, keyPrefix: `${keyPrefix}:nonce:` }),
-        policies: registry ? createPolicyLookup(registry) : memoryPolicyReader(options.policies ?? []),
+        policies: options.registry ? createPolicyLookup(stack.catalog) : memoryPolicyReader(options.policies ?? []),
         decide,
         ...(options.limits ? { limits: options.limits } : {}),
       }),
@@ -207,7 +194,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
     baseUrl,
     redis,
     store,
-    ...(registry && auditWriter ? { registry, auditWriter } : {}),
+    stack,
     decideCalls,
     signedFetch,
     async graphql(query, variables, signed = {}) {
@@ -225,8 +212,8 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       });
       const keys = await redis.keys(`${keyPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);
-      await registry?.flush();
-      await auditWriter?.close();
+      await stack.evaluation.flush();
+      await stack.auditWriter.close();
       await redis.quit();
       await store.close();
       await releaseEngine();

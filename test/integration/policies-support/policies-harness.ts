@@ -8,27 +8,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
-import { createAuditChainWriter, type AuditChainWriter } from '../../../src/audit/index.js';
 import { createNonceGuard, createTokenSigner, type NonceGuard, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
-import { createEvaluationService } from '../../../src/evaluation/index.js';
-import { createEvaluationDispatcher, startEvaluationWorker, type EvaluationDispatcher, type EvaluationWorker } from '../../../src/jobs/index.js';
 import {
-  createPolicyRegistry,
-  createStoredPolicyResolver,
-  loadBuiltinLibrary,
-  type PolicyRegistry,
-} from '../../../src/policies/index.js';
+  createEvaluationDispatcher,
+  createRedisBatchTransport,
+  startEvaluationWorker,
+  type EvaluationDispatcher,
+  type EvaluationWorker,
+} from '../../../src/jobs/index.js';
 import { openSqliteStore, type AuditRecord, type Store } from '../../../src/store/index.js';
-import { connectRedis, createTestApp, listen, newKeyRing, REDIS_URL, registerTenant, removeRedisPrefix, type TenantInfo } from '../../support/index.js';
+import {
+  buildEvaluationStack,
+  connectRedis,
+  createTestApp,
+  listen,
+  newKeyRing,
+  REDIS_URL,
+  registerTenant,
+  removeRedisPrefix,
+  type EvaluationStack,
+  type TenantInfo,
+} from '../../support/index.js';
 
 export { REDIS_URL, type TenantInfo };
 
 export interface PoliciesHarness {
   baseUrl: string;
   store: Store;
-  registry: PolicyRegistry;
+  /** The catalog, evaluation service and resolver the routes use. */
+  stack: EvaluationStack;
   redis: Redis;
   nonceGuard: NonceGuard;
   /** Two registered tenants, each with its signing secret. */
@@ -55,7 +65,7 @@ export async function failure(work: Promise<unknown>): Promise<{ status: number;
 
 export interface PoliciesHarnessOptions {
   /** More route modules (e.g. GraphQL) built from the harness's parts. */
-  extraRoutes?: (parts: { registry: PolicyRegistry; store: Store; nonceGuard: NonceGuard }) => RouteModule[];
+  extraRoutes?: (parts: { stack: EvaluationStack; store: Store; nonceGuard: NonceGuard }) => RouteModule[];
   /** A fresh, empty store, closed by the harness; default a temporary SQLite file. */
   openStore?: () => Promise<Store>;
 }
@@ -69,15 +79,10 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
   const redis = await connectRedis();
   const pool: EnginePool = createEnginePool({ threads: 2 });
   const worker: EvaluationWorker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix, concurrency: 4 });
-  const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 });
-  const auditWriter: AuditChainWriter = createAuditChainWriter(store.audit);
-  const registry = createPolicyRegistry({
-    policies: store.policies,
-    rollups: store.rollups,
-    audit: auditWriter,
-    dispatcher,
-    builtins: await loadBuiltinLibrary(),
+  const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
+    transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 }),
   });
+  const stack = await buildEvaluationStack({ store, dispatcher });
   const nonceGuard = createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` });
   const keyRing = newKeyRing();
   const app = createTestApp({
@@ -88,13 +93,13 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     logLevel: process.env.POLICIES_TEST_LOG ?? 'silent',
     routes: [
       createEvaluationRoutes({
-        service: createEvaluationService({ dispatcher, audit: auditWriter, storedPolicies: createStoredPolicyResolver(registry) }),
+        service: stack.evaluation,
         tenants: store.tenants,
         nonceGuard,
         maxBatchItems: 100,
       }),
-      createPolicyRoutes({ registry, tenants: store.tenants, nonceGuard }),
-      ...(options.extraRoutes?.({ registry, store, nonceGuard }) ?? []),
+      createPolicyRoutes({ catalog: stack.catalog, service: stack.evaluation, tenants: store.tenants, nonceGuard }),
+      ...(options.extraRoutes?.({ stack, store, nonceGuard }) ?? []),
     ],
   });
   const server = await listen(app);
@@ -106,7 +111,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
   return {
     baseUrl,
     store,
-    registry,
+    stack,
     redis,
     nonceGuard,
     tenants,
@@ -120,9 +125,9 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     },
     async close() {
       await server.close();
-      await registry.flush();
+      await stack.evaluation.flush();
       await dispatcher.close();
-      await auditWriter.close();
+      await stack.auditWriter.close();
       await worker.close();
       await pool.close();
       await removeRedisPrefix(prefix);

@@ -1,0 +1,54 @@
+// The evaluation path as the service composes it (src/main.ts): version resolver, evaluation
+// service, catalog, audit writer, on a given store and dispatcher.
+import { createAuditChainWriter, type AuditChainWriter } from '../../src/audit/index.js';
+import { createEvaluationService, type EvaluationLimits, type EvaluationService } from '../../src/evaluation/index.js';
+import type { EvaluationDispatcher } from '../../src/jobs/index.js';
+import {
+  createBuiltinVersions,
+  createPolicyCatalog,
+  createVersionResolver,
+  loadBuiltinLibrary,
+  type BuiltinModule,
+  type PolicyCatalog,
+  type VersionResolver,
+} from '../../src/policies/index.js';
+import type { Store } from '../../src/store/index.js';
+
+export interface EvaluationStack {
+  auditWriter: AuditChainWriter;
+  versions: VersionResolver;
+  evaluation: EvaluationService;
+  catalog: PolicyCatalog;
+  /** Stores pending rollups and audit records. */
+  flush(): Promise<void>;
+}
+
+export async function buildEvaluationStack(options: {
+  store: Store;
+  dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
+  builtins?: readonly BuiltinModule[];
+  limits?: Partial<EvaluationLimits>;
+}): Promise<EvaluationStack> {
+  const { store, dispatcher } = options;
+  const auditWriter = createAuditChainWriter(store.audit);
+  const builtins = createBuiltinVersions(options.builtins ?? (await loadBuiltinLibrary()));
+  const versions = createVersionResolver({ policies: store.policies, builtins });
+  const evaluation = createEvaluationService({
+    dispatcher,
+    audit: auditWriter,
+    rollups: store.rollups,
+    policies: versions,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditWriter, compile: evaluation.compile, builtins, versions });
+  return {
+    auditWriter,
+    versions,
+    evaluation,
+    catalog,
+    async flush() {
+      await evaluation.flush();
+      await auditWriter.flush();
+    },
+  };
+}
