@@ -39,6 +39,9 @@ export interface PoliciesHarness {
   store: Store;
   /** The catalog, evaluation service and resolver the routes use. */
   stack: EvaluationStack;
+  /** The worker side: its thread pool (stats) and BullMQ worker. */
+  pool: EnginePool;
+  worker: EvaluationWorker;
   redis: Redis;
   nonceGuard: NonceGuard;
   /** Two registered tenants, each with its signing secret. */
@@ -78,7 +81,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
 
   const redis = await connectRedis();
   const pool: EnginePool = createEnginePool({ threads: 2 });
-  const worker: EvaluationWorker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix, concurrency: 4 });
+  const worker: EvaluationWorker = await startEvaluationWorker({ connection: REDIS_URL, pool, prefix });
   const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 }),
   });
@@ -112,6 +115,8 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     baseUrl,
     store,
     stack,
+    pool,
+    worker,
     redis,
     nonceGuard,
     tenants,

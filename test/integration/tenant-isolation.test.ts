@@ -1,0 +1,152 @@
+// One tenant's hostile input costs only that tenant: each attack goes over real HTTP (real Redis,
+// BullMQ, worker threads, SQLite) while the other tenant keeps sending ordinary requests, which
+// must all succeed. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
+import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+
+const PRICING = `Module tenantb.pricing.
+
+Rule price given amount as Int, produce Int:
+  Return amount times 2.
+`;
+
+// About a million interpreter steps for a 78-element list: a costly but legitimate rule.
+const SPIN = `Module tenanta.loops.
+
+Rule spin given xs as List of Int, produce Int:
+  Let total be 0.
+  For each a in xs:
+    For each b in xs:
+      For each c in xs:
+        Let total be total plus 1.
+  Return total.
+`;
+
+// Appends the whole input list to an accumulator once per element of reps: the result grows as |xs| × |reps|.
+const GROW = `Module tenanta.big.
+
+Rule grow given xs as List of Int, reps as List of Int, produce List of List of Int:
+  Let acc be [xs].
+  For each i in reps:
+    Let acc be append(acc, xs).
+  Return acc.
+`;
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+/** JSON text of an array nested `levels` deep (written as text: JSON.stringify itself overflows on it). */
+const nestedJson = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+
+let h: PoliciesHarness;
+let attacker: PolicyClient;
+let bystander: PolicyClient;
+
+beforeAll(async () => {
+  h = await startPoliciesHarness();
+  attacker = h.signed(h.tenants.a, 'MEMBER');
+  bystander = h.signed(h.tenants.b, 'MEMBER');
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** The bystander's ordinary evaluations, sent while `attack` runs; every one must answer 200 with its result. */
+async function whileAttacked<T>(attack: () => Promise<T>, count = 6): Promise<T> {
+  const bystanderRuns = Promise.all(
+    range(count).map(async (i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 20));
+      return bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: i }, locale: 'en-US' });
+    }),
+  );
+  const [outcome, answers] = await Promise.all([attack(), bystanderRuns]);
+  expect(answers.map((answer) => [answer.status, answer.result, answer.error ?? null])).toEqual(range(count).map((i) => [200, i * 2, null]));
+  return outcome;
+}
+
+describe('one tenant’s hostile input costs only that tenant', () => {
+  it('refuses a context nested 6,000 levels with 400 naming the bound, alone and as a batch item', async () => {
+    const body = `{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(6000)}}}`;
+    const single = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies/evaluate-source', body)));
+    expect(single.status).toBe(400);
+    expect(single.code).toBe('ERR_EVALUATION_CONTEXT_TOO_DEEP');
+    expect(single.body.error).toContain('CONTEXT_MAX_DEPTH');
+
+    const items = `[{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(6000)}}},{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":4}}]`;
+    const batch = await whileAttacked(() =>
+      attacker.request<{ results: Array<Record<string, unknown>> }>('POST', '/api/v1/policies/evaluate-source/batch', `{"items":${items}}`),
+    );
+    expect(batch.body.results.map((item) => [item.result, item.code ?? null])).toEqual([
+      [null, 'ERR_EVALUATION_CONTEXT_TOO_DEEP'],
+      [8, null],
+    ]);
+  });
+
+  it('caps a result of millions of integers inside the thread with an error naming the cap', async () => {
+    const grown = await whileAttacked(() =>
+      attacker.evaluateSource({ source: GROW, functionName: 'grow', context: { xs: range(5000), reps: range(4000) }, locale: 'en-US' }),
+    );
+    expect(grown.status).toBe(200);
+    expect(grown.result).toBeNull();
+    expect(grown.error).toMatch(/EVALUATION_MAX_RESULT_BYTES|result/);
+    // Smaller results still come back whole.
+    const small = await attacker.evaluateSource<number[][]>({ source: GROW, functionName: 'grow', context: { xs: range(3), reps: range(2) }, locale: 'en-US' });
+    expect(small.result).toEqual([range(3), range(3), range(3)]);
+  });
+
+  it('caps a huge decision trace with an error naming the cap', async () => {
+    const traced = await whileAttacked(() =>
+      attacker.request<Record<string, unknown>>('POST', '/api/v1/policies/evaluate-source?trace=true', {
+        source: GROW,
+        functionName: 'grow',
+        context: { xs: range(2000), reps: range(2000) },
+      }),
+    );
+    expect(traced.status).toBe(200);
+    expect(traced.body.result).toBeNull();
+    expect(String(traced.body.error)).toMatch(/EVALUATION_MAX_(RESULT|TRACE)_BYTES|trace|result/);
+  });
+
+  it('compiles a deploy in the engine, and a module with two 16,000-character names answers without stalling anyone', async () => {
+    const jobsBefore = h.worker.stats().items;
+    const long = (letter: string) => letter.repeat(16_000);
+    const source = `Module tenanta.names.\n\nRule ${long('a')} given x as Int, produce Int:\n  Return ${long('b')}.\n`;
+    const refused = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies', { source })));
+    expect(refused.status).toBe(400);
+    expect(refused.code).toBe('ERR_POLICY_COMPILE');
+    expect(h.worker.stats().items).toBeGreaterThan(jobsBefore);
+  });
+
+  it('shares the threads: a single request of another tenant is answered while a 100-item batch of costly items runs', async () => {
+    const items = range(100).map(() => ({ source: SPIN, functionName: 'spin', context: { xs: range(78) } }));
+    const finished: string[] = [];
+    const batch = attacker.evaluateBatch<number>(items).then((outcome) => {
+      finished.push('batch');
+      return outcome;
+    });
+    // Send once the batch's items wait for threads: in arrival order the single item would come after all of them.
+    await expect.poll(() => h.pool.stats().queuedItems, { interval: 5, timeout: 10_000 }).toBeGreaterThan(20);
+    const single = await bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: 21 }, locale: 'en-US' });
+    finished.push('single');
+    expect(single.result).toBe(42);
+    const outcome = await batch;
+    expect(finished).toEqual(['single', 'batch']);
+    expect(outcome.results.every((item) => item.result === 78 ** 3)).toBe(true);
+  });
+
+  it('does not run what a client that hung up no longer waits for', async () => {
+    const impatient = createPolicyClient({ baseUrl: h.baseUrl, tenantId: h.tenants.a.tenantId, role: 'MEMBER', secret: h.tenants.a.secret, retries: 0, timeoutMs: 200 });
+    const cancelledBefore = h.pool.stats().cancelledItems;
+    const itemsBefore = h.pool.stats().items;
+    const items = range(100).map(() => ({ source: SPIN, functionName: 'spin', context: { xs: range(78) } }));
+    await expect(impatient.evaluateBatch(items)).rejects.toThrow(/got no answer/);
+    // The worker hears of it and drops the items not started; the rest finish within their limits.
+    await expect.poll(() => h.pool.stats().cancelledItems - cancelledBefore, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => h.pool.stats().queuedItems, { timeout: 10_000 }).toBe(0);
+    const settled = h.pool.stats().items - itemsBefore;
+    expect(settled).toBeLessThanOrEqual(100);
+    // A request after that is answered as usual.
+    const after = await bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: 1 }, locale: 'en-US' });
+    expect(after.result).toBe(2);
+  });
+});
