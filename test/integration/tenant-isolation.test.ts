@@ -3,6 +3,7 @@
 // must all succeed. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
+import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const PRICING = `Module tenantb.pricing.
@@ -11,17 +12,8 @@ Rule price given amount as Int, produce Int:
   Return amount times 2.
 `;
 
-// About a million interpreter steps for a 78-element list: a costly but legitimate rule.
-const SPIN = `Module tenanta.loops.
-
-Rule spin given xs as List of Int, produce Int:
-  Let total be 0.
-  For each a in xs:
-    For each b in xs:
-      For each c in xs:
-        Let total be total plus 1.
-  Return total.
-`;
+// Three nested loops: for a 78-element list, just under the default step budget, a costly but legitimate rule.
+const SPIN = RUNAWAY_SOURCE;
 
 // Appends the whole input list to an accumulator once per element of reps: the result grows as |xs| × |reps|.
 const GROW = `Module tenanta.big.
