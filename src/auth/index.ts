@@ -23,4 +23,4 @@ export {
   type SignedRequestState,
 } from './signed-request.middleware.js';
 export { createTurnBatch } from './turn-batch.js';
-export { createNonceGuard, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';
+export { createNonceGuard, minimumNonceTtlSeconds, NONCE_TTL_MARGIN_SECONDS, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';
