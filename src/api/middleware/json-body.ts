@@ -10,6 +10,22 @@ export interface JsonBodyOptions {
 const JSON_TYPE = 'application/json';
 
 /**
+ * Request bodies are accepted as sent, never decompressed: request signatures cover the bytes on
+ * the wire, and a body that must be inflated before it can be checked is a decompression bomb
+ * waiting for a bigger one. Any Content-Encoding other than `identity` is refused before a byte of
+ * the body is read, on every route (`undefined` when the request may go on).
+ */
+export function contentEncodingRefusal(ctx: { get(field: string): string }): ApiError | undefined {
+  const encoding = ctx.get('Content-Encoding').trim();
+  if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
+  return new ApiError(
+    400,
+    ApiErrorCode.REQUEST_ENCODING_UNSUPPORTED,
+    `Content-Encoding \`${encoding.slice(0, 64)}\` is not supported: send the request body uncompressed (Content-Encoding: identity or none)`,
+  );
+}
+
+/**
  * Every request body in this service is JSON. A request that carries a body must say so and stay
  * under the limit; the parsed value lands in `ctx.request.body` and the exact text in
  * `ctx.request.rawBody` (what request signatures are computed over).
@@ -28,6 +44,8 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
   });
   const parseOnly = async (): Promise<void> => {};
   return async (ctx, next) => {
+    const encodingRefusal = contentEncodingRefusal(ctx);
+    if (encodingRefusal) throw encodingRefusal;
     // ctx.is() answers null without a body; `Content-Length: 0` (what clients send for a bare POST) is none either.
     const type = ctx.request.length === 0 ? null : ctx.is(JSON_TYPE);
     if (type === false) {

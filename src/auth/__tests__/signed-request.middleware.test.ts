@@ -336,6 +336,14 @@ describe('signed-request middleware configuration', () => {
     expect(response.status).toBe(500);
   });
 
+  it('refuses an encoded body with 400 instead of hashing bytes that something may inflate', async () => {
+    const base = await startApp();
+    const gzip = await send(base, { extra: { 'content-encoding': 'gzip' } });
+    expect(gzip.status).toBe(400);
+    expect(gzip.body).toMatchObject({ code: 'ERR_REQUEST_ENCODING_UNSUPPORTED' });
+    expect((await send(base, { extra: { 'content-encoding': 'identity' } })).status).toBe(200);
+  });
+
   it('answers 413 for a body over the limit', async () => {
     const base = await startApp({ bodyLimitBytes: 64 });
     const response = await send(base, { body: JSON.stringify({ query: 'x'.repeat(100) }) });
