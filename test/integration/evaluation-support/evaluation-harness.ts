@@ -23,6 +23,8 @@ export interface EvaluationHarnessOptions {
   responseTimeoutMs?: number;
   maxBatchItems?: number;
   storedPolicies?: StoredPolicyResolver;
+  /** Rate-limit quota per tenant and 60 s window; default 100,000. */
+  rateLimitPoints?: number;
 }
 
 export interface EvaluationHarness {
@@ -80,6 +82,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     redis,
     keyRing,
     prefix,
+    ...(options.rateLimitPoints !== undefined ? { rateLimitPoints: options.rateLimitPoints } : {}),
     routes: [
       createEvaluationRoutes({
         service: createEvaluationService({
