@@ -93,3 +93,18 @@ describe('Content-Encoding of request bodies', () => {
     expect(((await response.json()) as { code: string }).code).toBe('ERR_REQUEST_ENCODING_UNSUPPORTED');
   });
 });
+
+describe('deeply nested JSON bodies', () => {
+  for (const route of ROUTES) {
+    it(`refuses a body nested past the JSON limit on the ${route.name} route with 400, and admits 64 levels`, async () => {
+      const deep = Buffer.from(`{"x":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+      const response = await send(route.path, deep, undefined);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ result: null, code: 'ERR_REQUEST_JSON_TOO_DEEP' });
+      expect(response.body.error).toContain('more than 64 levels deep');
+      const fits = await send(route.path, Buffer.from(`{"x":${'['.repeat(63)}${']'.repeat(63)}}`), undefined);
+      expect(fits.status).toBe(400);
+      expect(fits.body.code).not.toBe('ERR_REQUEST_JSON_TOO_DEEP');
+    });
+  }
+});

@@ -5,6 +5,37 @@ import { ApiErrorCode } from '../error-codes.js';
 
 export interface JsonBodyOptions {
   limitBytes: number;
+  /** Deepest nesting of arrays and objects accepted; default MAX_JSON_NESTING. */
+  maxNesting?: number;
+}
+
+/**
+ * JSON.parse takes any nesting, but JSON.stringify, structured clone and every recursive walk
+ * overflow the stack a few thousand levels down: a body nested deeper than this is refused before
+ * anything else sees it. No request of the service needs more than a handful of levels.
+ */
+export const MAX_JSON_NESTING = 64;
+
+/** Deepest nesting of `[` and `{` in JSON text (outside strings); stops counting above `stopAbove`. */
+export function jsonNesting(text: string, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
 }
 
 const JSON_TYPE = 'application/json';
@@ -43,6 +74,7 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   const parseOnly = async (): Promise<void> => {};
+  const maxNesting = options.maxNesting ?? MAX_JSON_NESTING;
   return async (ctx, next) => {
     const encodingRefusal = contentEncodingRefusal(ctx);
     if (encodingRefusal) throw encodingRefusal;
@@ -61,6 +93,14 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
         await parse(ctx, parseOnly);
       } catch (error) {
         throw bodyError(error, options.limitBytes);
+      }
+      const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
+      if (typeof raw === 'string' && jsonNesting(raw, maxNesting) > maxNesting) {
+        throw new ApiError(
+          400,
+          ApiErrorCode.REQUEST_JSON_TOO_DEEP,
+          `request body nests arrays and objects more than ${maxNesting} levels deep; the limit is ${maxNesting}`,
+        );
       }
     }
     await next();
