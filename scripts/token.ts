@@ -2,7 +2,8 @@
  * Mints a development bearer token signed with the configured key (JWT_KEYS, else the key file
  * under DATA_DIR, created on first use):
  *   npm run -s token -- --tenant acme --role ADMIN [--sub alice] [--ttl 1h]
- * The token alone goes to stdout.
+ * The token alone goes to stdout. It carries `iat` and `exp`; its lifetime may not exceed
+ * JWT_MAX_LIFETIME_SECONDS (24 h by default), which the service enforces too.
  */
 import { InvalidArgumentError } from 'commander';
 import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, type Role } from '../src/auth/index.js';
@@ -11,15 +12,23 @@ import { isValidTenantId } from '../src/tenants/index.js';
 import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-const MAX_TTL_SECONDS = 30 * 86_400;
+const DEFAULT_TTL_SECONDS = 3600;
 
+/** A duration in seconds; whether it is allowed depends on JWT_MAX_LIFETIME_SECONDS, checked later. */
 export function parseTtl(text: string): number {
-  const match = /^(\d+)([smhd])$/.exec(text);
+  const match = /^(\d{1,9})([smhd])$/.exec(text);
   const seconds = match ? Number(match[1]) * UNIT_SECONDS[match[2]!]! : Number.NaN;
-  if (!(seconds >= 1 && seconds <= MAX_TTL_SECONDS)) {
-    throw new InvalidArgumentError('must be a duration such as 90s, 15m, 1h or 7d (at most 30d)');
+  if (!(seconds >= 1)) {
+    throw new InvalidArgumentError('must be a duration such as 90s, 15m, 1h or 12h (at most JWT_MAX_LIFETIME_SECONDS, 24h by default)');
   }
   return seconds;
+}
+
+function formatSeconds(seconds: number): string {
+  for (const [unit, size] of [['d', 86_400], ['h', 3600], ['m', 60]] as const) {
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
 }
 
 function parseRoleOption(text: string): Role {
@@ -39,8 +48,8 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     .requiredOption('--tenant <tenantId>', 'tenant the token is valid for', parseTenantOption)
     .requiredOption('--role <role>', `role granted: ${ROLES.join(', ')}`, parseRoleOption)
     .option('--sub <subject>', 'actor id recorded in audit records', 'dev')
-    .option('--ttl <duration>', 'lifetime, e.g. 15m, 1h, 7d', parseTtl, 3600)
-    .action(async (options: { tenant: string; role: Role; sub: string; ttl: number }) => {
+    .option('--ttl <duration>', 'lifetime, e.g. 15m, 1h, 12h (default 1h; at most JWT_MAX_LIFETIME_SECONDS, 24h by default)', parseTtl)
+    .action(async (options: { tenant: string; role: Role; sub: string; ttl?: number }) => {
       if (options.sub.length === 0 || options.sub.length > 256) throw new CliError('--sub must be 1-256 characters');
       let config;
       try {
@@ -49,12 +58,20 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
         if (error instanceof ConfigError) throw new CliError(error.message);
         throw error;
       }
+      const maxLifetime = config.JWT_MAX_LIFETIME_SECONDS;
+      const ttl = options.ttl ?? Math.min(DEFAULT_TTL_SECONDS, maxLifetime);
+      if (ttl > maxLifetime) {
+        throw new CliError(
+          `--ttl ${formatSeconds(ttl)} exceeds the longest token lifetime the service accepts, ` +
+            `${formatSeconds(maxLifetime)} (JWT_MAX_LIFETIME_SECONDS=${maxLifetime}): ask for less`,
+        );
+      }
       const ring = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
       const token = await createTokenSigner(ring).sign({
         subject: options.sub,
         tenantId: options.tenant,
         roles: [options.role],
-        ttlSeconds: options.ttl,
+        ttlSeconds: ttl,
       });
       io.out(token);
     });

@@ -252,7 +252,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     logger,
     store,
     redis,
-    tokenVerifier: createTokenVerifier(keyRing),
+    tokenVerifier: createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS }),
     rateLimiter: createTenantRateLimiter({
       redis: requestRedis,
       points: config.RATE_LIMIT_POINTS,

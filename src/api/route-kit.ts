@@ -24,6 +24,7 @@ export function createRouteKit(deps: AppDeps): RouteKit {
     tenant,
     bearer,
     rateLimit: limit,
+    rateLimitBy: (cost) => rateLimit(deps.rateLimiter, cost),
     requireRole: (role) => requireRole(role),
     restGuard(role) {
       let guard = guards.get(role);

@@ -14,8 +14,11 @@ export interface RateLimitDecision {
 export interface TenantRateLimiter {
   readonly points: number;
   readonly windowSeconds: number;
-  /** Spends one point of the tenant's quota. Rejects only when Redis fails. */
-  consume(tenantId: string): Promise<RateLimitDecision>;
+  /**
+   * Spends `points` (default 1, a whole number ≥ 1) of the tenant's quota, all or nothing: a
+   * request refused because its points do not fit spends none of them. Rejects only when Redis fails.
+   */
+  consume(tenantId: string, points?: number): Promise<RateLimitDecision>;
 }
 
 export interface TenantRateLimiterOptions {
@@ -37,48 +40,73 @@ export function createTenantRateLimiter(options: TenantRateLimiterOptions): Tena
     rejectIfRedisNotReady: true,
   });
 
-  /** The decisions of `count` requests of one tenant, spent as one consumption of `count` points. */
-  async function consumeTogether(tenantId: string, count: number): Promise<RateLimitDecision[]> {
+  const refundScript = 'if redis.call("exists", KEYS[1]) == 1 then return redis.call("decrby", KEYS[1], ARGV[1]) end return 0';
+
+  /**
+   * The decisions of the requests of one tenant that arrived together (their points, in arrival
+   * order), spent as one consumption of their sum. The counter went from `before` to `before + sum`;
+   * the requests are decided in order against it exactly as if each had spent its points alone,
+   * except that a request whose points do not fit spends nothing: the points of refused requests
+   * are given back, so a batch too large for what is left does not use up the rest.
+   */
+  async function consumeTogether(tenantId: string, requested: readonly number[]): Promise<RateLimitDecision[]> {
+    const total = requested.reduce((sum, points) => sum + points, 0);
     let res: RateLimiterRes;
     try {
-      res = await limiter.consume(tenantId, count);
+      res = await limiter.consume(tenantId, total);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       res = rejection;
     }
-    // The window's counter went from `before` to `before + count`: request i holds point before + i + 1,
-    // exactly as if the requests had consumed one point each, in order.
-    const before = res.consumedPoints - count;
+    let spent = res.consumedPoints - total;
+    let refused = 0;
     const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return Array.from({ length: count }, (_, i) => {
-      const spent = before + i + 1;
+    const decisions = requested.map((points) => {
+      const allowed = spent + points <= options.points;
+      if (allowed) spent += points;
+      else refused += points;
       return {
-        allowed: spent <= options.points,
+        allowed,
         limit: options.points,
         remaining: Math.max(0, options.points - spent),
         windowSeconds: options.windowSeconds,
         resetSeconds,
       };
     });
+    // Only worth a round trip while quota is left: at or over the limit, the excess changes no decision.
+    if (refused > 0 && spent < options.points) {
+      await options.redis.eval(refundScript, 1, limiter.getKey(tenantId), refused);
+    }
+    return decisions;
   }
 
   // Requests that arrive together spend their points in one Redis call per tenant.
-  const consume = createTurnBatch(async (tenantIds: string[]): Promise<RateLimitDecision[]> => {
+  const consumeBatch = createTurnBatch(async (requests: Array<{ tenantId: string; points: number }>): Promise<RateLimitDecision[]> => {
     const positions = new Map<string, number[]>();
-    tenantIds.forEach((tenantId, index) => {
+    requests.forEach(({ tenantId }, index) => {
       const list = positions.get(tenantId);
       if (list === undefined) positions.set(tenantId, [index]);
       else list.push(index);
     });
-    const decisions = new Array<RateLimitDecision>(tenantIds.length);
+    const decisions = new Array<RateLimitDecision>(requests.length);
     await Promise.all(
       [...positions].map(async ([tenantId, indexes]) => {
-        const ordered = await consumeTogether(tenantId, indexes.length);
+        const ordered = await consumeTogether(
+          tenantId,
+          indexes.map((index) => requests[index]!.points),
+        );
         indexes.forEach((index, i) => (decisions[index] = ordered[i]!));
       }),
     );
     return decisions;
   });
+
+  const consume = (tenantId: string, points = 1): Promise<RateLimitDecision> => {
+    if (!Number.isSafeInteger(points) || points < 1) {
+      return Promise.reject(new RangeError(`rate limit: points must be a whole number ≥ 1, got ${String(points)}`));
+    }
+    return consumeBatch({ tenantId, points });
+  };
 
   return { points: options.points, windowSeconds: options.windowSeconds, consume };
 }

@@ -10,7 +10,7 @@ export {
   type JwtKeySource,
 } from './jwt-key-ring.js';
 export { createTokenSigner, type TokenClaims, type TokenSigner } from './token-signer.js';
-export { createTokenVerifier, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
+export { createTokenVerifier, DEFAULT_JWT_MAX_LIFETIME_SECONDS, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
 export { createBearerAuth } from './bearer-auth.js';
 export { requireRole } from './require-role.js';
 export {
@@ -23,4 +23,4 @@ export {
   type SignedRequestState,
 } from './signed-request.middleware.js';
 export { createTurnBatch } from './turn-batch.js';
-export { createNonceGuard, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';
+export { createNonceGuard, minimumNonceTtlSeconds, NONCE_TTL_MARGIN_SECONDS, type NonceGuard, type NonceGuardOptions } from './nonce-guard.js';

@@ -17,11 +17,20 @@ export interface NonceGuardOptions {
   /** The timestamp window the signature check accepts (± seconds). */
   windowSeconds?: number;
   /**
-   * How long a nonce is remembered. A timestamp is accepted from `ts - window` to `ts + window`,
-   * so a nonce first seen at the early edge must survive two windows: anything shorter would let a
-   * captured request be replayed before its timestamp goes stale. Defaults to 2 × window.
+   * How long a nonce is remembered. A timestamp `ts` is accepted while server time is within
+   * `ts - window` … `ts + window`, so a nonce first seen at the early edge must survive two windows;
+   * whole-second rounding of both clocks and the skew between API processes add up to a second or
+   * more on top. Defaults to 2 × window + NONCE_TTL_MARGIN_SECONDS; anything below that is refused.
    */
   ttlSeconds?: number;
+}
+
+/** Kept beyond the two windows: whole-second rounding plus clock skew between API processes. */
+export const NONCE_TTL_MARGIN_SECONDS = 60;
+
+/** The shortest nonce lifetime that outlives every timestamp the window accepts. */
+export function minimumNonceTtlSeconds(windowSeconds: number): number {
+  return 2 * windowSeconds + NONCE_TTL_MARGIN_SECONDS;
 }
 
 export const DEFAULT_NONCE_KEY_PREFIX = 'pe:nonce:';
@@ -52,10 +61,12 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
   if (!Number.isInteger(windowSeconds) || windowSeconds <= 0) {
     throw new RangeError(`nonce guard window must be a positive whole number of seconds, got ${windowSeconds}`);
   }
-  const ttlSeconds = options.ttlSeconds ?? 2 * windowSeconds;
-  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 2 * windowSeconds) {
+  const minimumTtl = minimumNonceTtlSeconds(windowSeconds);
+  const ttlSeconds = options.ttlSeconds ?? minimumTtl;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < minimumTtl) {
     throw new RangeError(
-      `nonce ttl must be a whole number of seconds of at least twice the ${windowSeconds} s window, got ${ttlSeconds}`,
+      `nonce ttl must be a whole number of seconds of at least twice the ${windowSeconds} s window ` +
+        `plus ${NONCE_TTL_MARGIN_SECONDS} s (${minimumTtl}), got ${ttlSeconds}`,
     );
   }
   const keyPrefix = options.keyPrefix ?? DEFAULT_NONCE_KEY_PREFIX;

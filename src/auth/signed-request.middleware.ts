@@ -18,6 +18,7 @@ export const SignedRequestErrorCode = {
   TENANT_HEADER_MISSING: 'ERR_TENANT_HEADER_MISSING',
   TENANT_HEADER_INVALID: 'ERR_TENANT_HEADER_INVALID',
   BODY_TOO_LARGE: 'ERR_REQUEST_BODY_TOO_LARGE',
+  ENCODING_UNSUPPORTED: 'ERR_REQUEST_ENCODING_UNSUPPORTED',
   SIGNATURE_MISSING: 'ERR_AUTH_SIGNATURE_MISSING',
   SIGNATURE_INVALID: 'ERR_AUTH_SIGNATURE_INVALID',
   TIMESTAMP_STALE: 'ERR_AUTH_TIMESTAMP_STALE',
@@ -184,6 +185,16 @@ const rawBodies = new WeakMap<IncomingMessage, Buffer>();
 export async function readRawBody(ctx: RawBodySource, limitBytes = DEFAULT_SIGNED_BODY_LIMIT_BYTES): Promise<Buffer> {
   const remembered = rawBodies.get(ctx.req);
   if (remembered) return remembered;
+  // The signature covers the bytes as sent; a parser that inflated them kept other bytes. The
+  // service's body parser refuses encoded bodies first; this covers apps mounted without it.
+  const encoding = ctx.get('content-encoding').trim();
+  if (encoding !== '' && encoding.toLowerCase() !== 'identity') {
+    throw new SignedRequestError(
+      400,
+      SignedRequestErrorCode.ENCODING_UNSUPPORTED,
+      `Content-Encoding \`${encoding.slice(0, 64)}\` is not supported: send the request body uncompressed (Content-Encoding: identity or none)`,
+    );
+  }
   const kept: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
   if (typeof kept === 'string' || Buffer.isBuffer(kept)) {
     const bytes = typeof kept === 'string' ? Buffer.from(kept, 'utf8') : kept;

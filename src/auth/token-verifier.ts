@@ -11,9 +11,19 @@ export interface TokenVerifier {
 }
 
 export interface TokenVerifierOptions {
-  /** Allowed clock skew between the issuer and this process. */
+  /** Allowed clock skew between the issuer and this process (`exp`, `iat`); default 5 s. */
   clockToleranceSeconds?: number;
+  /**
+   * Longest lifetime a token may claim, `exp - iat` in seconds (JWT_MAX_LIFETIME_SECONDS); longer
+   * ones are refused however recently they were issued. Default DEFAULT_JWT_MAX_LIFETIME_SECONDS.
+   */
+  maxLifetimeSeconds?: number;
+  /** Unix seconds; tests move the clock with it. */
+  nowSeconds?: () => number;
 }
+
+/** 24 hours: a leaked token stays usable for a day at most. */
+export const DEFAULT_JWT_MAX_LIFETIME_SECONDS = 86_400;
 
 class UnknownKeyError extends Error {}
 
@@ -23,6 +33,11 @@ function invalid(reason: string): AuthenticationError {
 
 export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOptions = {}): TokenVerifier {
   const clockTolerance = options.clockToleranceSeconds ?? 5;
+  const maxLifetime = options.maxLifetimeSeconds ?? DEFAULT_JWT_MAX_LIFETIME_SECONDS;
+  if (!Number.isSafeInteger(maxLifetime) || maxLifetime < 1) {
+    throw new RangeError(`token verifier: maxLifetimeSeconds must be a positive whole number, got ${String(maxLifetime)}`);
+  }
+  const nowSeconds = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   return {
     async verify(token) {
       let payload: JWTPayload;
@@ -34,7 +49,12 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
             if (!key) throw new UnknownKeyError();
             return key.secret;
           },
-          { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'], clockTolerance },
+          {
+            algorithms: ['HS256'],
+            requiredClaims: ['exp', 'iat', 'sub'],
+            clockTolerance,
+            currentDate: new Date(nowSeconds() * 1000),
+          },
         ));
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
@@ -44,6 +64,15 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
         if (error instanceof errors.JWSSignatureVerificationFailed) throw invalid('signature verification failed');
         if (error instanceof errors.JWTClaimValidationFailed) throw invalid(`claim \`${error.claim}\` ${error.reason}`);
         throw invalid('it is not a well-formed HS256 JWT');
+      }
+      // jose has checked that both are numbers and that `exp` has not passed.
+      const issuedAt = payload.iat!;
+      const lifetime = payload.exp! - issuedAt;
+      if (issuedAt > nowSeconds() + clockTolerance) {
+        throw invalid(`claim \`iat\` lies in the future (issued at ${issuedAt}, server time ${nowSeconds()}): check the issuer's clock`);
+      }
+      if (lifetime > maxLifetime) {
+        throw invalid(`its lifetime (exp - iat) of ${lifetime} s exceeds the maximum of ${maxLifetime} s: request a shorter-lived token`);
       }
       const { sub, tenant, roles } = payload as JWTPayload & { tenant?: unknown; roles?: unknown };
       if (typeof sub !== 'string' || sub.length === 0) throw invalid('claim `sub` must be a non-empty string');

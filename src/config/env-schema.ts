@@ -68,6 +68,8 @@ export const envSchema = z.object({
       }
     })
     .optional(),
+  /** Longest lifetime (`exp - iat`) of a bearer token the API accepts and `npm run token` mints. */
+  JWT_MAX_LIFETIME_SECONDS: integer(60, 31_536_000).default(86_400),
   RATE_LIMIT_POINTS: integer(1, 1_000_000_000).default(50_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
   BODY_LIMIT: z

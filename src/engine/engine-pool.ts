@@ -165,6 +165,8 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   const counters = { tasks: 0, items: 0, failedItems: 0, timedOutItems: 0, cancelledItems: 0, threadFailures: 0, cacheHits: 0, cacheMisses: 0 };
   let closed = false;
   let running = 0;
+  /** Batches not answered yet, so close() can reject those whose items are on a thread right now. */
+  const openRuns = new Set<RunState>();
   /** Tasks in a row whose thread died before it ran anything. */
   let failuresBeforeStart = 0;
 
@@ -189,7 +191,10 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     if (!result.ok) counters.failedItems++;
     const { run } = item;
     run.results[item.position] = result;
-    if (--run.remaining === 0) run.resolve(run.results);
+    if (--run.remaining === 0) {
+      openRuns.delete(run);
+      run.resolve(run.results);
+    }
   }
 
   function settleFailure(item: PoolItem, code: string, error: string): void {
@@ -250,7 +255,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       scheduler.observe(culprit.tenantId, taskTimeoutMs);
       const kind = resultKind(culprit.run.batch.items[culprit.position]!);
       settle(culprit, serializeResult(timeoutFailure(kind, taskTimeoutMs, outcome.elapsedMs)));
-      scheduler.requeue(task.filter((item) => item !== culprit));
+      scheduler.requeue(task.filter((item) => !item.settled));
       return;
     }
     counters.threadFailures++;
@@ -260,7 +265,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
         failEverything(new EngineThreadError(outcome.error), task);
         return;
       }
-      scheduler.requeue(task);
+      scheduler.requeue(task.filter((item) => !item.settled));
       return;
     }
     // A thread killed from outside is retried once on a fresh thread; dying twice on one item blames the item.
@@ -274,6 +279,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     for (const item of scheduler.drain()) runs.add(item.run);
     for (const run of runs) {
       run.remaining = -1;
+      openRuns.delete(run);
       run.reject(error);
     }
   }
@@ -310,6 +316,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       return { results, cancel: () => {} };
     }
     if (items.length === 0) state.resolve([]);
+    else openRuns.add(state);
     const runnable: PoolItem[] = [];
     for (const item of items) {
       const problem = invalidItemReason(batch, item.position);
@@ -341,9 +348,14 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     async close() {
       if (closed) return;
       closed = true;
-      const runs = new Set<RunState>();
-      for (const item of scheduler.drain()) runs.add(item.run);
-      for (const run of runs) run.reject(new EnginePoolClosedError());
+      // Queued items are dropped; items on a thread finish there, but their results are no longer
+      // read (handleOutcome is skipped once closed), so every open batch is rejected here.
+      scheduler.drain();
+      for (const run of openRuns) {
+        run.remaining = -1;
+        run.reject(new EnginePoolClosedError());
+      }
+      openRuns.clear();
       await piscina.close();
     },
   };

@@ -154,9 +154,11 @@ function serve(handler: GraphqlHandler, options: MountGraphqlOptions): Middlewar
 async function requestBody(ctx: GraphqlKoaContext, limitBytes: number | undefined): Promise<string | Record<string, unknown> | null> {
   if (ctx.method !== 'POST') return null;
   const parsed: unknown = (ctx.request as { body?: unknown }).body;
-  if (parsed !== undefined && parsed !== null && typeof parsed === 'object') {
-    return Array.isArray(parsed) ? JSON.stringify(parsed) : (parsed as Record<string, unknown>);
+  if (parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    return parsed as Record<string, unknown>;
   }
+  // Anything else (an array, which graphql-http refuses) goes as the text received: serialising
+  // the parsed value again would recurse through whatever nesting a caller sent.
   const raw = await readRawBody(ctx, limitBytes);
   return raw.length === 0 ? null : raw.toString('utf8');
 }

@@ -1,6 +1,9 @@
 import {
   GraphQLError,
+  Lexer,
   NoSchemaIntrospectionCustomRule,
+  Source,
+  TokenKind,
   parse,
   specifiedRules,
   validate,
@@ -46,20 +49,33 @@ export function createPreparedDocuments(schema: GraphQLSchema, limits: GraphqlLi
   const validationRules: readonly ValidationRule[] = limits.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const cache = new Map<string, PreparedDocument>();
 
+  const maxNesting = maxBracketNesting(limits.maxDepth);
+
   function prepareUncached(query: string): PreparedDocument {
+    // graphql's parser and visitors recurse once per level: a few thousand nested brackets
+    // overflow the stack long before the token limit is reached. Measure the nesting first.
+    const nesting = bracketNesting(query, maxNesting, limits.maxTokens);
+    if (nesting > maxNesting) return { ok: false, errors: [nestingError(maxNesting, limits.maxDepth)] };
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: limits.maxTokens });
     } catch (error) {
+      if (error instanceof RangeError) return { ok: false, errors: [nestingError(maxNesting, limits.maxDepth)] };
       if (!(error instanceof GraphQLError)) throw error;
       return { ok: false, errors: [parseError(error, limits.maxTokens)] };
     }
-    const limitErrors = validate(schema, document, limitRules, { maxErrors: MAX_VALIDATION_ERRORS });
-    if (limitErrors.length > 0) return { ok: false, errors: limitErrors };
-    const validationErrors = validate(schema, document, validationRules, { maxErrors: MAX_VALIDATION_ERRORS }).map((error) =>
-      withCode(error, GraphqlErrorCode.VALIDATION_FAILED),
-    );
-    return { ok: true, document, validationErrors };
+    try {
+      const limitErrors = validate(schema, document, limitRules, { maxErrors: MAX_VALIDATION_ERRORS });
+      if (limitErrors.length > 0) return { ok: false, errors: limitErrors };
+      const validationErrors = validate(schema, document, validationRules, { maxErrors: MAX_VALIDATION_ERRORS }).map((error) =>
+        withCode(error, GraphqlErrorCode.VALIDATION_FAILED),
+      );
+      return { ok: true, document, validationErrors };
+    } catch (error) {
+      // The nesting check keeps documents far from the stack's end; this is the last line of defence.
+      if (error instanceof RangeError) return { ok: false, errors: [nestingError(maxNesting, limits.maxDepth)] };
+      throw error;
+    }
   }
 
   return {
@@ -81,6 +97,50 @@ export function createPreparedDocuments(schema: GraphQLSchema, limits: GraphqlLi
       return cache.size;
     },
   };
+}
+
+/**
+ * How deep `{`, `[` and `(` may nest in a document: a selection set per field level, plus the
+ * arguments, input objects and lists of the deepest field. Twice the depth limit and 8 more admits
+ * every query the depth limit admits, with any argument the schema's flat input types take.
+ */
+export function maxBracketNesting(maxDepth: number): number {
+  return 2 * maxDepth + 8;
+}
+
+/**
+ * The deepest nesting of `{`, `[` and `(` in the document's tokens (strings and comments do not
+ * count), scanning no further than `stopAbove` levels or `maxTokens` tokens. A lexical error ends
+ * the scan: the parser then reports it.
+ */
+export function bracketNesting(query: string, stopAbove: number, maxTokens: number): number {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  let deepest = 0;
+  try {
+    for (let count = 0; count <= maxTokens; count += 1) {
+      const token = lexer.advance();
+      if (token.kind === TokenKind.EOF) break;
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) {
+        depth += 1;
+        if (depth > deepest) deepest = depth;
+        if (deepest > stopAbove) break;
+      } else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) {
+        depth = Math.max(0, depth - 1);
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+  }
+  return deepest;
+}
+
+function nestingError(maxNesting: number, maxDepth: number): GraphQLError {
+  return new GraphQLError(
+    `the query document nests selection sets, lists, input objects or arguments more than ${maxNesting} levels deep; ` +
+      `the limit is 2 × the depth limit of ${maxDepth} (GRAPHQL_MAX_DEPTH) + 8`,
+    { extensions: { code: GraphqlErrorCode.DEPTH_LIMIT } },
+  );
 }
 
 // graphql 16 says "more that N tokens"; later versions may fix the wording.

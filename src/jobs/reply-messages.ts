@@ -1,6 +1,6 @@
 import type { SerializedItemResult } from '../engine/index.js';
 
-/** A reply message carries results up to this size (one larger result travels alone). */
+/** Largest reply message in bytes, envelope included (a larger single result travels alone). */
 export const DEFAULT_REPLY_MESSAGE_BYTES = 512 * 1024;
 
 /**
@@ -10,21 +10,24 @@ export const DEFAULT_REPLY_MESSAGE_BYTES = 512 * 1024;
  */
 export function replyMessages(batchId: string, results: readonly SerializedItemResult[], maxBytes = DEFAULT_REPLY_MESSAGE_BYTES): string[] {
   const head = (from: number) => `{"batchId":${JSON.stringify(batchId)},"from":${from},"results":[`;
+  const tail = ']}';
   const messages: string[] = [];
   let parts: string[] = [];
+  /** Bytes of the message being gathered: envelope, results and the commas between them. */
   let bytes = 0;
   let from = 0;
+  const emit = () => messages.push(`${head(from)}${parts.join(',')}${tail}`);
   results.forEach((result, index) => {
     const size = Buffer.byteLength(result.json);
-    if (parts.length > 0 && bytes + size > maxBytes) {
-      messages.push(`${head(from)}${parts.join(',')}]}`);
+    if (parts.length > 0 && bytes + 1 + size > maxBytes) {
+      emit();
       parts = [];
-      bytes = 0;
       from = index;
     }
+    if (parts.length === 0) bytes = Buffer.byteLength(head(from)) + tail.length + size;
+    else bytes += 1 + size;
     parts.push(result.json);
-    bytes += size + 1;
   });
-  if (parts.length > 0 || messages.length === 0) messages.push(`${head(from)}${parts.join(',')}]}`);
+  if (parts.length > 0 || messages.length === 0) emit();
   return messages;
 }

@@ -65,15 +65,62 @@ describe('bearer authentication and roles over HTTP', () => {
       expect(body.error).toContain('expired');
     });
 
+    it('with a token lacking iat, naming the claim', async () => {
+      const key = h.keyRing.signingKey;
+      const noIat = await new SignJWT({ tenant: 'acme', roles: ['ADMIN'] })
+        .setProtectedHeader({ alg: 'HS256', kid: key.kid })
+        .setSubject('alice')
+        .setExpirationTime('5m')
+        .sign(key.secret);
+      const response = await call(`Bearer ${noIat}`);
+      expect(response.status).toBe(401);
+      const body = await envelope(response);
+      expect(body.code).toBe('ERR_AUTH_TOKEN_INVALID');
+      expect(body.error).toContain('`iat`');
+    });
+
+    it('with a lifetime beyond the maximum, however fresh (exp in the year 3000)', async () => {
+      const key = h.keyRing.signingKey;
+      const now = Math.floor(Date.now() / 1000);
+      const year3000 = await new SignJWT({ tenant: 'acme', roles: ['ADMIN'] })
+        .setProtectedHeader({ alg: 'HS256', kid: key.kid })
+        .setSubject('alice')
+        .setIssuedAt(now)
+        .setExpirationTime(32_503_680_000)
+        .sign(key.secret);
+      const oneDayAndASecond = await h.token({ ttlSeconds: 86_401 });
+      for (const token of [year3000, oneDayAndASecond]) {
+        const response = await call(`Bearer ${token}`);
+        expect(response.status).toBe(401);
+        const body = await envelope(response);
+        expect(body.code).toBe('ERR_AUTH_TOKEN_INVALID');
+        expect(body.error).toContain('exceeds the maximum of 86400 s');
+      }
+      expect((await call(`Bearer ${await h.token({ ttlSeconds: 86_400 })}`)).status).toBe(200);
+    });
+
+    it('with iat in the future beyond the clock tolerance', async () => {
+      const ahead = await h.token({ ttlSeconds: 600, now: new Date(Date.now() + 60_000) });
+      const response = await call(`Bearer ${ahead}`);
+      expect(response.status).toBe(401);
+      const body = await envelope(response);
+      expect(body.code).toBe('ERR_AUTH_TOKEN_INVALID');
+      expect(body.error).toContain('`iat` lies in the future');
+      // A couple of seconds of skew between issuer and service is tolerated.
+      expect((await call(`Bearer ${await h.token({ ttlSeconds: 600, now: new Date(Date.now() + 2_000) })}`)).status).toBe(200);
+    });
+
     it('with a token lacking exp or a tenant claim', async () => {
       const key = h.keyRing.signingKey;
       const noExp = await new SignJWT({ tenant: 'acme', roles: ['ADMIN'] })
         .setProtectedHeader({ alg: 'HS256', kid: key.kid })
         .setSubject('alice')
+        .setIssuedAt()
         .sign(key.secret);
       const noTenant = await new SignJWT({ roles: ['ADMIN'] })
         .setProtectedHeader({ alg: 'HS256', kid: key.kid })
         .setSubject('alice')
+        .setIssuedAt()
         .setExpirationTime('5m')
         .sign(key.secret);
       for (const token of [noExp, noTenant]) {

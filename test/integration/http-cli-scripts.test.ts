@@ -85,12 +85,32 @@ describe('npm run token', () => {
     [['--tenant', 'acme', '--role', 'ROOT'], 'VIEWER, MEMBER, ADMIN, OWNER'],
     [['--tenant', 'not valid', '--role', 'ADMIN'], 'letters, digits'],
     [['--tenant', 'acme', '--role', 'ADMIN', '--ttl', 'forever'], '1h'],
-    [['--tenant', 'acme', '--role', 'ADMIN', '--ttl', '90d'], '30d'],
+    [['--tenant', 'acme', '--role', 'ADMIN', '--ttl', '90d'], 'exceeds the longest token lifetime the service accepts, 1d (JWT_MAX_LIFETIME_SECONDS=86400)'],
+    [['--tenant', 'acme', '--role', 'ADMIN', '--ttl', '25h'], 'JWT_MAX_LIFETIME_SECONDS'],
   ])('exits 1 with a clear message for %j', async (argv, fragment) => {
     const run = io({ DATA_DIR: dataDir });
     expect(await runTokenCli(argv, run)).toBe(1);
     expect(run.stdout).toEqual([]);
     expect(run.stderr.join('\n')).toContain(fragment);
+  });
+
+  it('mints tokens with iat within JWT_MAX_LIFETIME_SECONDS, which the service accepts', async () => {
+    const full = io({ DATA_DIR: dataDir });
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN', '--ttl', '24h'], full)).toBe(0);
+    const claims = decodeJwt(full.stdout[0]!);
+    expect(claims.iat).toBeTypeOf('number');
+    expect(claims.exp! - claims.iat!).toBe(86_400);
+    const verifier = createTokenVerifier(await loadJwtKeyRing({ dataDir }));
+    expect((await verifier.verify(full.stdout[0]!)).role).toBe('ADMIN');
+
+    // A lower maximum lowers the default lifetime with it and refuses more.
+    const short = io({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '600' });
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN'], short)).toBe(0);
+    const shortClaims = decodeJwt(short.stdout[0]!);
+    expect(shortClaims.exp! - shortClaims.iat!).toBe(600);
+    const refused = io({ DATA_DIR: dataDir, JWT_MAX_LIFETIME_SECONDS: '600' });
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN', '--ttl', '11m'], refused)).toBe(1);
+    expect(refused.stderr.join('\n')).toContain('--ttl 11m exceeds the longest token lifetime the service accepts, 10m');
   });
 
   it('exits 1 naming a bad configuration variable', async () => {

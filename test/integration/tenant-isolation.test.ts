@@ -57,14 +57,22 @@ async function whileAttacked<T>(attack: () => Promise<T>, count = 6): Promise<T>
 }
 
 describe('one tenant’s hostile input costs only that tenant', () => {
-  it('refuses a context nested 6,000 levels with 400 naming the bound, alone and as a batch item', async () => {
+  it('refuses a body nested 6,000 levels with 400 before anything reads it, alone and in a batch', async () => {
     const body = `{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(6000)}}}`;
+    const single = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies/evaluate-source', body)));
+    expect([single.status, single.code]).toEqual([400, 'ERR_REQUEST_JSON_TOO_DEEP']);
+    const batch = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies/evaluate-source/batch', `{"items":[${body}]}`)));
+    expect([batch.status, batch.code]).toEqual([400, 'ERR_REQUEST_JSON_TOO_DEEP']);
+  });
+
+  it('refuses a context nested past CONTEXT_MAX_DEPTH with 400 naming the bound, and fails only that batch item', async () => {
+    const body = `{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(100)}}}`;
     const single = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies/evaluate-source', body)));
     expect(single.status).toBe(400);
     expect(single.code).toBe('ERR_EVALUATION_CONTEXT_TOO_DEEP');
     expect(single.body.error).toContain('CONTEXT_MAX_DEPTH');
 
-    const items = `[{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(6000)}}},{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":4}}]`;
+    const items = `[{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":${nestedJson(100)}}},{"source":${JSON.stringify(PRICING)},"functionName":"price","context":{"amount":4}}]`;
     const batch = await whileAttacked(() =>
       attacker.request<{ results: Array<Record<string, unknown>> }>('POST', '/api/v1/policies/evaluate-source/batch', `{"items":${items}}`),
     );

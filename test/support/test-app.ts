@@ -15,15 +15,17 @@ export interface TestAppParts {
   routes: RouteModule[];
   /** Default `silent`. */
   logLevel?: string;
+  /** Rate-limit quota per tenant and 60 s window; default 100,000 (no suite reaches it). */
+  rateLimitPoints?: number;
 }
 
-export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent' }: TestAppParts): ReturnType<typeof createApp> {
+export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent', rateLimitPoints = 100_000 }: TestAppParts): ReturnType<typeof createApp> {
   return createApp({
     logger: createLogger({ level: logLevel }),
     store,
     redis,
     tokenVerifier: createTokenVerifier(keyRing),
-    rateLimiter: createTenantRateLimiter({ redis, points: 100_000, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
+    rateLimiter: createTenantRateLimiter({ redis, points: rateLimitPoints, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
     bodyLimitBytes: 1024 * 1024,
     routes,
   });

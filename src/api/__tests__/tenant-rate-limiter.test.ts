@@ -47,4 +47,34 @@ describe('tenant rate limiter (real Redis)', () => {
     const decisions = await Promise.all([one.consume('shared'), other.consume('shared'), one.consume('shared'), other.consume('shared')]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
   });
+
+  it('charges several points at once, all or nothing, in one consumption per tenant and turn', async () => {
+    const limiter = createTenantRateLimiter({ redis, points: 10, windowSeconds: 60, keyPrefix });
+    // One turn: 4, 1, 7 (does not fit after 5: refused, spends nothing), 5 (fits exactly), 1 (nothing left).
+    const decisions = await Promise.all([4, 1, 7, 5, 1].map((points) => limiter.consume('multi', points)));
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 6],
+      [true, 5],
+      [false, 5],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(Number(await redis.get(`${keyPrefix}:multi`))).toBeGreaterThanOrEqual(10);
+    await expect(limiter.consume('multi')).resolves.toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it('gives back the points of a request that does not fit, so the rest of the quota stays usable', async () => {
+    const limiter = createTenantRateLimiter({ redis, points: 10, windowSeconds: 60, keyPrefix });
+    await expect(limiter.consume('refund', 3)).resolves.toMatchObject({ allowed: true, remaining: 7 });
+    await expect(limiter.consume('refund', 8)).resolves.toMatchObject({ allowed: false, remaining: 7 });
+    expect(Number(await redis.get(`${keyPrefix}:refund`))).toBe(3);
+    await expect(limiter.consume('refund', 11)).resolves.toMatchObject({ allowed: false, remaining: 7 });
+    await expect(limiter.consume('refund', 7)).resolves.toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it('refuses a point count that is not a whole number of at least 1', async () => {
+    const limiter = createTenantRateLimiter({ redis, points: 10, windowSeconds: 60, keyPrefix });
+    await expect(limiter.consume('bad', 0)).rejects.toThrow(/points/);
+    await expect(limiter.consume('bad', 1.5)).rejects.toThrow(/points/);
+  });
 });

@@ -5,9 +5,57 @@ import { ApiErrorCode } from '../error-codes.js';
 
 export interface JsonBodyOptions {
   limitBytes: number;
+  /** Deepest nesting of arrays and objects accepted; default MAX_JSON_NESTING. */
+  maxNesting?: number;
+}
+
+/**
+ * JSON.parse takes any nesting, but JSON.stringify, structured clone and every recursive walk
+ * overflow the stack a few thousand levels down: a body nested deeper than this is refused before
+ * anything else sees it. It sits above CONTEXT_MAX_DEPTH (64) plus a batch's envelope, so a context
+ * that is merely too deep fails as that batch item alone, with its own code.
+ */
+export const MAX_JSON_NESTING = 128;
+
+/** Deepest nesting of `[` and `{` in JSON text (outside strings); stops counting above `stopAbove`. */
+export function jsonNesting(text: string, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
 }
 
 const JSON_TYPE = 'application/json';
+
+/**
+ * Request bodies are accepted as sent, never decompressed: request signatures cover the bytes on
+ * the wire, and a body that must be inflated before it can be checked is a decompression bomb
+ * waiting for a bigger one. Any Content-Encoding other than `identity` is refused before a byte of
+ * the body is read, on every route (`undefined` when the request may go on).
+ */
+export function contentEncodingRefusal(ctx: { get(field: string): string }): ApiError | undefined {
+  const encoding = ctx.get('Content-Encoding').trim();
+  if (encoding === '' || encoding.toLowerCase() === 'identity') return undefined;
+  return new ApiError(
+    400,
+    ApiErrorCode.REQUEST_ENCODING_UNSUPPORTED,
+    `Content-Encoding \`${encoding.slice(0, 64)}\` is not supported: send the request body uncompressed (Content-Encoding: identity or none)`,
+  );
+}
 
 /**
  * Every request body in this service is JSON. A request that carries a body must say so and stay
@@ -27,7 +75,10 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   const parseOnly = async (): Promise<void> => {};
+  const maxNesting = options.maxNesting ?? MAX_JSON_NESTING;
   return async (ctx, next) => {
+    const encodingRefusal = contentEncodingRefusal(ctx);
+    if (encodingRefusal) throw encodingRefusal;
     // ctx.is() answers null without a body; `Content-Length: 0` (what clients send for a bare POST) is none either.
     const type = ctx.request.length === 0 ? null : ctx.is(JSON_TYPE);
     if (type === false) {
@@ -43,6 +94,14 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
         await parse(ctx, parseOnly);
       } catch (error) {
         throw bodyError(error, options.limitBytes);
+      }
+      const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
+      if (typeof raw === 'string' && jsonNesting(raw, maxNesting) > maxNesting) {
+        throw new ApiError(
+          400,
+          ApiErrorCode.REQUEST_JSON_TOO_DEEP,
+          `request body nests arrays and objects more than ${maxNesting} levels deep; the limit is ${maxNesting}`,
+        );
       }
     }
     await next();

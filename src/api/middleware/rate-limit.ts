@@ -1,5 +1,5 @@
 import { ApiError } from '../api-error.js';
-import type { AppMiddleware } from '../app-types.js';
+import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import type { RateLimitDecision, TenantRateLimiter } from '../tenant-rate-limiter.js';
 
@@ -13,19 +13,33 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   };
 }
 
-/** Spends one point of the caller's tenant quota per request. */
-export function rateLimit(limiter: TenantRateLimiter): AppMiddleware {
+/** Points a request spends: 1 for most, one per evaluation for a batch. */
+export type RateLimitCost = (ctx: AppContext) => number;
+
+/**
+ * Spends the caller's tenant quota: one point per request, or `cost(ctx)` points (read once the
+ * body is parsed, e.g. one per batch item). A request whose points do not fit what is left is a
+ * 429 and spends nothing.
+ */
+export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost): AppMiddleware {
   return async (ctx, next) => {
     const tenantId = ctx.state.tenantId;
     if (tenantId === undefined) throw new Error('rate limiting runs before the tenant header is read');
-    const decision = await limiter.consume(tenantId);
+    const points = cost ? Math.max(1, Math.floor(cost(ctx))) : 1;
+    const decision = await limiter.consume(tenantId, points);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       const wait = decision.resetSeconds;
+      const need =
+        points === 1
+          ? ''
+          : points > decision.limit
+            ? `; this request needs ${points} points (one per evaluation), more than the whole quota: split it`
+            : `; this request needs ${points} points (one per evaluation) and ${decision.remaining} remain`;
       throw new ApiError(
         429,
         ApiErrorCode.RATE_LIMIT_EXCEEDED,
-        `rate limit of ${decision.limit} requests per ${decision.windowSeconds} s exceeded for tenant \`${tenantId}\`; retry in ${wait} s`,
+        `rate limit of ${decision.limit} requests per ${decision.windowSeconds} s exceeded for tenant \`${tenantId}\`${need}; retry in ${wait} s`,
         { ...headers, 'Retry-After': String(wait) },
       );
     }

@@ -14,13 +14,25 @@ export interface EvaluationRouteOptions extends SignedOrBearerOptions {
 }
 
 /**
+ * Points of a batch request: one per item when `items` is an array of acceptable size; anything
+ * else costs 1 and is refused (400) by the body check after the rate limit.
+ */
+function batchCost(body: unknown, maxItems: number): number {
+  const items = typeof body === 'object' && body !== null ? (body as { items?: unknown }).items : undefined;
+  return Array.isArray(items) && items.length >= 1 && items.length <= maxItems ? items.length : 1;
+}
+
+/**
  * Evaluation of policy source sent in the request, one at a time or in batches (whose items may
  * also name deployed policies). Guards, in order: tenant header (400), signature or bearer token
  * with role MEMBER (403/401), the tenant's rate limit (429); then the query and body (400).
  */
 export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteModule {
   return (router, deps, kit) => {
-    const guard = createSignedOrBearerGuard(options, deps, kit)('MEMBER');
+    const guards = createSignedOrBearerGuard(options, deps, kit);
+    const guard = guards('MEMBER');
+    // A batch spends one point per item, so a batch buys no more evaluations than single requests.
+    const batchGuard = guards('MEMBER', (ctx) => batchCost(ctx.request.body, options.maxBatchItems));
 
     router.post(EVALUATE_SOURCE_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
@@ -30,7 +42,7 @@ export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteMo
       ctx.body = toResponseItem(answer!.result, trace);
     });
 
-    router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...guard, async (ctx) => {
+    router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...batchGuard, async (ctx) => {
       const trace = traceParam(ctx);
       const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems, options.limits);
       const signal = requesterSignal(ctx);

@@ -1,6 +1,6 @@
 import { createSignedRequestAuth, type NonceGuard, type Role } from '../../auth/index.js';
 import type { TenantRepository } from '../../store/index.js';
-import type { AppDeps, AppMiddleware, RouteKit } from '../app-types.js';
+import type { AppContext, AppDeps, AppMiddleware, RouteKit } from '../app-types.js';
 import { createEvaluationBearerCheck } from './evaluation-bearer.js';
 
 export interface SignedOrBearerOptions {
@@ -14,15 +14,16 @@ export interface SignedOrBearerOptions {
 /**
  * The guard of the evaluation and registry endpoints, per minimum role: tenant header (400), an
  * HMAC signature or instead a bearer token holding at least that role (403/401), then the
- * tenant's rate limit (429).
+ * tenant's rate limit (429): one point per request, or `cost(ctx)` points when given (the body is
+ * parsed by then, so a batch can charge one point per item).
  */
 export function createSignedOrBearerGuard(
   options: SignedOrBearerOptions,
   deps: AppDeps,
   kit: RouteKit,
-): (minRole: Role) => AppMiddleware[] {
+): (minRole: Role, cost?: (ctx: AppContext) => number) => AppMiddleware[] {
   const allowBearer = createEvaluationBearerCheck(deps.tokenVerifier);
-  return (minRole) => [
+  return (minRole, cost) => [
     createSignedRequestAuth({
       tenants: options.tenants,
       nonceGuard: options.nonceGuard,
@@ -31,6 +32,6 @@ export function createSignedOrBearerGuard(
       bodyLimitBytes: deps.bodyLimitBytes,
       ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
     }) as unknown as AppMiddleware,
-    kit.rateLimit,
+    cost ? kit.rateLimitBy(cost) : kit.rateLimit,
   ];
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNonceGuard } from '../nonce-guard.js';
+import { createNonceGuard, minimumNonceTtlSeconds, NONCE_TTL_MARGIN_SECONDS } from '../nonce-guard.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `test-${randomUUID()}:nonce:`;
@@ -54,13 +54,14 @@ describe('nonce guard (real Redis)', () => {
     }
   });
 
-  it('stores the key under the prefix with an expiry of twice the window', async () => {
+  it('stores the key under the prefix with an expiry of twice the window plus the margin', async () => {
     const guard = createNonceGuard({ redis, keyPrefix: prefix, windowSeconds: 120 });
     const nonce = `t_${randomUUID().replaceAll('-', '')}`;
     await guard.claim('tenant-c', nonce);
     const ttl = await redis.ttl(`${prefix}tenant-c:${nonce}`);
-    expect(ttl).toBeGreaterThan(230);
-    expect(ttl).toBeLessThanOrEqual(240);
+    expect(minimumNonceTtlSeconds(120)).toBe(240 + NONCE_TTL_MARGIN_SECONDS);
+    expect(ttl).toBeGreaterThan(240 + NONCE_TTL_MARGIN_SECONDS - 10);
+    expect(ttl).toBeLessThanOrEqual(240 + NONCE_TTL_MARGIN_SECONDS);
   });
 
   it('forgets a nonce once its expiry has passed', async () => {
@@ -75,8 +76,10 @@ describe('nonce guard (real Redis)', () => {
 
   it('refuses a configuration that would let a replay outlive the nonce', () => {
     expect(() => createNonceGuard({ redis, windowSeconds: 300, ttlSeconds: 300 })).toThrow(/at least twice/);
+    // Exactly two windows leaves the last second of a future-dated timestamp uncovered.
+    expect(() => createNonceGuard({ redis, windowSeconds: 300, ttlSeconds: 600 })).toThrow(/660/);
     expect(() => createNonceGuard({ redis, windowSeconds: 0 })).toThrow(/window/);
-    expect(() => createNonceGuard({ redis, windowSeconds: 300, ttlSeconds: 600 })).not.toThrow();
+    expect(() => createNonceGuard({ redis, windowSeconds: 300, ttlSeconds: 660 })).not.toThrow();
   });
 
   it('refuses malformed tenants and nonces instead of building odd keys', async () => {

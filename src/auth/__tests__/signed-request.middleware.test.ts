@@ -281,6 +281,31 @@ describe('signed-request middleware over real HTTP', () => {
     expect(replay.body.error).toContain('already used');
   });
 
+  it('refuses a nonce as reused for as long as its future-dated timestamp stays acceptable', async () => {
+    const windowSeconds = 300;
+    let clock = Math.floor(Date.now() / 1000);
+    const moved = await startApp({ windowSeconds, nowSeconds: () => clock });
+    const nonce = freshNonce();
+    const timestamp = clock + windowSeconds; // the future edge of the window
+    expect((await send(moved, { nonce, timestamp })).status).toBe(200);
+
+    // Redis must keep the nonce until server time passes timestamp + window, the last second in
+    // which the timestamp is still accepted, whatever fraction of a second the claim happened in.
+    const lastAcceptedMs = (timestamp + windowSeconds + 1) * 1000;
+    const expiresAtMs = Date.now() + (await redis.pttl(`${prefix}acme:${nonce}`));
+    expect(expiresAtMs).toBeGreaterThan(lastAcceptedMs);
+
+    // Every second the timestamp is acceptable, a replay is refused as a replay.
+    for (const at of [clock, clock + windowSeconds, clock + 2 * windowSeconds]) {
+      clock = at;
+      const replay = await send(moved, { nonce, timestamp });
+      expect(replay.status).toBe(403);
+      expect(replay.body.code).toBe('ERR_AUTH_NONCE_REUSED');
+    }
+    clock += 1;
+    expect((await send(moved, { nonce, timestamp })).body.code).toBe('ERR_AUTH_TIMESTAMP_STALE');
+  });
+
   it('keeps nonces per tenant', async () => {
     const nonce = freshNonce();
     expect((await send(base, { nonce })).status).toBe(200);
@@ -309,6 +334,14 @@ describe('signed-request middleware configuration', () => {
     const base = await startApp({ upstream: [koaBody()] });
     const response = await send(base);
     expect(response.status).toBe(500);
+  });
+
+  it('refuses an encoded body with 400 instead of hashing bytes that something may inflate', async () => {
+    const base = await startApp();
+    const gzip = await send(base, { extra: { 'content-encoding': 'gzip' } });
+    expect(gzip.status).toBe(400);
+    expect(gzip.body).toMatchObject({ code: 'ERR_REQUEST_ENCODING_UNSUPPORTED' });
+    expect((await send(base, { extra: { 'content-encoding': 'identity' } })).status).toBe(200);
   });
 
   it('answers 413 for a body over the limit', async () => {

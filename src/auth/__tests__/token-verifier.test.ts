@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, createJwtKeyRing, createTokenSigner, createTokenVerifier } from '../index.js';
+import { AuthenticationError, createJwtKeyRing, createTokenSigner, createTokenVerifier, DEFAULT_JWT_MAX_LIFETIME_SECONDS } from '../index.js';
 
 const ring = createJwtKeyRing([{ kid: 'k1', secret: 's'.repeat(40) }], 'test');
 const verifier = createTokenVerifier(ring);
@@ -45,6 +45,7 @@ describe('token signer and verifier', () => {
     const token = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
       .setSubject('alice')
+      .setIssuedAt()
       .setExpirationTime('1m')
       .sign(ring.signingKey.secret);
     const error = await failure(token);
@@ -56,8 +57,70 @@ describe('token signer and verifier', () => {
     const token = await new SignJWT({ tenant: 'acme', roles: ['ADMIN'] })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('alice')
+      .setIssuedAt()
       .setExpirationTime('1m')
       .sign(ring.signingKey.secret);
     expect((await failure(token)).message).toContain('key id');
+  });
+
+  describe('lifetime', () => {
+    const now = 1_800_000_000;
+    const at = (seconds: number) => new Date(seconds * 1000);
+    const clocked = createTokenVerifier(ring, { nowSeconds: () => now, maxLifetimeSeconds: 3600 });
+    const claims = { subject: 'a', tenantId: 'acme', roles: ['MEMBER'] as const, ttlSeconds: 3600 };
+
+    async function refusal(token: string): Promise<AuthenticationError> {
+      try {
+        await clocked.verify(token);
+      } catch (error) {
+        return error as AuthenticationError;
+      }
+      throw new Error('token was accepted');
+    }
+
+    it('accepts a token whose lifetime is exactly the maximum, at any point of it', async () => {
+      const token = await signer.sign(claims, at(now - 3599));
+      expect((await clocked.verify(token)).role).toBe('MEMBER');
+      expect((await clocked.verify(await signer.sign(claims, at(now)))).role).toBe('MEMBER');
+    });
+
+    it('refuses a token without iat', async () => {
+      const token = await new SignJWT({ tenant: 'acme', roles: ['MEMBER'] })
+        .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+        .setSubject('a')
+        .setExpirationTime(now + 60)
+        .sign(ring.signingKey.secret);
+      const error = await refusal(token);
+      expect(error.code).toBe('ERR_AUTH_TOKEN_INVALID');
+      expect(error.message).toContain('`iat`');
+    });
+
+    it('refuses a token that lives longer than the maximum, even a fresh one', async () => {
+      const error = await refusal(await signer.sign({ ...claims, ttlSeconds: 3601 }, at(now)));
+      expect(error.code).toBe('ERR_AUTH_TOKEN_INVALID');
+      expect(error.message).toContain('lifetime (exp - iat) of 3601 s exceeds the maximum of 3600 s');
+      const year3000 = await new SignJWT({ tenant: 'acme', roles: ['MEMBER'] })
+        .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+        .setSubject('a')
+        .setIssuedAt(now)
+        .setExpirationTime(32_503_680_000)
+        .sign(ring.signingKey.secret);
+      expect((await refusal(year3000)).message).toContain('exceeds the maximum');
+    });
+
+    it('refuses iat in the future beyond the clock tolerance, tolerating 5 s', async () => {
+      expect((await clocked.verify(await signer.sign(claims, at(now + 5)))).role).toBe('MEMBER');
+      const error = await refusal(await signer.sign(claims, at(now + 6)));
+      expect(error.code).toBe('ERR_AUTH_TOKEN_INVALID');
+      expect(error.message).toContain('`iat` lies in the future');
+    });
+
+    it('defaults to 24 hours', async () => {
+      const daily = createTokenVerifier(ring, { nowSeconds: () => now });
+      expect(DEFAULT_JWT_MAX_LIFETIME_SECONDS).toBe(86_400);
+      expect((await daily.verify(await signer.sign({ ...claims, ttlSeconds: 86_400 }, at(now)))).role).toBe('MEMBER');
+      await expect(daily.verify(await signer.sign({ ...claims, ttlSeconds: 86_401 }, at(now)))).rejects.toThrow(/exceeds the maximum of 86400 s/);
+      expect(() => createTokenVerifier(ring, { maxLifetimeSeconds: 0 })).toThrow(/maxLifetimeSeconds/);
+    });
   });
 });

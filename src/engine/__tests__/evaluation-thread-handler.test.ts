@@ -1,8 +1,17 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CompileResult, CompiledProgram, EvaluationResult } from '../../language/api-types.js';
 import type { Diagnostic } from '../../language/diagnostics/index.js';
-import { createEvaluationThreadHandler, INTERNAL_EVALUATION_ERROR, type ThreadLanguage } from '../evaluation-thread-handler.js';
-import { PROGRESS_INDEX, PROGRESS_STARTED_AT, createProgressBuffer, type ThreadItem, type ThreadTask } from '../thread-protocol.js';
+import type { BatchItem } from '../evaluation-batch.js';
+import { createEvaluationThreadHandler, type ThreadLanguage } from '../evaluation-thread-handler.js';
+import { EngineFailureCode, INTERNAL_EVALUATION_ERROR, type ItemResult } from '../item-result.js';
+import {
+  PROGRESS_INDEX,
+  PROGRESS_STARTED_AT,
+  createProgressBuffer,
+  type ThreadItemResult,
+  type ThreadSettings,
+  type ThreadTask,
+} from '../thread-protocol.js';
 
 // The language is the edge of this unit: a stand-in records calls and answers from the source text.
 function recordingLanguage() {
@@ -13,7 +22,8 @@ function recordingLanguage() {
     compile(source, locale): CompileResult {
       compiled.push(`${locale}|${source}`);
       if (source === 'broken') return { program: null, diagnostics: [warning, syntaxError] };
-      const program = { moduleName: 'm', locale: 'en-US', functions: [], module: {} } as unknown as CompiledProgram;
+      const functions = [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }];
+      const program = { moduleName: `m.${source}`, locale: 'en-US', functions, module: {} } as unknown as CompiledProgram;
       return { program, diagnostics: source === 'warned' ? [warning] : [] };
     },
     evaluate(_program, functionName, context, options): EvaluationResult {
@@ -35,87 +45,173 @@ const syntaxError: Diagnostic = {
 };
 const notFound: Diagnostic = { code: 'PL6002', severity: 'error', message: 'function `nope` not found in the module', span: null };
 
-function task(sources: string[], items: Array<Partial<ThreadItem>>): ThreadTask {
+const MiB = 1024 * 1024;
+function settings(extra: Partial<ThreadSettings> = {}): ThreadSettings {
+  return { cacheSize: 8, cacheTenants: 8, maxResultBytes: MiB, maxTraceBytes: MiB, ...extra };
+}
+
+type ItemSpec = Partial<Omit<Extract<BatchItem, { kind: 'evaluate' }>, 'kind'>> | Extract<BatchItem, { kind: 'compile' }>;
+
+function task(sources: string[], items: ItemSpec[]): ThreadTask {
   return {
-    sources,
-    items: items.map((item) => ({ sourceIndex: 0, locale: 'en-US', functionName: 'f', context: {}, trace: false, ...item })),
+    batch: {
+      sources,
+      items: items.map(
+        (item): BatchItem =>
+          'kind' in item && item.kind === 'compile'
+            ? item
+            : { kind: 'evaluate', tenantId: 't1', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: {}, trace: false, ...item },
+      ),
+    },
     progress: createProgressBuffer(),
     baseTime: Date.now(),
   };
 }
 
+const decode = (result: ThreadItemResult | undefined) => JSON.parse(result!.json) as ItemResult;
+const values = (results: ThreadItemResult[]) => results.map((r) => {
+  const decoded = decode(r);
+  return decoded.kind === 'evaluated' && decoded.ok ? decoded.value : null;
+});
+
 describe('evaluation thread handler', () => {
-  it('compiles a (locale, source) once and serves later items from the cache', () => {
+  it('compiles a (locale, source) once per tenant and serves later items from the cache', () => {
     const { language, compiled } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8 }, language);
+    const handle = createEvaluationThreadHandler(settings(), language);
     const first = handle(task(['A'], [{ context: 1 }, { context: 2 }, { locale: 'de-DE', context: 3 }]));
     const second = handle(task(['A'], [{ context: 4 }, { locale: 'en', context: 5 }]));
     expect(compiled).toEqual(['en-US|A', 'de-DE|A']);
-    expect(first.results.map((r) => [r.value, r.cacheHit])).toEqual([
-      [1, false],
-      [2, true],
-      [3, false],
+    expect(first.results.map((r) => [decode(r).ok, r.cacheHit])).toEqual([
+      [true, false],
+      [true, true],
+      [true, false],
     ]);
-    expect(second.results[0]).toMatchObject({ ok: true, value: 4, cacheHit: true, error: null, diagnostics: [] });
+    expect(values(first.results)).toEqual([1, 2, 3]);
+    expect(decode(second.results[0])).toMatchObject({ kind: 'evaluated', ok: true, value: 4, moduleName: 'm.A' });
+    expect(second.results[0]!.cacheHit).toBe(true);
     // A locale alias shares the canonical locale's entry.
-    expect(second.results[1]).toMatchObject({ ok: true, value: 5, cacheHit: true });
+    expect(decode(second.results[1])).toMatchObject({ ok: true, value: 5 });
+    expect(second.results[1]!.cacheHit).toBe(true);
+  });
+
+  it('keeps programs apart per tenant: the same source compiles once for each tenant', () => {
+    const { language, compiled } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings(), language);
+    const { results } = handle(task(['A'], [{ tenantId: 't1' }, { tenantId: 't2' }, { tenantId: 't1' }, { tenantId: 't2' }]));
+    expect(compiled).toEqual(['en-US|A', 'en-US|A']);
+    expect(results.map((r) => r.cacheHit)).toEqual([false, false, true, true]);
+  });
+
+  it("one tenant's many sources never evict another tenant's program", () => {
+    const { language, compiled } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings({ cacheSize: 2 }), language);
+    handle(task(['B'], [{ tenantId: 'tenant-b' }]));
+    const sources = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5'];
+    handle(task(sources, sources.map((_, sourceIndex) => ({ tenantId: 'tenant-a', sourceIndex }))));
+    const again = handle(task(['B'], [{ tenantId: 'tenant-b' }]));
+    expect(again.results[0]!.cacheHit).toBe(true);
+    expect(compiled.filter((entry) => entry.endsWith('|B'))).toHaveLength(1);
+    // Tenant A's own cache did evict: its first source compiles again.
+    const a0 = handle(task(['A0'], [{ tenantId: 'tenant-a' }]));
+    expect(a0.results[0]!.cacheHit).toBe(false);
+  });
+
+  it('forgets the least recently used tenant beyond cacheTenants', () => {
+    const { language, compiled } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings({ cacheTenants: 2 }), language);
+    handle(task(['A'], [{ tenantId: 't1' }, { tenantId: 't2' }, { tenantId: 't3' }]));
+    const { results } = handle(task(['A'], [{ tenantId: 't3' }, { tenantId: 't1' }]));
+    expect(results.map((r) => r.cacheHit)).toEqual([true, false]);
+    expect(compiled).toHaveLength(4);
   });
 
   it('recompiles once an entry has been evicted', () => {
     const { language, compiled } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 1 }, language);
+    const handle = createEvaluationThreadHandler(settings({ cacheSize: 1 }), language);
     handle(task(['A', 'B'], [{ sourceIndex: 0 }, { sourceIndex: 1 }, { sourceIndex: 0 }]));
     expect(compiled).toEqual(['en-US|A', 'en-US|B', 'en-US|A']);
   });
 
-  it('reports compile failures with the first error and every diagnostic', () => {
+  it('reports compile failures with the first error, its code and every diagnostic', () => {
     const { language } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8 }, language);
+    const handle = createEvaluationThreadHandler(settings(), language);
     const [result] = handle(task(['broken'], [{}])).results;
-    expect(result).toMatchObject({
+    expect(result!.ok).toBe(false);
+    expect(decode(result)).toEqual({
+      kind: 'evaluated',
       ok: false,
-      value: null,
+      code: 'PL1007',
       error: 'PL1007 missing `.` at the end of a statement at 2:5',
       diagnostics: [warning, syntaxError],
+      executionTimeMs: expect.any(Number),
     });
+  });
+
+  it('answers compile items with the module summary, or the diagnostics that stopped it', () => {
+    const { language, evaluated } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings(), language);
+    const { results } = handle(
+      task(
+        ['warned', 'broken'],
+        [
+          { kind: 'compile', tenantId: 't1', sourceIndex: 0, locale: 'en-US' },
+          { kind: 'compile', tenantId: 't1', sourceIndex: 1, locale: 'en-US' },
+        ],
+      ),
+    );
+    expect(decode(results[0])).toEqual({
+      kind: 'compiled',
+      ok: true,
+      module: { moduleName: 'm.warned', locale: 'en-US', functions: [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }] },
+      diagnostics: [warning],
+      executionTimeMs: expect.any(Number),
+    });
+    expect(decode(results[1])).toMatchObject({ kind: 'compiled', ok: false, code: 'PL1007', diagnostics: [warning, syntaxError] });
+    expect(results.map((r) => r.ok)).toEqual([true, false]);
+    expect(evaluated).toEqual([]);
   });
 
   it('runs a program that compiled with warnings only', () => {
     const { language } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8 }, language);
-    expect(handle(task(['warned'], [{ context: 'x' }])).results[0]).toMatchObject({ ok: true, value: 'x' });
+    const handle = createEvaluationThreadHandler(settings(), language);
+    expect(decode(handle(task(['warned'], [{ context: 'x' }])).results[0])).toMatchObject({ ok: true, value: 'x' });
   });
 
   it('keeps each item to itself: evaluation errors and defects fail only their item', () => {
     const { language } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8 }, language);
+    const handle = createEvaluationThreadHandler(settings(), language);
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { results } = handle(task(['A'], [{ functionName: 'missing' }, { functionName: 'explode' }, { context: 'fine' }]));
     // The defect's stack goes to the log, never into the result.
     expect(log).toHaveBeenCalledTimes(1);
     log.mockRestore();
-    expect(results.map((r) => [r.ok, r.error])).toEqual([
-      [false, 'PL6002 function `nope` not found in the module'],
-      [false, INTERNAL_EVALUATION_ERROR],
-      [true, null],
+    const decoded = results.map(decode);
+    expect(decoded.map((r) => [r.ok, r.ok ? null : r.code, r.ok ? null : r.error])).toEqual([
+      [false, 'PL6002', 'PL6002 function `nope` not found in the module'],
+      [false, EngineFailureCode.INTERNAL, INTERNAL_EVALUATION_ERROR],
+      [true, null, null],
     ]);
+    expect(decoded[0]).toMatchObject({ moduleName: 'm.A' });
+    expect(JSON.stringify(decoded[1])).not.toContain('defect');
   });
 
-  it('passes the step budget and trace flag, and returns a trace only when asked', () => {
+  it('passes the step budget, trace flag and output limits, and returns a trace only when asked', () => {
     const { language, evaluated } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8, stepBudget: 5000 }, language);
-    const { results } = handle(task(['A'], [{ trace: true }, { trace: false }]));
+    const handle = createEvaluationThreadHandler(settings({ stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 }), language);
+    const { results } = handle(task(['A'], [{ trace: true }, { trace: false, outputLimitBytes: 100 }, { outputLimitBytes: 1_000_000 }]));
     expect(evaluated.map((e) => e.options)).toEqual([
-      { trace: true, stepBudget: 5000 },
-      { trace: false, stepBudget: 5000 },
+      { trace: true, stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 },
+      // A request's own limit only ever lowers the engine's.
+      { trace: false, stepBudget: 5000, maxResultBytes: 100, maxTraceBytes: 100 },
+      { trace: false, stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 },
     ]);
-    expect(results[0]!.trace).toEqual([]);
-    expect(results[1]).not.toHaveProperty('trace');
+    expect(decode(results[0])).toMatchObject({ trace: [] });
+    expect(decode(results[1])).not.toHaveProperty('trace');
   });
 
   it('publishes the running item and its start for the watchdog', () => {
     const { language } = recordingLanguage();
-    const handle = createEvaluationThreadHandler({ cacheSize: 8 }, language);
+    const handle = createEvaluationThreadHandler(settings(), language);
     const work = task(['A'], [{}, {}, {}]);
     work.baseTime = Date.now() - 5000;
     handle(work);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createGraphqlSchema } from '../create-graphql-schema.js';
 import { resolveGraphqlLimits } from '../graphql-limits.js';
-import { createPreparedDocuments } from '../prepared-documents.js';
+import { bracketNesting, createPreparedDocuments, maxBracketNesting } from '../prepared-documents.js';
 
 const schema = createGraphqlSchema();
 
@@ -66,5 +66,24 @@ describe('createPreparedDocuments', () => {
       message: 'GraphQL introspection has been disabled, but the requested query contained the field "__schema".',
       extensions: { code: 'ERR_GRAPHQL_VALIDATION_FAILED' },
     });
+  });
+
+  it('measures bracket nesting on the tokens, ignoring strings and comments, and stops early', () => {
+    expect(bracketNesting('{ a(x: [[1]]) { b } }', 100, 1000)).toBe(4);
+    expect(bracketNesting('{ a(x: "[[[[[[[[") # {{{{{{{{\n }', 100, 1000)).toBe(2);
+    expect(bracketNesting('{'.repeat(100_000), 30, 1_000_000)).toBe(31);
+    expect(bracketNesting('{ a \u0000', 100, 1000)).toBe(1);
+    expect(maxBracketNesting(15)).toBe(38);
+  });
+
+  it('refuses nesting beyond the bracket limit with the depth code before parsing, whatever the token limit', () => {
+    const documents = createPreparedDocuments(schema, resolveGraphqlLimits({ maxTokens: 100_000 }));
+    for (const levels of [39, 2400, 20_000]) {
+      const prepared = documents.prepare(`{ listPolicies ${'{ id '.repeat(levels)}${'}'.repeat(levels)} }`);
+      expect(prepared).toMatchObject({ ok: false, errors: [{ extensions: { code: 'ERR_GRAPHQL_DEPTH_LIMIT' } }] });
+      if (!prepared.ok) expect(prepared.errors[0]!.message).toContain('GRAPHQL_MAX_DEPTH');
+    }
+    const list = documents.prepare(`{ getPolicy(id: ${'['.repeat(5000)}1${']'.repeat(5000)}) { id } }`);
+    expect(list).toMatchObject({ ok: false, errors: [{ extensions: { code: 'ERR_GRAPHQL_DEPTH_LIMIT' } }] });
   });
 });

@@ -1,49 +1,98 @@
 import { describe, expect, it } from 'vitest';
-import type { EnginePool, EvaluationItem, ItemResult } from '../../engine/index.js';
+import type { EngineRequest, EvaluateRequest, EvaluationBatch, ItemResult } from '../../engine/index.js';
+import type { BatchTransport } from '../batch-transport.js';
 import { DispatcherClosedError } from '../dispatch-errors.js';
 import { createEvaluationDispatcher } from '../evaluation-dispatcher.js';
 
-// The pool is the edge of the dispatcher: a stand-in records each batch and answers per item.
-function recordingPool(answer: (item: EvaluationItem) => ItemResult | Error = echo) {
-  const batches: EvaluationItem[][] = [];
-  const pool = {
-    size: 1,
-    taskTimeoutMs: 1000,
-    async evaluateMany(items: readonly EvaluationItem[]) {
-      batches.push([...items]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      const results = items.map(answer);
-      const failure = results.find((r) => r instanceof Error);
-      if (failure) throw failure;
-      return results as ItemResult[];
+interface Sent {
+  batch: EvaluationBatch;
+  cancelled: Array<readonly number[] | undefined>;
+}
+
+// The transport is the edge of the dispatcher: a stand-in records each batch and answers per item.
+function recordingTransport(options: { answer?: (item: EvaluationBatch['items'][number]) => ItemResult | Error; gate?: (index: number) => Promise<void> } = {}) {
+  const answer = options.answer ?? echo;
+  const sent: Sent[] = [];
+  let closed = 0;
+  const transport: BatchTransport = {
+    send(batch) {
+      const record: Sent = { batch, cancelled: [] };
+      sent.push(record);
+      const index = sent.length - 1;
+      const results = (async () => {
+        await (options.gate?.(index) ?? new Promise((resolve) => setTimeout(resolve, 5)));
+        const answers = batch.items.map(answer);
+        const failure = answers.find((r) => r instanceof Error);
+        if (failure) throw failure;
+        return answers as ItemResult[];
+      })();
+      return { results, cancel: (positions) => record.cancelled.push(positions) };
     },
-  } as unknown as EnginePool;
-  return { pool, batches };
+    close: async () => {
+      closed++;
+    },
+  };
+  return { transport, sent, closed: () => closed, contexts: () => sent.map((s) => s.batch.items.map((i) => (i as { context: unknown }).context)) };
 }
 
-function echo(item: EvaluationItem): ItemResult {
-  return { ok: true, value: item.context as never, diagnostics: [], error: null, executionTimeMs: 0 };
+function echo(item: EvaluationBatch['items'][number]): ItemResult {
+  const value = item.kind === 'evaluate' ? (item.context as never) : null;
+  return { kind: 'evaluated', ok: true, value, moduleName: 'm', executionTimeMs: 0 };
 }
 
-const item = (n: number): EvaluationItem => ({ source: 'Module a.', locale: 'en-US', functionName: 'f', context: n });
+const SOURCE = 'Module a.';
+const request = (n: unknown, extra: Partial<EvaluateRequest> = {}): EvaluateRequest => ({
+  kind: 'evaluate',
+  tenantId: 'tenant-a',
+  source: SOURCE,
+  locale: 'en-US',
+  functionName: 'f',
+  context: n,
+  ...extra,
+});
+const valueOf = (result: ItemResult | undefined) => (result?.kind === 'evaluated' && result.ok ? result.value : undefined);
+const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('evaluation dispatcher (coalescing)', () => {
   it('coalesces concurrent calls into one batch and answers each caller with its own result', async () => {
-    const { pool, batches } = recordingPool();
-    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 100, flushMs: 5 });
-    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => dispatcher.evaluate(item(n))));
-    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5]);
-    expect(batches).toHaveLength(1);
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 100, flushMs: 5 });
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => dispatcher.dispatch([request(n)])));
+    expect(results.map(([r]) => valueOf(r))).toEqual([1, 2, 3, 4, 5]);
+    expect(sent).toHaveLength(1);
     expect(dispatcher.stats()).toEqual({ batches: 1, items: 5, inFlight: 0 });
     await dispatcher.close();
   });
 
-  it('sends a batch as soon as it is full', async () => {
-    const { pool, batches } = recordingPool();
-    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 3, flushMs: 60_000 });
-    const results = await dispatcher.evaluateMany([1, 2, 3, 4, 5, 6].map(item));
-    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(batches.map((b) => b.map((i) => i.context))).toEqual([
+  it('carries each distinct source once, and requests of several tenants and kinds in one batch', async () => {
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 100, flushMs: 5 });
+    const requests: EngineRequest[] = [
+      request(1),
+      request(2, { tenantId: 'tenant-b' }),
+      { kind: 'compile', tenantId: 'tenant-b', source: 'Module b.', locale: 'de' },
+      request(3, { source: 'Module b.' }),
+    ];
+    await dispatcher.dispatch(requests);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.batch).toEqual({
+      sources: [SOURCE, 'Module b.'],
+      items: [
+        { kind: 'evaluate', tenantId: 'tenant-a', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: 1 },
+        { kind: 'evaluate', tenantId: 'tenant-b', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: 2 },
+        { kind: 'compile', tenantId: 'tenant-b', sourceIndex: 1, locale: 'de' },
+        { kind: 'evaluate', tenantId: 'tenant-a', sourceIndex: 1, locale: 'en-US', functionName: 'f', context: 3 },
+      ],
+    });
+    await dispatcher.close();
+  });
+
+  it('sends a batch as soon as it is full, keeping each call in order across batches', async () => {
+    const { transport, contexts } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 3, flushMs: 60_000 });
+    const results = await dispatcher.dispatch([1, 2, 3, 4, 5, 6].map((n) => request(n)));
+    expect(results.map(valueOf)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(contexts()).toEqual([
       [1, 2, 3],
       [4, 5, 6],
     ]);
@@ -53,72 +102,130 @@ describe('evaluation dispatcher (coalescing)', () => {
   it('while maxInFlight batches wait for answers, holds the next batch and lets it grow', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const batches: number[][] = [];
-    const pool = {
-      async evaluateMany(items: readonly EvaluationItem[]) {
-        batches.push(items.map((i) => i.context as number));
-        if (batches.length === 1) await gate;
-        return items.map(echo);
-      },
-    } as unknown as EnginePool;
-    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 4, flushMs: 0, maxInFlight: 1 });
-    const first = dispatcher.evaluate(item(1));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { transport, contexts } = recordingTransport({ gate: (index) => (index === 0 ? gate : Promise.resolve()) });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 4, flushMs: 0, maxInFlight: 1 });
+    const first = dispatcher.dispatch([request(1)]);
+    await tick();
     expect(dispatcher.stats()).toMatchObject({ batches: 1, inFlight: 1 });
     // Due on the next turn, but the one batch allowed on its way is still unanswered.
-    const waiting = [2, 3].map((n) => dispatcher.evaluate(item(n)));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(batches).toEqual([[1]]);
+    const waiting = [2, 3].map((n) => dispatcher.dispatch([request(n)]));
+    await tick();
+    expect(contexts()).toEqual([[1]]);
     // A full batch goes at once all the same.
-    const full = [4, 5, 6, 7].map((n) => dispatcher.evaluate(item(n)));
-    expect(batches).toEqual([[1], [2, 3, 4, 5]]);
-    const last = dispatcher.evaluate(item(8));
+    const full = [4, 5, 6, 7].map((n) => dispatcher.dispatch([request(n)]));
+    expect(contexts()).toEqual([[1], [2, 3, 4, 5]]);
+    const last = dispatcher.dispatch([request(8)]);
     release();
     const results = await Promise.all([first, ...waiting, ...full, last]);
-    expect(results.map((r) => r.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(batches).toEqual([[1], [2, 3, 4, 5], [6, 7, 8]]);
+    expect(results.map(([r]) => valueOf(r))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(contexts()).toEqual([[1], [2, 3, 4, 5], [6, 7, 8]]);
     expect(dispatcher.stats()).toEqual({ batches: 3, items: 8, inFlight: 0 });
     await dispatcher.close();
   });
 
-  it('refuses a maxInFlight that is not a positive integer or Infinity', () => {
-    const { pool } = recordingPool();
-    expect(() => createEvaluationDispatcher({ pool, maxInFlight: 0 })).toThrow(RangeError);
-    expect(() => createEvaluationDispatcher({ pool, maxInFlight: 1.5 })).toThrow(RangeError);
-    expect(() => createEvaluationDispatcher({ pool, maxInFlight: Infinity })).not.toThrow();
+  it('refuses a maxInFlight that is not a positive integer or Infinity, and other bad limits', () => {
+    const { transport } = recordingTransport();
+    expect(() => createEvaluationDispatcher({ transport, maxInFlight: 0 })).toThrow(RangeError);
+    expect(() => createEvaluationDispatcher({ transport, maxInFlight: 1.5 })).toThrow(RangeError);
+    expect(() => createEvaluationDispatcher({ transport, maxInFlight: Infinity })).not.toThrow();
+    expect(() => createEvaluationDispatcher({ transport, maxBatchItems: 0 })).toThrow(/maxBatchItems/);
+    expect(() => createEvaluationDispatcher({ transport, flushMs: -1 })).toThrow(/flushMs/);
   });
 
   it('flushes on the next turn of the event loop when flushMs is 0', async () => {
-    const { pool, batches } = recordingPool();
-    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 10, flushMs: 0 });
-    const results = await Promise.all([dispatcher.evaluate(item(1)), dispatcher.evaluateMany([item(2), item(3)])]);
-    expect(results).toEqual([echo(item(1)), [echo(item(2)), echo(item(3))]]);
-    expect(batches).toHaveLength(1);
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 0 });
+    const results = await Promise.all([dispatcher.dispatch([request(1)]), dispatcher.dispatch([request(2), request(3)])]);
+    expect(results.map((r) => r.map(valueOf))).toEqual([[1], [2, 3]]);
+    expect(sent).toHaveLength(1);
     await dispatcher.close();
   });
 
   it('rejects every caller of a batch whose transport failed, and only them', async () => {
     const boom = new Error('engine down');
-    const { pool } = recordingPool((i) => (i.context === 'bad' ? boom : echo(i)));
-    const dispatcher = createEvaluationDispatcher({ pool, maxBatchItems: 2, flushMs: 60_000 });
-    const outcomes = await Promise.allSettled([item(1), { ...item(0), context: 'bad' }, item(3), item(4)].map((i) => dispatcher.evaluate(i)));
+    const { transport } = recordingTransport({ answer: (i) => (i.kind === 'evaluate' && i.context === 'bad' ? boom : echo(i)) });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 2, flushMs: 60_000 });
+    const outcomes = await Promise.allSettled([request(1), request('bad'), request(3), request(4)].map((r) => dispatcher.dispatch([r])));
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'fulfilled', 'fulfilled']);
     expect((outcomes[0] as PromiseRejectedResult).reason).toBe(boom);
     await dispatcher.close();
   });
 
-  it('refuses work after close', async () => {
-    const { pool } = recordingPool();
-    const dispatcher = createEvaluationDispatcher({ pool });
+  it('refuses work after close, sends what was buffered, and closes the transport', async () => {
+    const { transport, sent, closed } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, flushMs: 60_000 });
+    const buffered = dispatcher.dispatch([request(1)]);
     await dispatcher.close();
-    await expect(dispatcher.evaluate(item(1))).rejects.toBeInstanceOf(DispatcherClosedError);
+    expect(sent).toHaveLength(1);
+    expect(closed()).toBe(1);
+    expect((await buffered).map(valueOf)).toEqual([1]);
+    await expect(dispatcher.dispatch([request(2)])).rejects.toBeInstanceOf(DispatcherClosedError);
+  });
+});
+
+describe('evaluation dispatcher (callers that go away)', () => {
+  it('never sends the items of a call aborted before its batch left', async () => {
+    const { transport, contexts } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 20 });
+    const controller = new AbortController();
+    const gone = dispatcher.dispatch([request('gone-1'), request('gone-2')], { signal: controller.signal });
+    const kept = dispatcher.dispatch([request('kept')]);
+    controller.abort(new Error('client disconnected'));
+    await expect(gone).rejects.toThrow('client disconnected');
+    expect((await kept).map(valueOf)).toEqual(['kept']);
+    expect(contexts()).toEqual([['kept']]);
+    await dispatcher.close();
   });
 
-  it('needs a connection or a pool and sane limits', () => {
-    expect(() => createEvaluationDispatcher({})).toThrow(/connection/);
-    const { pool } = recordingPool();
-    expect(() => createEvaluationDispatcher({ pool, maxBatchItems: 0 })).toThrow(/maxBatchItems/);
-    expect(() => createEvaluationDispatcher({ pool, flushMs: -1 })).toThrow(/flushMs/);
-    expect(() => createEvaluationDispatcher({ pool, responseTimeoutMs: 0 })).toThrow(/responseTimeoutMs/);
+  it('sends nothing when every caller of a buffer went away', async () => {
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 1 });
+    const controller = new AbortController();
+    const gone = dispatcher.dispatch([request(1)], { signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(gone).rejects.toThrow('gone');
+    await tick(20);
+    expect(sent).toHaveLength(0);
+    expect(dispatcher.stats()).toEqual({ batches: 0, items: 0, inFlight: 0 });
+    await dispatcher.close();
+  });
+
+  it('rejects at once for a signal that is already aborted', async () => {
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, flushMs: 1 });
+    await expect(dispatcher.dispatch([request(1)], { signal: AbortSignal.abort(new Error('late')) })).rejects.toThrow('late');
+    await tick(10);
+    expect(sent).toHaveLength(0);
+    await dispatcher.close();
+  });
+
+  it('cancels the positions of a call aborted after its batch left; the others still get answers', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { transport, sent } = recordingTransport({ gate: () => gate });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 0 });
+    const controller = new AbortController();
+    const before = dispatcher.dispatch([request('a')]);
+    const gone = dispatcher.dispatch([request('b'), request('c')], { signal: controller.signal });
+    const after = dispatcher.dispatch([request('d')]);
+    await tick();
+    expect(sent).toHaveLength(1);
+    controller.abort(new Error('client disconnected'));
+    await expect(gone).rejects.toThrow('client disconnected');
+    expect(sent[0]!.cancelled).toEqual([[1, 2]]);
+    release();
+    expect((await before).map(valueOf)).toEqual(['a']);
+    expect((await after).map(valueOf)).toEqual(['d']);
+    await dispatcher.close();
+  });
+
+  it('cancels nothing once a call has been answered', async () => {
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, flushMs: 0 });
+    const controller = new AbortController();
+    await dispatcher.dispatch([request(1)], { signal: controller.signal });
+    controller.abort();
+    expect(sent[0]!.cancelled).toEqual([]);
+    await dispatcher.close();
   });
 });

@@ -39,6 +39,8 @@ export interface EvaluationHarnessOptions {
   responseTimeoutMs?: number;
   maxBatchItems?: number;
   limits?: Partial<EvaluationLimits>;
+  /** Rate-limit quota per tenant and 60 s window; default 100,000. */
+  rateLimitPoints?: number;
 }
 
 export interface EvaluationHarness {
@@ -95,6 +97,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     redis,
     keyRing,
     prefix,
+    ...(options.rateLimitPoints !== undefined ? { rateLimitPoints: options.rateLimitPoints } : {}),
     routes: [
       createEvaluationRoutes({
         service: stack.evaluation,
