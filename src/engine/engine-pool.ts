@@ -141,8 +141,9 @@ class TimeoutReason {
   ) {}
 }
 
-function resultKind(item: BatchItem): ItemResult['kind'] {
-  return item.kind === 'compile' ? 'compiled' : 'evaluated';
+/** The kind of result an item answers; a malformed item (even `null`) answers an evaluation failure. */
+function resultKind(item: BatchItem | null | undefined): ItemResult['kind'] {
+  return item?.kind === 'compile' ? 'compiled' : 'evaluated';
 }
 
 export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
@@ -368,7 +369,7 @@ function invalidItemReason(batch: EvaluationBatch, position: number): string | n
   if (typeof item.tenantId !== 'string' || item.tenantId === '') return 'invalid evaluation item: `tenantId` must be a non-empty string';
   if (typeof item.locale !== 'string') return 'invalid evaluation item: `locale` must be a string';
   if (item.kind === 'evaluate' && typeof item.functionName !== 'string') return 'invalid evaluation item: `functionName` must be a string';
-  if (typeof item.sourceIndex !== 'number' || typeof batch.sources[item.sourceIndex] !== 'string') {
+  if (typeof item.sourceIndex !== 'number' || !Array.isArray(batch.sources) || typeof batch.sources[item.sourceIndex] !== 'string') {
     return 'invalid evaluation item: `sourceIndex` must point into `sources`';
   }
   return null;
