@@ -38,6 +38,34 @@ export function createEvaluationThreadHandler(
 ): (task: ThreadTask) => ThreadTaskResult {
   const cache = createTenantProgramCache<CompileResult>(settings.cacheSize, settings.cacheTenants);
 
+  /**
+   * The JSON of a successful or failed evaluation, held to the item's caps on its value and its
+   * trace. The language takes the caps as options but the size is only known here, where the
+   * result becomes JSON: one whole result within both caps needs no further measuring.
+   */
+  function capped(result: ItemResult, options: EvaluateOptions): { result: ItemResult; json: string } {
+    const json = JSON.stringify(result);
+    const maxResultBytes = options.maxResultBytes ?? settings.maxResultBytes;
+    const maxTraceBytes = options.maxTraceBytes ?? settings.maxTraceBytes;
+    if (result.kind !== 'evaluated' || Buffer.byteLength(json) <= Math.min(maxResultBytes, maxTraceBytes)) return { result, json };
+    const tooLarge = (what: string, bytes: number, limit: number) => {
+      const failure: ItemResult = {
+        ...engineFailure('evaluated', EngineFailureCode.OUTPUT_TOO_LARGE, `${what} is ${bytes} bytes of JSON, more than the limit of ${limit} bytes`, result.executionTimeMs),
+        ...(result.moduleName !== undefined ? { moduleName: result.moduleName } : {}),
+      };
+      return { result: failure, json: JSON.stringify(failure) };
+    };
+    if (result.ok) {
+      const valueBytes = Buffer.byteLength(JSON.stringify(result.value));
+      if (valueBytes > maxResultBytes) return tooLarge('the result', valueBytes, maxResultBytes);
+    }
+    if (result.trace !== undefined) {
+      const traceBytes = Buffer.byteLength(JSON.stringify(result.trace));
+      if (traceBytes > maxTraceBytes) return tooLarge('the decision trace', traceBytes, maxTraceBytes);
+    }
+    return { result, json };
+  }
+
   function evaluateOptions(item: Extract<BatchItem, { kind: 'evaluate' }>): EvaluateOptions {
     const limit = item.outputLimitBytes;
     const options: EvaluateOptions = {
@@ -49,7 +77,7 @@ export function createEvaluationThreadHandler(
     return options;
   }
 
-  function runItem(item: BatchItem, source: string, key: string, elapsed: () => number): { result: ItemResult; cacheHit: boolean } {
+  function runItem(item: BatchItem, source: string, key: string, elapsed: () => number): { result: ItemResult; json?: string; cacheHit: boolean } {
     let compiled = cache.get(item.tenantId, key);
     const cacheHit = compiled !== undefined;
     if (compiled === undefined) {
@@ -64,13 +92,14 @@ export function createEvaluationThreadHandler(
       return { result: { kind: 'compiled', ok: true, module, diagnostics, executionTimeMs: elapsed() }, cacheHit };
     }
     if (hasErrors) return { result: diagnosticFailure('evaluated', diagnostics, elapsed()), cacheHit };
-    const outcome = language.evaluate(program, item.functionName, item.context, evaluateOptions(item));
+    const options = evaluateOptions(item);
+    const outcome = language.evaluate(program, item.functionName, item.context, options);
     const trace = item.trace === true && outcome.trace ? { trace: outcome.trace } : {};
     const moduleName = program.moduleName;
     const result: ItemResult = outcome.ok
       ? { kind: 'evaluated', ok: true, value: outcome.value, moduleName, executionTimeMs: elapsed(), ...trace }
       : { ...diagnosticFailure('evaluated', outcome.diagnostics, elapsed()), moduleName, ...trace };
-    return { result, cacheHit };
+    return { ...capped(result, options), cacheHit };
   }
 
   function answer(item: BatchItem, source: string, key: string): ThreadItemResult {
@@ -78,9 +107,10 @@ export function createEvaluationThreadHandler(
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let cacheHit = false;
     let result: ItemResult;
+    let json: string | undefined;
     try {
-      ({ result, cacheHit } = runItem(item, source, key, elapsed));
-      return { ok: result.ok, json: JSON.stringify(result), cacheHit, executionTimeMs: result.executionTimeMs };
+      ({ result, json, cacheHit } = runItem(item, source, key, elapsed));
+      return { ok: result.ok, json: json ?? JSON.stringify(result), cacheHit, executionTimeMs: result.executionTimeMs };
     } catch (error) {
       // The language reports user problems as diagnostics; a throw is a defect, so keep its stack in the log only.
       console.error('evaluation thread: unexpected error', error);

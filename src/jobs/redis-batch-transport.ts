@@ -65,6 +65,8 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
       waiter.reject(new EvaluationWorkerError(`evaluation worker failed: ${reply.error}`));
       return;
     }
+    // A message of another shape (not from a worker of this version) must not throw in the listener.
+    if (!Array.isArray(reply.results) || !Number.isInteger(reply.from) || reply.from < 0) return;
     reply.results.forEach((result, offset) => {
       if (waiter.results[reply.from + offset] === undefined) waiter.received++;
       waiter.results[reply.from + offset] = result;

@@ -43,7 +43,7 @@ describe('evaluation endpoints without a worker', () => {
     expect(error.attempts).toBe(1);
     expect(error.body).toEqual({
       result: null,
-      error: `policy evaluation is unavailable: no evaluation worker answered within ${RESPONSE_TIMEOUT_MS} ms`,
+      error: `policy evaluation is unavailable: no evaluation worker answered within ${RESPONSE_TIMEOUT_MS} ms; retry later`,
       executionTimeMs: 0,
       code: 'ERR_EVALUATION_UNAVAILABLE',
     });

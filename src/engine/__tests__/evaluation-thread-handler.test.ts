@@ -60,7 +60,16 @@ function task(sources: string[], items: ItemSpec[]): ThreadTask {
         (item): BatchItem =>
           'kind' in item && item.kind === 'compile'
             ? item
-            : { kind: 'evaluate', tenantId: 't1', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: {}, trace: false, ...item },
+            : {
+                kind: 'evaluate',
+                tenantId: 't1',
+                sourceIndex: 0,
+                locale: 'en-US',
+                functionName: 'f',
+                context: {},
+                trace: false,
+                ...(item as Partial<Extract<BatchItem, { kind: 'evaluate' }>>),
+              },
       ),
     },
     progress: createProgressBuffer(),
@@ -207,6 +216,48 @@ describe('evaluation thread handler', () => {
     ]);
     expect(decode(results[0])).toMatchObject({ trace: [] });
     expect(decode(results[1])).not.toHaveProperty('trace');
+  });
+
+  it('fails an item whose result or trace is larger than its cap with ERR_EVALUATION_OUTPUT_TOO_LARGE', () => {
+    const { language } = recordingLanguage();
+    const traced: ThreadLanguage = {
+      ...language,
+      evaluate: (program, functionName, context, options) => ({
+        ...(language.evaluate(program, functionName, context, options) as { ok: true; value: never }),
+        trace: [{ kind: 'return', rule: 'f', text: 'x', span: null as never, value: 'y'.repeat(500) }],
+      }),
+    };
+    const handle = createEvaluationThreadHandler(settings({ maxResultBytes: 1000, maxTraceBytes: 2000 }), traced);
+    const { results } = handle(
+      task(['A'], [
+        { context: 'x'.repeat(900) },
+        { context: 'x'.repeat(1100) },
+        { context: 'x'.repeat(200), outputLimitBytes: 100 },
+        { context: 'x'.repeat(10), trace: true, outputLimitBytes: 300 },
+        { context: 'x'.repeat(10), trace: true },
+      ]),
+    );
+    const decoded = results.map(decode);
+    expect(decoded.map((r) => (r.ok ? 'ok' : r.code))).toEqual([
+      'ok',
+      EngineFailureCode.OUTPUT_TOO_LARGE,
+      EngineFailureCode.OUTPUT_TOO_LARGE,
+      EngineFailureCode.OUTPUT_TOO_LARGE,
+      'ok',
+    ]);
+    expect(decoded[1]).toEqual({
+      kind: 'evaluated',
+      ok: false,
+      code: EngineFailureCode.OUTPUT_TOO_LARGE,
+      error: 'the result is 1102 bytes of JSON, more than the limit of 1000 bytes',
+      diagnostics: [],
+      executionTimeMs: expect.any(Number),
+      moduleName: 'm.A',
+    });
+    expect(decoded[2]).toMatchObject({ error: 'the result is 202 bytes of JSON, more than the limit of 100 bytes' });
+    expect(decoded[3]).toMatchObject({ error: expect.stringMatching(/^the decision trace is \d+ bytes of JSON, more than the limit of 300 bytes$/) });
+    expect(decoded[3]).not.toHaveProperty('trace');
+    expect(results.map((r) => r.ok)).toEqual([true, false, false, false, true]);
   });
 
   it('publishes the running item and its start for the watchdog', () => {
