@@ -17,7 +17,7 @@ import type {
 } from '../ast/nodes.js';
 import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from './builtins.js';
 import type { RuleScope } from './rule-scope.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import {
   assignable,
   BOOL,

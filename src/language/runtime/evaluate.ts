@@ -3,7 +3,7 @@
  * function, bad input, runtime failure, exhausted budget — comes back as diagnostics.
  */
 import type { CompiledProgram, EvaluateOptions, EvaluationResult, JsonValue, TraceEntry } from '../api-types.js';
-import { suggestName } from '../checker/suggest.js';
+import { suggestName } from '../diagnostics/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { EvaluationError } from './evaluation-error.js';
 import { INVALID } from './input-conversion.js';

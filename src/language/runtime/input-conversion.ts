@@ -6,7 +6,7 @@
  * that names every problem by path. The common, valid case pays for no path strings.
  */
 import type { EnumInfo, RecordInfo } from '../checker/checked-module.js';
-import { didYouMean } from '../checker/suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import { typeToString, type ValueType } from '../checker/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
