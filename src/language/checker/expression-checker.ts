@@ -15,7 +15,7 @@ import type {
   RecordExpr,
   UnaryExpr,
 } from '../ast/nodes.js';
-import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from './builtins.js';
+import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from '../builtins/index.js';
 import type { RuleScope } from './rule-scope.js';
 import { didYouMean } from '../diagnostics/index.js';
 import {

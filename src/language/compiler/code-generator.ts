@@ -12,13 +12,13 @@
  * compiler; a test runs the conformance corpus on both.
  */
 import type { Expr, MatchStmt, Span, Statement } from '../ast/nodes.js';
-import type { BuiltinName } from '../checker/builtins.js';
+import { BUILTINS, type BuiltinName } from '../builtins/index.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
-import { CODE_HELPER_NAMES, type CodeHelpers } from '../runtime/code-helpers.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
 import type { Meter } from '../runtime/meter.js';
 import { ConversionGenerator } from './conversion-generator.js';
+import { GENERATED_HELPER_NAMES, type GeneratedHelpers } from './generated-helpers.js';
 
 export interface GeneratedRules {
   /** Body of `new Function('k', 's', 'h', 'm', source)`: returns one entry function per name. */
@@ -42,7 +42,7 @@ export interface InstantiatedRules {
 }
 
 const KEYWORDS = ['function', 'let', 'const', 'if', 'else', 'return', 'switch', 'case', 'default', 'break', 'for', 'true', 'false'];
-const ALLOWED_WORDS = new Set([...KEYWORDS, ...CODE_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes', 'push']);
+const ALLOWED_WORDS = new Set([...KEYWORDS, ...GENERATED_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes', 'push']);
 const STRICT = "'use strict';\n";
 
 /**
@@ -417,65 +417,13 @@ class RuleGenerator {
   }
 
   private builtin(nodes: readonly Expr[], args: string[], name: BuiltinName, at: Span): string {
-    const span = this.module.span(at);
-    const [a, b] = args;
-    const argType = (i: number) => this.typeOf(nodes[i]!);
-    switch (name) {
-      case 'min':
-      case 'max':
-        if (args.length === 1) return a!;
-        if (args.length === 2) return `${name}2(${a}, ${b})`;
-        return `${name}N([${args.join(', ')}])`;
-      case 'abs':
-        return `abs(${a})`;
-      case 'round':
-        if (args.length === 2) return `roundD(${a}, ${b}, ${span})`;
-        return argType(0).kind === 'Int' ? a! : `roundI(${a}, ${span})`;
-      case 'floor':
-      case 'ceil':
-        return argType(0).kind === 'Int' ? a! : `${name}I(${a}, ${span})`;
-      case 'power':
-        return `power(${a}, ${b}, ${span})`;
-      case 'sqrt':
-        return `sqrt(${a}, ${span})`;
-      case 'length':
-        return argType(0).kind === 'Text' ? `textLength(${a})` : `size(${a})`;
-      case 'count':
-        return `size(${a})`;
-      case 'sum': {
-        const list = argType(0);
-        return list.kind === 'List' && list.element.kind === 'Int' ? `sumI(${a}, ${span})` : `sumF(${a}, ${span})`;
-      }
-      case 'append':
-        return `append(${a}, ${b})`;
-      case 'upper':
-        return `upper(${a}, ${span})`;
-      case 'lower':
-      case 'trim':
-        return `${name}(${a})`;
-      case 'startsWith':
-      case 'endsWith':
-        return `${name}(${a}, ${b})`;
-      case 'text': {
-        const type = argType(0);
-        switch (type.kind) {
-          case 'Int':
-            return `intText(${a})`;
-          case 'Float':
-            return `floatText(${a})`;
-          case 'Bool':
-            return `boolText(${a})`;
-          case 'Text':
-            return a!;
-          case 'Enum':
-            return `${this.module.constant(this.checked.enums.get(type.name)!.variants)}[${a}]`;
-          default:
-            throw new Error(`text() of a ${type.kind} value passed the checker`);
-        }
-      }
-      case 'join':
-        return `join(${a}, ${b}, ${span})`;
-    }
+    return BUILTINS[name].generated({
+      args,
+      argTypes: nodes.map((node) => this.typeOf(node)),
+      span: this.module.span(at),
+      constant: (value) => this.module.constant(value),
+      enums: this.checked.enums,
+    });
   }
 }
 
@@ -536,13 +484,13 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     functions.push(code, conversions.entry(0, copy, rule.params, exploded), conversions.declarations());
     entries.push('e0');
   }
-  const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
+  const source = `${STRICT}const { ${GENERATED_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
   assertGeneratedSource(source);
   return { source, constants: module.constants, spans: module.spans, names: ruleNames, entry };
 }
 
 /** Compiles generated rules; the source has passed `assertGeneratedSource`. */
-export function instantiateRules(generated: GeneratedRules, helpers: CodeHelpers, meter: Meter): InstantiatedRules {
+export function instantiateRules(generated: GeneratedRules, helpers: GeneratedHelpers, meter: Meter): InstantiatedRules {
   assertGeneratedSource(generated.source);
   const factory = new Function('k', 's', 'h', 'm', generated.source) as (k: unknown, s: unknown, h: unknown, m: unknown) => unknown[];
   const entries = factory(generated.constants, generated.spans, helpers, meter);

@@ -10,7 +10,6 @@ import type { CompiledProgram, FunctionSignature, Locale } from '../api-types.js
 import type { CheckedModule } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
-import { createCodeHelpers } from '../runtime/code-helpers.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
@@ -25,6 +24,7 @@ import {
   type RuleCode,
 } from '../runtime/program-runtime.js';
 import { generateRules, instantiateRules } from './code-generator.js';
+import { createGeneratedHelpers } from './generated-helpers.js';
 import type { CompileContext } from './compile-context.js';
 import { compileBlock } from './statement-compiler.js';
 import { TraceRecorder } from './trace-recorder.js';
@@ -118,7 +118,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     tierUp(entry) {
       const reachable = reachableFrom(checked, entry.name);
       const rules = checked.callOrder.filter((name) => reachable.has(name));
-      const generated = instantiateRules(generateRules(checked, rules, entry.name), createCodeHelpers(meter), meter);
+      const generated = instantiateRules(generateRules(checked, rules, entry.name), createGeneratedHelpers(meter), meter);
       const run = generated.rules.get(entry.name)!;
       entry.fast = generated.entry;
       const rule = checked.rules.get(entry.name)!;
