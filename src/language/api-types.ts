@@ -19,6 +19,19 @@ export interface ParseResult {
 export interface CompileOptions {
   /** Default 1,000,000 (LANGUAGE.md §7). */
   stepBudget?: number;
+  /**
+   * Called at most once per program when building the generated (hot) form of an entry point
+   * fails; that entry point keeps running as closures, with the same answers. Default: one
+   * `console.warn` per program.
+   */
+  onTierUpFailure?: (failure: TierUpFailure) => void;
+}
+
+/** Why an entry point of a program stays in its closure form. */
+export interface TierUpFailure {
+  moduleName: string;
+  functionName: string;
+  error: unknown;
 }
 
 export interface CompileResult {

@@ -449,6 +449,31 @@ function listContains(equals: Equality): (list: unknown[], item: unknown) => boo
 }
 
 /**
+ * Most fields the entry copy takes as separate arguments. Beyond it a record parameter arrives
+ * whole: a function with tens of thousands of parameters is slow to compile, overflows the stack
+ * when called and, past 65,535, is not even valid JavaScript.
+ */
+export const MAX_EXPLODED_FIELDS = 64;
+
+/**
+ * The record parameters the entry copy may take field by field (no record array is made for
+ * them), in parameter order while their fields fit MAX_EXPLODED_FIELDS. Generating drops those
+ * the rule uses other than by reading a field.
+ */
+function explodableParameters(checked: CheckedModule, rule: RuleInfo): Set<number> {
+  const exploded = new Set<number>();
+  let fields = 0;
+  rule.params.forEach((param, slot) => {
+    if (param.type.kind !== 'Record') return;
+    const count = checked.records.get(param.type.name)!.fields.length;
+    if (fields + count > MAX_EXPLODED_FIELDS) return;
+    fields += count;
+    exploded.add(slot);
+  });
+  return exploded;
+}
+
+/**
  * Generates the given rules, which must be closed under calls and listed callees first, and for
  * `entry` (one of them) also the function that converts its context and result.
  */
@@ -470,8 +495,7 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const rule = checked.rules.get(entry)!;
     const conversions = new ConversionGenerator(module, checked);
     const copy = ruleNames.length;
-    // Record parameters only read field by field arrive as separate fields: no record array.
-    const exploded = new Set(rule.params.flatMap((p, i) => (p.type.kind === 'Record' ? [i] : [])));
+    const exploded = explodableParameters(checked, rule);
     let code: string | null = null;
     while (code === null) {
       try {
