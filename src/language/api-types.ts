@@ -64,6 +64,16 @@ export interface EvaluateOptions {
   stepBudget?: number;
   /** Record the decision trace (off by default; free when off). */
   trace?: boolean;
+  /**
+   * Largest result, as compact UTF-8 JSON, in bytes; a larger one fails with PL4006 before it is
+   * converted. Default 1 MiB (1,048,576).
+   */
+  maxResultBytes?: number;
+  /**
+   * Largest decision trace in bytes (values and texts exactly, plus 160 bytes per entry for its
+   * keys and span); passing it stops the evaluation with PL4007. Default 1 MiB (1,048,576).
+   */
+  maxTraceBytes?: number;
 }
 
 /** One condition evaluated, in evaluation order. */

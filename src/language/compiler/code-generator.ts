@@ -16,7 +16,10 @@ import { BUILTINS, type BuiltinName } from '../builtins/index.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
+import { largestJsonSize } from '../runtime/json-size.js';
 import type { Meter } from '../runtime/meter.js';
+import { createResultCheck } from '../runtime/result-conversion.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../runtime/value-limits.js';
 import { ConversionGenerator } from './conversion-generator.js';
 import { GENERATED_HELPER_NAMES, type GeneratedHelpers } from './generated-helpers.js';
 
@@ -496,10 +499,17 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const conversions = new ConversionGenerator(module, checked);
     const copy = ruleNames.length;
     const exploded = explodableParameters(checked, rule);
+    // The fast path runs with the default limits (evaluate.ts); a result type whose values always
+    // fit needs no check at all.
+    const env = { records: checked.records, enums: checked.enums };
+    const fits = largestJsonSize(rule.returnType, env) <= DEFAULT_MAX_RESULT_BYTES;
+    const check = fits ? null : module.constant(createResultCheck(rule.returnType, env));
+    const toJson = (value: string): string =>
+      conversions.output(rule.returnType, check === null ? value : `${check}(${value}, ${DEFAULT_MAX_RESULT_BYTES})`);
     let code: string | null = null;
     while (code === null) {
       try {
-        code = new RuleGenerator(module, rule, (value) => conversions.output(rule.returnType, value), exploded).generate(copy);
+        code = new RuleGenerator(module, rule, toJson, exploded).generate(copy);
       } catch (error) {
         if (!(error instanceof NotExplodableError)) throw error;
         exploded.delete(error.slot);

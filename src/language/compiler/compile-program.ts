@@ -13,7 +13,8 @@ import { freshTemplates } from '../runtime/closure-template.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
 import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
-import { createOutputConversion } from '../runtime/output-conversion.js';
+import { createResultConversion } from '../runtime/result-conversion.js';
+import { TraceSink } from '../runtime/trace-sink.js';
 import { propertyKey } from '../runtime/property-key.js';
 import {
   PROGRAM_RUNTIME,
@@ -95,7 +96,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     entries.set(rule.name, {
       name: propertyKey(rule.name),
       args: createArgumentsConversion(rule.name, rule.params, env),
-      toJson: createOutputConversion(rule.returnType, env),
+      toJson: createResultConversion(rule.returnType, env),
       plain: plain.rules.get(rule.name)!,
       fast: null,
       runs: 0,
@@ -117,7 +118,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     tierUpAfter,
     traced() {
       traced ??= buildTree(
-        { checked, env, meter, trace: new TraceRecorder({ entries: [] }, options.source, env) },
+        { checked, env, meter, trace: new TraceRecorder(new TraceSink(), options.source, env) },
         null,
       );
       return traced;
@@ -134,7 +135,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
         const frame: unknown[] = [];
         for (let i = 0; i < rule.params.length; i++) frame.push(undefined);
         const args = createArgumentsConversion(rule.name, rule.params, env, freshTemplates);
-        const toJson = createOutputConversion(rule.returnType, env, freshTemplates);
+        const toJson = createResultConversion(rule.returnType, env, freshTemplates);
         entry.fast = generated.entry;
         entry.plain = { frame, body: () => run(frame) };
         entry.args = args;

@@ -370,7 +370,7 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
       const values = args.map((arg) => arg());
       if (--meter.left < 0) throw budgetExceeded(meter, span);
       const entry: TraceEntry = { kind: 'call', rule, text, span, value: null };
-      sink.entries.push(entry);
+      sink.push(entry);
       for (let i = 0; i < values.length; i++) frame[i] = values[i];
       const result = body();
       entry.value = toJson(result);

@@ -6,8 +6,10 @@
  */
 import type { Span } from '../ast/nodes.js';
 import { ruleFailure } from './evaluation-error.js';
+import { nestedDeeperThan } from './json-depth.js';
 import { budgetExceeded, type Meter } from './meter.js';
 import { checkFloat, checkInt, checkTextLength, divisionByZero, floorMod, moduloByZero, notFinite } from './numeric.js';
+import { MAX_VALUE_DEPTH } from './value-limits.js';
 
 export function createCodeHelpers(meter: Meter) {
   return {
@@ -52,6 +54,8 @@ export function createCodeHelpers(meter: Meter) {
       return count;
     },
     own: (o: object, name: string): unknown => Object.getOwnPropertyDescriptor(o, name)?.value,
+    /** The context's depth check when a parameter's type can nest deeper than the bound. */
+    tooDeep: (context: unknown): boolean => nestedDeeperThan(context, MAX_VALUE_DEPTH + 1),
   };
 }
 
