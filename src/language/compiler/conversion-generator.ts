@@ -11,8 +11,9 @@
 import type { CheckedModule } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
-import { createInputConversion, INVALID, type TypeEnvironment } from '../runtime/input-conversion.js';
+import { createInputConversion, INVALID } from '../runtime/input-conversion.js';
 import { staticDepth } from '../runtime/json-depth.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
 import { createOutputConversion } from '../runtime/output-conversion.js';
 import { propertyKey } from '../runtime/property-key.js';
 import { MAX_VALUE_DEPTH } from '../runtime/value-limits.js';

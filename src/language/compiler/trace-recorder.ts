@@ -5,7 +5,7 @@
 import type { Node } from '../ast/nodes.js';
 import type { ValueType } from '../checker/types.js';
 import { createOutputConversion, type OutputConversion } from '../runtime/output-conversion.js';
-import type { TypeEnvironment } from '../runtime/input-conversion.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
 import { createJsonSize } from '../runtime/json-size.js';
 import type { TraceSink } from '../runtime/trace-sink.js';
 

@@ -5,7 +5,6 @@
  * Two passes: a fast conversion that only says "invalid", and, when it does, a diagnosing walk
  * that names every problem by path. The common, valid case pays for no path strings.
  */
-import type { EnumInfo, RecordInfo } from '../checker/checked-module.js';
 import { didYouMean } from '../diagnostics/index.js';
 import { typeToString, type ValueType } from '../checker/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -13,16 +12,13 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
 import { nestedDeeperThan, staticDepth } from './json-depth.js';
 import { propertyKey } from './property-key.js';
+import type { TypeEnvironment } from './type-environment.js';
 import { MAX_VALUE_DEPTH } from './value-limits.js';
 
 export const INVALID: unique symbol = Symbol('invalid input');
 export type Converted = unknown;
 export type InputConversion = (value: unknown) => Converted | typeof INVALID;
 
-export interface TypeEnvironment {
-  readonly records: ReadonlyMap<string, RecordInfo>;
-  readonly enums: ReadonlyMap<string, EnumInfo>;
-}
 
 /** At most this many input problems are reported for one evaluation. */
 const MAX_INPUT_DIAGNOSTICS = 20;

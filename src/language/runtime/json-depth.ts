@@ -4,7 +4,7 @@
  * list of itself) are checked first, without recursion, to keep the engine's stack safe.
  */
 import type { ValueType } from '../checker/types.js';
-import type { TypeEnvironment } from './input-conversion.js';
+import type { TypeEnvironment } from './type-environment.js';
 
 /**
  * How deeply lists and records nest in the type; Infinity when a record contains itself. Each

@@ -5,7 +5,7 @@
  * its recursion (and the conversion that follows it) stays shallow.
  */
 import type { ValueType } from '../checker/types.js';
-import type { TypeEnvironment } from './input-conversion.js';
+import type { TypeEnvironment } from './type-environment.js';
 import { staticDepth } from './json-depth.js';
 import { propertyKey } from './property-key.js';
 import { MAX_VALUE_DEPTH } from './value-limits.js';

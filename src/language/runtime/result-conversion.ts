@@ -7,7 +7,7 @@
 import type { JsonValue } from '../api-types.js';
 import type { ValueType } from '../checker/types.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
-import type { TypeEnvironment } from './input-conversion.js';
+import type { TypeEnvironment } from './type-environment.js';
 import { createJsonSize, largestJsonSize, TOO_DEEP } from './json-size.js';
 import { createOutputConversion } from './output-conversion.js';
 import { resultTooLarge, valueTooDeep } from './value-limits.js';
