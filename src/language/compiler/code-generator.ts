@@ -16,7 +16,7 @@ import { BUILTINS, type BuiltinName } from '../builtins/index.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
-import { largestJsonSize } from '../runtime/json-size.js';
+import { fixedShape, largestJsonSize, MAX_CHARACTER_BYTES } from '../runtime/json-size.js';
 import type { Meter } from '../runtime/meter.js';
 import { createResultCheck } from '../runtime/result-conversion.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../runtime/value-limits.js';
@@ -115,7 +115,7 @@ class RuleGenerator {
   constructor(
     private readonly module: ModuleGenerator,
     private readonly rule: RuleInfo,
-    private readonly returned: (value: string) => string = (value) => value,
+    private readonly returned: (value: string, temp: () => string) => string = (value) => value,
     exploded: ReadonlySet<number> = new Set(),
   ) {
     let next = 0;
@@ -232,7 +232,7 @@ class RuleGenerator {
         out.push(...tick, `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
         return;
       case 'Return':
-        out.push(...tick, `return ${this.returned(this.expr(statement.value))};`);
+        out.push(...tick, `return ${this.returned(this.expr(statement.value), () => this.temp())};`);
         return;
       case 'Fail':
         out.push(...tick, `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
@@ -477,6 +477,28 @@ function explodableParameters(checked: CheckedModule, rule: RuleInfo): Set<numbe
 }
 
 /**
+ * The entry copy's conversion of a returned value to JSON, within the default maxResultBytes (the
+ * fast path runs with the default limits, see evaluate.ts) as result-conversion.ts checks it. A
+ * type whose values always fit needs no check. A type without lists is checked inline from its
+ * Texts' lengths, so the record array stays local to the function and the engine need not build
+ * it; only a value that might not fit is measured exactly.
+ */
+function resultToJson(module: ModuleGenerator, conversions: ConversionGenerator, type: ValueType): (value: string, temp: () => string) => string {
+  const env = { records: module.checked.records, enums: module.checked.enums };
+  const limit = DEFAULT_MAX_RESULT_BYTES;
+  if (largestJsonSize(type, env) <= limit) return (value) => conversions.output(type, value);
+  const check = module.constant(createResultCheck(type, env));
+  const shape = fixedShape(type, env);
+  if (shape === null) return (value) => conversions.output(type, `${check}(${value}, ${limit})`);
+  return (value, temp) => {
+    const t = temp();
+    const lengths = shape.texts.map((path) => `${t}${path.map((i) => `[${i}]`).join('')}.length`).join(' + ');
+    const mayNotFit = `${shape.fixed} + ${MAX_CHARACTER_BYTES} * (${lengths}) > ${limit}`;
+    return `(${t} = ${value}, ${mayNotFit} && ${check}(${t}, ${limit}), ${conversions.output(type, t)})`;
+  };
+}
+
+/**
  * Generates the given rules, which must be closed under calls and listed callees first, and for
  * `entry` (one of them) also the function that converts its context and result.
  */
@@ -499,13 +521,7 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const conversions = new ConversionGenerator(module, checked);
     const copy = ruleNames.length;
     const exploded = explodableParameters(checked, rule);
-    // The fast path runs with the default limits (evaluate.ts); a result type whose values always
-    // fit needs no check at all.
-    const env = { records: checked.records, enums: checked.enums };
-    const fits = largestJsonSize(rule.returnType, env) <= DEFAULT_MAX_RESULT_BYTES;
-    const check = fits ? null : module.constant(createResultCheck(rule.returnType, env));
-    const toJson = (value: string): string =>
-      conversions.output(rule.returnType, check === null ? value : `${check}(${value}, ${DEFAULT_MAX_RESULT_BYTES})`);
+    const toJson = resultToJson(module, conversions, rule.returnType);
     let code: string | null = null;
     while (code === null) {
       try {

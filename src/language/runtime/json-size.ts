@@ -157,3 +157,45 @@ export function createJsonSize(type: ValueType, env: TypeEnvironment): JsonSize 
 export function largestJsonSize(type: ValueType, env: TypeEnvironment): number {
   return staticDepth(type, env) <= MAX_VALUE_DEPTH ? staticSize(type, env, new Map()) : Infinity;
 }
+
+/**
+ * A type without lists: its values have one shape, and only their Texts vary in size. `fixed`
+ * bounds everything but the Texts' characters; `texts` are the Texts' positions (record field
+ * indexes from the value down). A Text of n characters takes at most 6n bytes plus its quotes.
+ */
+export interface FixedShape {
+  readonly fixed: number;
+  readonly texts: readonly (readonly number[])[];
+}
+
+/** The fixed shape of a type, or null when it holds a list. */
+export function fixedShape(type: ValueType, env: TypeEnvironment): FixedShape | null {
+  const texts: number[][] = [];
+  const walk = (t: ValueType, path: number[]): number | null => {
+    switch (t.kind) {
+      case 'Text':
+        texts.push(path);
+        return 2;
+      case 'List':
+        return null;
+      case 'Record': {
+        // A record cannot contain itself without a list in between (PL2022): this ends.
+        const fields = env.records.get(t.name)!.fields;
+        let total = 2 + Math.max(0, fields.length - 1);
+        for (let i = 0; i < fields.length; i++) {
+          const field = walk(fields[i]!.type, [...path, i]);
+          if (field === null) return null;
+          total += textSize(propertyKey(fields[i]!.name), Infinity) + 1 + field;
+        }
+        return total;
+      }
+      default:
+        return staticSize(t, env, new Map());
+    }
+  };
+  const fixed = walk(type, []);
+  return fixed === null ? null : { fixed, texts };
+}
+
+/** Most bytes a character of a Text takes in JSON (a `\uXXXX` escape). */
+export const MAX_CHARACTER_BYTES = 6;

@@ -75,6 +75,30 @@ describe('maxResultBytes', () => {
   });
 });
 
+describe('maxResultBytes of a record with Text fields', () => {
+  const LONG = [
+    'Module m.',
+    'Define Note has ok as Bool, body as Text.',
+    'Rule note given doublings as List of Int, produce Note:',
+    '  Let t be "x".',
+    '  For each i in doublings:',
+    '    Let t be t + t.',
+    '  Return Note with ok set to true, body set to t.',
+  ];
+  const doublings = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('measures long Texts exactly and stops them with PL4006 in both tiers', () => {
+    for (const compiled of tiers(LONG)) {
+      for (let run = 0; run < 2; run++) {
+        // 2^20 characters and their quotes are just over 1 MiB; 2^19 fit easily.
+        expect(codes(compiled, 'note', { doublings: doublings(20) })).toEqual(['PL4006']);
+        const fits = evaluate(compiled, 'note', { doublings: doublings(19) });
+        expect(fits.ok && (fits.value as { body: string }).body.length).toBe(2 ** 19);
+      }
+    }
+  });
+});
+
 describe('result depth', () => {
   const NEST = [
     'Module m.',
