@@ -330,11 +330,10 @@ function compileTracedIf(ctx: CompileContext, statement: IfStmt): Exec {
     for (const branch of branches) {
       const value = branch.condition() as boolean;
       last = { kind: 'if', rule, text: branch.text, span: branch.span, value };
+      // Named before recording, so the trace's size counts the branch.
+      if (value) last.branch = branch.label;
       sink.push(last);
-      if (value) {
-        last.branch = branch.label;
-        return branch.body();
-      }
+      if (value) return branch.body();
     }
     if (last) last.branch = otherwise ? 'otherwise' : 'none';
     return otherwise ? otherwise() : undefined;

@@ -4,16 +4,30 @@
  *
  * The cost is bounded whatever the names: names longer than MAX_SUGGESTED_NAME_LENGTH get no
  * suggestion, candidates whose length differs by more than the accepted distance are skipped,
- * and the distance is computed only inside a band of that width, so one candidate costs
- * O(limit · length) instead of O(length²).
+ * at most MAX_SUGGESTION_CANDIDATES are compared, and the distance is computed only inside a band
+ * of that width, so one candidate costs O(limit · length) instead of O(length²).
  */
 
 /** Longer names get no suggestion: a typo in a 65-character name is not what a hint is for. */
 export const MAX_SUGGESTED_NAME_LENGTH = 64;
 
+/**
+ * Candidates of a fitting length compared per suggestion, in the order given. A module can have
+ * thousands of names and as many unknown ones; this keeps their product bounded.
+ */
+export const MAX_SUGGESTION_CANDIDATES = 256;
+
 /** The edit distance accepted for a name of this length. */
 function acceptedDistance(length: number): number {
   return length <= 3 ? 1 : length <= 6 ? 2 : 3;
+}
+
+/** Three rows reused across calls: suggesting compares many candidates, each would allocate. */
+let scratch: [Int32Array, Int32Array, Int32Array] = [new Int32Array(0), new Int32Array(0), new Int32Array(0)];
+
+function rows(cols: number): [Int32Array, Int32Array, Int32Array] {
+  if (scratch[0].length < cols) scratch = [new Int32Array(cols), new Int32Array(cols), new Int32Array(cols)];
+  return [...scratch];
 }
 
 /**
@@ -25,9 +39,10 @@ export function boundedEditDistance(a: string, b: string, limit: number): number
   const over = limit + 1;
   if (Math.abs(a.length - b.length) > limit) return over;
   const cols = b.length + 1;
-  let prevPrev = new Array<number>(cols).fill(over);
-  let prev = new Array<number>(cols).fill(over);
-  let current = new Array<number>(cols).fill(over);
+  let [prevPrev, prev, current] = rows(cols);
+  prevPrev.fill(over, 0, cols);
+  prev.fill(over, 0, cols);
+  current.fill(over, 0, cols);
   for (let j = 0; j <= Math.min(limit, b.length); j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     const low = Math.max(1, i - limit);
@@ -56,8 +71,10 @@ export function suggestName(name: string, candidates: Iterable<string>): string 
   const limit = acceptedDistance(name.length);
   let best: string | null = null;
   let bestDistance = limit + 1;
+  let compared = 0;
   for (const candidate of candidates) {
     if (candidate === name || Math.abs(candidate.length - name.length) > limit) continue;
+    if (++compared > MAX_SUGGESTION_CANDIDATES) break;
     if (candidate.toLowerCase() === lower) return candidate;
     const distance = boundedEditDistance(name, candidate, limit);
     if (distance < bestDistance) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../index.js';
-import { boundedEditDistance, MAX_SUGGESTED_NAME_LENGTH, suggestName } from '../suggest-name.js';
+import { boundedEditDistance, MAX_SUGGESTED_NAME_LENGTH, MAX_SUGGESTION_CANDIDATES, suggestName } from '../suggest-name.js';
 
 /** The plain optimal-string-alignment distance, to compare the banded one against. */
 function fullDistance(a: string, b: string): number {
@@ -31,6 +31,14 @@ describe('suggestName', () => {
     expect(suggestName(long, [long + 'b', long.slice(1), long.toUpperCase()])).toBeNull();
     const atBound = 'a'.repeat(MAX_SUGGESTED_NAME_LENGTH);
     expect(suggestName(atBound, [atBound + 'b'])).toBe(atBound + 'b');
+  });
+
+  it('compares at most MAX_SUGGESTION_CANDIDATES candidates of a fitting length', () => {
+    const others = Array.from({ length: MAX_SUGGESTION_CANDIDATES }, (_, i) => `zz${String(i).padStart(5, '0')}`);
+    expect(suggestName('income', ['incone', ...others])).toBe('incone');
+    expect(suggestName('income', [...others, 'incone'])).toBeNull();
+    // Candidates whose length cannot fit do not count.
+    expect(suggestName('income', [...others.map((o) => o + 'xxxx'), 'incone'])).toBe('incone');
   });
 
   it('computes the same distance as the full table within the limit', () => {
