@@ -456,7 +456,7 @@ function listContains(equals: Equality): (list: unknown[], item: unknown) => boo
  * whole: a function with tens of thousands of parameters is slow to compile, overflows the stack
  * when called and, past 65,535, is not even valid JavaScript.
  */
-export const MAX_EXPLODED_FIELDS = 64;
+const MAX_EXPLODED_FIELDS = 64;
 
 /**
  * The record parameters the entry copy may take field by field (no record array is made for

@@ -10,7 +10,7 @@ import type { OutputConversion } from './output-conversion.js';
 import { DEFAULT_MAX_TRACE_BYTES, traceTooLarge, valueTooDeep } from './value-limits.js';
 
 /** Bytes an entry takes besides its value and texts: keys, punctuation, span numbers, a Bool. */
-export const ENTRY_OVERHEAD = 160;
+const ENTRY_OVERHEAD = 160;
 
 export class TraceSink {
   entries: TraceEntry[] = [];
