@@ -60,7 +60,7 @@ export const DIAGNOSTIC_CODES = {
 
   // --- PL4xxx limits ---
   PL4001: 'source is larger than 64 KiB',
-  PL4002: 'nesting deeper than 64 levels (source, or a value converted to or from JSON)',
+  PL4002: 'nesting deeper than 64 levels (source, a result or a value in the decision trace)',
   PL4003: 'step budget exceeded',
   PL4004: 'evaluation timed out (wall-time limit enforced outside the interpreter thread)',
   PL4005: 'text value longer than the interpreter allows (2^24 characters)',

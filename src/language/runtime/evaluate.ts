@@ -64,7 +64,7 @@ export function evaluate(
   ) {
     return evaluateWithOptions(runtime, entry, context, options);
   }
-  // The common path: untraced, with the program's budget.
+  // The common path: untraced, with the program's budget and the default result limit.
   if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
   const meter = runtime.meter;
   meter.budget = runtime.stepBudget;
