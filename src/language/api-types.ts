@@ -19,6 +19,19 @@ export interface ParseResult {
 export interface CompileOptions {
   /** Default 1,000,000 (LANGUAGE.md §7). */
   stepBudget?: number;
+  /**
+   * Called at most once per program when building the generated (hot) form of an entry point
+   * fails; that entry point keeps running as closures, with the same answers. Default: one
+   * `console.warn` per program.
+   */
+  onTierUpFailure?: (failure: TierUpFailure) => void;
+}
+
+/** Why an entry point of a program stays in its closure form. */
+export interface TierUpFailure {
+  moduleName: string;
+  functionName: string;
+  error: unknown;
 }
 
 export interface CompileResult {
@@ -51,9 +64,15 @@ export interface EvaluateOptions {
   stepBudget?: number;
   /** Record the decision trace (off by default; free when off). */
   trace?: boolean;
-  /** Largest JSON result in bytes. */
+  /**
+   * Largest result, as compact UTF-8 JSON, in bytes; a larger one fails with PL4006 before it is
+   * converted. Default 1 MiB (1,048,576).
+   */
   maxResultBytes?: number;
-  /** Largest JSON decision trace in bytes. */
+  /**
+   * Largest decision trace in bytes (values and texts exactly, plus 160 bytes per entry for its
+   * keys and span); passing it stops the evaluation with PL4007. Default 1 MiB (1,048,576).
+   */
   maxTraceBytes?: number;
 }
 

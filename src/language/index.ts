@@ -30,6 +30,7 @@ export type {
   Locale,
   ParameterInfo,
   ParseResult,
+  TierUpFailure,
   TraceEntry,
 } from './api-types.js';
 
@@ -65,6 +66,7 @@ export function compile(source: string, localeTag: string, options?: CompileOpti
       source,
       locale,
       ...(options?.stepBudget === undefined ? {} : { stepBudget: options.stepBudget }),
+      ...(options?.onTierUpFailure === undefined ? {} : { onTierUpFailure: options.onTierUpFailure }),
     });
     return { program, diagnostics };
   } catch (error) {

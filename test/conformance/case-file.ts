@@ -30,7 +30,15 @@ const caseSchema = z.strictObject({
   padSourceTo: z.number().int().positive().optional(),
   /** The character the padding comment repeats (default `x`); a CJK one makes the UTF-8 size triple. */
   padWith: z.string().length(1).optional(),
-  options: z.strictObject({ stepBudget: z.number().int().positive().optional() }).optional(),
+  /** Evaluation options (EvaluateOptions); a trace, when asked for, is not compared. */
+  options: z
+    .strictObject({
+      stepBudget: z.number().int().positive().optional(),
+      trace: z.boolean().optional(),
+      maxResultBytes: z.number().int().positive().optional(),
+      maxTraceBytes: z.number().int().positive().optional(),
+    })
+    .optional(),
   expect: z.union([
     z.strictObject({ result: json }),
     z.strictObject({ diagnostics: z.array(expectedDiagnostic).min(1) }),

@@ -94,7 +94,7 @@ export function judgeCase(c: LoadedCase): Verdict {
     return judgeDiagnostics(source, 'diagnostics' in c.expect ? c.expect.diagnostics : [], compiled.diagnostics);
   }
 
-  const options = c.options?.stepBudget !== undefined ? { stepBudget: c.options.stepBudget } : {};
+  const options = c.options ?? {};
   const outcome = evaluate(compiled.program, c.function, (c.context === undefined ? {} : c.context) as never, options);
   if ('result' in c.expect) {
     if (!outcome.ok) {
@@ -126,7 +126,7 @@ export function judgeTranslations(c: LoadedCase): Verdict {
   if (locale === null) return { pass: false, reason: `a case with a result needs a supported locale, not \`${c.locale}\`` };
   const parsed = parse(c.text, locale);
   if (parsed.module === null) return { pass: false, reason: `the source does not parse:\n${show(c.text, parsed.diagnostics)}` };
-  const options = c.options?.stepBudget !== undefined ? { stepBudget: c.options.stepBudget } : {};
+  const options = c.options ?? {};
   for (const target of LOCALES) {
     const translated = format(parsed.module, target);
     const compiled = compile(translated, target);

@@ -3,7 +3,7 @@
  * never changed). The compiler reads only this and the tree.
  */
 import type { EnumDecl, ModuleNode, RecordDecl, RuleDecl } from '../ast/nodes.js';
-import type { BuiltinName } from './builtins.js';
+import type { BuiltinName } from '../builtins/builtin-names.js';
 import type { ValueType } from './types.js';
 
 export interface RecordInfo {

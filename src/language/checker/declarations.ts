@@ -5,7 +5,7 @@
  */
 import type { Declaration, EnumDecl, ModuleNode, RecordDecl, RuleDecl, TypeRef } from '../ast/nodes.js';
 import type { Reporter } from './reporter.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import { BOOL, ERROR, FLOAT, INT, listOf, TEXT, type Type } from './types.js';
 
 export interface DeclaredRecord {

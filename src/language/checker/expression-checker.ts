@@ -15,9 +15,9 @@ import type {
   RecordExpr,
   UnaryExpr,
 } from '../ast/nodes.js';
-import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from './builtins.js';
+import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from '../builtins/index.js';
 import type { RuleScope } from './rule-scope.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import {
   assignable,
   BOOL,

@@ -14,7 +14,7 @@ import type {
 } from '../ast/nodes.js';
 import { checkExpr, conversionHelp } from './expression-checker.js';
 import { copyAssigned, intersectAssigned, type RuleScope } from './rule-scope.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import { assignable, BOOL, ERROR, prune, TEXT, type Type, typeToString } from './types.js';
 
 export function checkRuleBody(scope: RuleScope, decl: RuleDecl): void {

@@ -12,13 +12,16 @@
  * compiler; a test runs the conformance corpus on both.
  */
 import type { Expr, MatchStmt, Span, Statement } from '../ast/nodes.js';
-import type { BuiltinName } from '../checker/builtins.js';
+import { BUILTINS, type BuiltinName } from '../builtins/index.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
-import { CODE_HELPER_NAMES, type CodeHelpers } from '../runtime/code-helpers.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
+import { fixedShape, largestJsonSize, MAX_CHARACTER_BYTES } from '../runtime/json-size.js';
 import type { Meter } from '../runtime/meter.js';
+import { createResultCheck } from '../runtime/result-conversion.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../runtime/value-limits.js';
 import { ConversionGenerator } from './conversion-generator.js';
+import { GENERATED_HELPER_NAMES, type GeneratedHelpers } from './generated-helpers.js';
 
 export interface GeneratedRules {
   /** Body of `new Function('k', 's', 'h', 'm', source)`: returns one entry function per name. */
@@ -42,7 +45,7 @@ export interface InstantiatedRules {
 }
 
 const KEYWORDS = ['function', 'let', 'const', 'if', 'else', 'return', 'switch', 'case', 'default', 'break', 'for', 'true', 'false'];
-const ALLOWED_WORDS = new Set([...KEYWORDS, ...CODE_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes', 'push']);
+const ALLOWED_WORDS = new Set([...KEYWORDS, ...GENERATED_HELPER_NAMES, 'k', 's', 'h', 'm', 'left', 'length', 'includes', 'push']);
 const STRICT = "'use strict';\n";
 
 /**
@@ -112,7 +115,7 @@ class RuleGenerator {
   constructor(
     private readonly module: ModuleGenerator,
     private readonly rule: RuleInfo,
-    private readonly returned: (value: string) => string = (value) => value,
+    private readonly returned: (value: string, temp: () => string) => string = (value) => value,
     exploded: ReadonlySet<number> = new Set(),
   ) {
     let next = 0;
@@ -229,7 +232,7 @@ class RuleGenerator {
         out.push(...tick, `v${this.slotOf(statement.id)} = ${this.expr(statement.value)};`);
         return;
       case 'Return':
-        out.push(...tick, `return ${this.returned(this.expr(statement.value))};`);
+        out.push(...tick, `return ${this.returned(this.expr(statement.value), () => this.temp())};`);
         return;
       case 'Fail':
         out.push(...tick, `fail(${this.expr(statement.message)}, ${this.module.span(statement.span)});`);
@@ -417,65 +420,13 @@ class RuleGenerator {
   }
 
   private builtin(nodes: readonly Expr[], args: string[], name: BuiltinName, at: Span): string {
-    const span = this.module.span(at);
-    const [a, b] = args;
-    const argType = (i: number) => this.typeOf(nodes[i]!);
-    switch (name) {
-      case 'min':
-      case 'max':
-        if (args.length === 1) return a!;
-        if (args.length === 2) return `${name}2(${a}, ${b})`;
-        return `${name}N([${args.join(', ')}])`;
-      case 'abs':
-        return `abs(${a})`;
-      case 'round':
-        if (args.length === 2) return `roundD(${a}, ${b}, ${span})`;
-        return argType(0).kind === 'Int' ? a! : `roundI(${a}, ${span})`;
-      case 'floor':
-      case 'ceil':
-        return argType(0).kind === 'Int' ? a! : `${name}I(${a}, ${span})`;
-      case 'power':
-        return `power(${a}, ${b}, ${span})`;
-      case 'sqrt':
-        return `sqrt(${a}, ${span})`;
-      case 'length':
-        return argType(0).kind === 'Text' ? `textLength(${a})` : `size(${a})`;
-      case 'count':
-        return `size(${a})`;
-      case 'sum': {
-        const list = argType(0);
-        return list.kind === 'List' && list.element.kind === 'Int' ? `sumI(${a}, ${span})` : `sumF(${a}, ${span})`;
-      }
-      case 'append':
-        return `append(${a}, ${b})`;
-      case 'upper':
-        return `upper(${a}, ${span})`;
-      case 'lower':
-      case 'trim':
-        return `${name}(${a})`;
-      case 'startsWith':
-      case 'endsWith':
-        return `${name}(${a}, ${b})`;
-      case 'text': {
-        const type = argType(0);
-        switch (type.kind) {
-          case 'Int':
-            return `intText(${a})`;
-          case 'Float':
-            return `floatText(${a})`;
-          case 'Bool':
-            return `boolText(${a})`;
-          case 'Text':
-            return a!;
-          case 'Enum':
-            return `${this.module.constant(this.checked.enums.get(type.name)!.variants)}[${a}]`;
-          default:
-            throw new Error(`text() of a ${type.kind} value passed the checker`);
-        }
-      }
-      case 'join':
-        return `join(${a}, ${b}, ${span})`;
-    }
+    return BUILTINS[name].generated({
+      args,
+      argTypes: nodes.map((node) => this.typeOf(node)),
+      span: this.module.span(at),
+      constant: (value) => this.module.constant(value),
+      enums: this.checked.enums,
+    });
   }
 }
 
@@ -501,6 +452,53 @@ function listContains(equals: Equality): (list: unknown[], item: unknown) => boo
 }
 
 /**
+ * Most fields the entry copy takes as separate arguments. Beyond it a record parameter arrives
+ * whole: a function with tens of thousands of parameters is slow to compile, overflows the stack
+ * when called and, past 65,535, is not even valid JavaScript.
+ */
+const MAX_EXPLODED_FIELDS = 64;
+
+/**
+ * The record parameters the entry copy may take field by field (no record array is made for
+ * them), in parameter order while their fields fit MAX_EXPLODED_FIELDS. Generating drops those
+ * the rule uses other than by reading a field.
+ */
+function explodableParameters(checked: CheckedModule, rule: RuleInfo): Set<number> {
+  const exploded = new Set<number>();
+  let fields = 0;
+  rule.params.forEach((param, slot) => {
+    if (param.type.kind !== 'Record') return;
+    const count = checked.records.get(param.type.name)!.fields.length;
+    if (fields + count > MAX_EXPLODED_FIELDS) return;
+    fields += count;
+    exploded.add(slot);
+  });
+  return exploded;
+}
+
+/**
+ * The entry copy's conversion of a returned value to JSON, within the default maxResultBytes (the
+ * fast path runs with the default limits, see evaluate.ts) as result-conversion.ts checks it. A
+ * type whose values always fit needs no check. A type without lists is checked inline from its
+ * Texts' lengths, so the record array stays local to the function and the engine need not build
+ * it; only a value that might not fit is measured exactly.
+ */
+function resultToJson(module: ModuleGenerator, conversions: ConversionGenerator, type: ValueType): (value: string, temp: () => string) => string {
+  const env = { records: module.checked.records, enums: module.checked.enums };
+  const limit = DEFAULT_MAX_RESULT_BYTES;
+  if (largestJsonSize(type, env) <= limit) return (value) => conversions.output(type, value);
+  const check = module.constant(createResultCheck(type, env));
+  const shape = fixedShape(type, env);
+  if (shape === null) return (value) => conversions.output(type, `${check}(${value}, ${limit})`);
+  return (value, temp) => {
+    const t = temp();
+    const lengths = shape.texts.map((path) => `${t}${path.map((i) => `[${i}]`).join('')}.length`).join(' + ');
+    const mayNotFit = `${shape.fixed} + ${MAX_CHARACTER_BYTES} * (${lengths}) > ${limit}`;
+    return `(${t} = ${value}, ${mayNotFit} && ${check}(${t}, ${limit}), ${conversions.output(type, t)})`;
+  };
+}
+
+/**
  * Generates the given rules, which must be closed under calls and listed callees first, and for
  * `entry` (one of them) also the function that converts its context and result.
  */
@@ -522,12 +520,12 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     const rule = checked.rules.get(entry)!;
     const conversions = new ConversionGenerator(module, checked);
     const copy = ruleNames.length;
-    // Record parameters only read field by field arrive as separate fields: no record array.
-    const exploded = new Set(rule.params.flatMap((p, i) => (p.type.kind === 'Record' ? [i] : [])));
+    const exploded = explodableParameters(checked, rule);
+    const toJson = resultToJson(module, conversions, rule.returnType);
     let code: string | null = null;
     while (code === null) {
       try {
-        code = new RuleGenerator(module, rule, (value) => conversions.output(rule.returnType, value), exploded).generate(copy);
+        code = new RuleGenerator(module, rule, toJson, exploded).generate(copy);
       } catch (error) {
         if (!(error instanceof NotExplodableError)) throw error;
         exploded.delete(error.slot);
@@ -536,13 +534,13 @@ export function generateRules(checked: CheckedModule, ruleNames: readonly string
     functions.push(code, conversions.entry(0, copy, rule.params, exploded), conversions.declarations());
     entries.push('e0');
   }
-  const source = `${STRICT}const { ${CODE_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
+  const source = `${STRICT}const { ${GENERATED_HELPER_NAMES.join(', ')} } = h;\n${functions.join('\n')}\nreturn [${entries.join(', ')}];\n`;
   assertGeneratedSource(source);
   return { source, constants: module.constants, spans: module.spans, names: ruleNames, entry };
 }
 
 /** Compiles generated rules; the source has passed `assertGeneratedSource`. */
-export function instantiateRules(generated: GeneratedRules, helpers: CodeHelpers, meter: Meter): InstantiatedRules {
+export function instantiateRules(generated: GeneratedRules, helpers: GeneratedHelpers, meter: Meter): InstantiatedRules {
   assertGeneratedSource(generated.source);
   const factory = new Function('k', 's', 'h', 'm', generated.source) as (k: unknown, s: unknown, h: unknown, m: unknown) => unknown[];
   const entries = factory(generated.constants, generated.spans, helpers, meter);

@@ -6,7 +6,7 @@
 import type { Expr } from '../ast/nodes.js';
 import type { CheckedModule, RuleInfo } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
-import type { TypeEnvironment } from '../runtime/input-conversion.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
 import type { Meter } from '../runtime/meter.js';
 import type { RuleCode } from '../runtime/program-runtime.js';
 import type { TraceRecorder } from './trace-recorder.js';

@@ -6,15 +6,16 @@
  * - the traced closure tree, built when a traced evaluation first asks for it. Untraced
  *   evaluations never run tracing code.
  */
-import type { CompiledProgram, FunctionSignature, Locale } from '../api-types.js';
+import type { CompiledProgram, FunctionSignature, Locale, TierUpFailure } from '../api-types.js';
 import type { CheckedModule } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
-import { createCodeHelpers } from '../runtime/code-helpers.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
-import { createArgumentsConversion, type TypeEnvironment } from '../runtime/input-conversion.js';
+import { createArgumentsConversion } from '../runtime/input-conversion.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
 import { createMeter, DEFAULT_STEP_BUDGET, type Meter } from '../runtime/meter.js';
-import { createOutputConversion } from '../runtime/output-conversion.js';
+import { createResultConversion } from '../runtime/result-conversion.js';
+import { TraceSink } from '../runtime/trace-sink.js';
 import { propertyKey } from '../runtime/property-key.js';
 import {
   PROGRAM_RUNTIME,
@@ -25,6 +26,7 @@ import {
   type RuleCode,
 } from '../runtime/program-runtime.js';
 import { generateRules, instantiateRules } from './code-generator.js';
+import { createGeneratedHelpers } from './generated-helpers.js';
 import type { CompileContext } from './compile-context.js';
 import { compileBlock } from './statement-compiler.js';
 import { TraceRecorder } from './trace-recorder.js';
@@ -39,6 +41,12 @@ export interface ProgramOptions {
   stepBudget?: number;
   /** Evaluations before an entry point tiers up; 1 tiers up at the first evaluation. */
   tierUpAfter?: number;
+  /** See CompileOptions; default one `console.warn` per program. */
+  onTierUpFailure?: (failure: TierUpFailure) => void;
+}
+
+function warnTierUpFailure({ moduleName, functionName, error }: TierUpFailure): void {
+  console.warn(`policy module \`${moduleName}\`: \`${functionName}\` keeps running as closures, generating its fast form failed:`, error);
 }
 
 interface TreeOptions {
@@ -81,6 +89,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
   const tierUpAfter = options.tierUpAfter ?? DEFAULT_TIER_UP_AFTER;
   const plain = buildTree({ checked, env, meter, trace: null }, null);
   let traced: CodeTree | null = null;
+  let tierUpFailureReported = false;
 
   const entries = new Map<string, EntryPoint>();
   const functions: FunctionSignature[] = [];
@@ -88,7 +97,7 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     entries.set(rule.name, {
       name: propertyKey(rule.name),
       args: createArgumentsConversion(rule.name, rule.params, env),
-      toJson: createOutputConversion(rule.returnType, env),
+      toJson: createResultConversion(rule.returnType, env),
       plain: plain.rules.get(rule.name)!,
       fast: null,
       runs: 0,
@@ -110,23 +119,33 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     tierUpAfter,
     traced() {
       traced ??= buildTree(
-        { checked, env, meter, trace: new TraceRecorder({ entries: [] }, options.source, env) },
+        { checked, env, meter, trace: new TraceRecorder(new TraceSink(), options.source, env) },
         null,
       );
       return traced;
     },
     tierUp(entry) {
-      const reachable = reachableFrom(checked, entry.name);
-      const rules = checked.callOrder.filter((name) => reachable.has(name));
-      const generated = instantiateRules(generateRules(checked, rules, entry.name), createCodeHelpers(meter), meter);
-      const run = generated.rules.get(entry.name)!;
-      entry.fast = generated.entry;
-      const rule = checked.rules.get(entry.name)!;
-      const frame: unknown[] = [];
-      for (let i = 0; i < rule.params.length; i++) frame.push(undefined);
-      entry.plain = { frame, body: () => run(frame) };
-      entry.args = createArgumentsConversion(rule.name, rule.params, env, freshTemplates);
-      entry.toJson = createOutputConversion(rule.returnType, env, freshTemplates);
+      // Tiering up is an optimisation: when it fails (an engine limit, a defect), the entry point
+      // keeps its closures for good and answers exactly as before.
+      try {
+        const reachable = reachableFrom(checked, entry.name);
+        const rules = checked.callOrder.filter((name) => reachable.has(name));
+        const generated = instantiateRules(generateRules(checked, rules, entry.name), createGeneratedHelpers(meter), meter);
+        const run = generated.rules.get(entry.name)!;
+        const rule = checked.rules.get(entry.name)!;
+        const frame: unknown[] = [];
+        for (let i = 0; i < rule.params.length; i++) frame.push(undefined);
+        const args = createArgumentsConversion(rule.name, rule.params, env, freshTemplates);
+        const toJson = createResultConversion(rule.returnType, env, freshTemplates);
+        entry.fast = generated.entry;
+        entry.plain = { frame, body: () => run(frame) };
+        entry.args = args;
+        entry.toJson = toJson;
+      } catch (error) {
+        if (tierUpFailureReported) return;
+        tierUpFailureReported = true;
+        (options.onTierUpFailure ?? warnTierUpFailure)({ moduleName: checked.moduleName, functionName: entry.name, error });
+      }
     },
   };
   const program: InternalProgram = {

@@ -11,9 +11,12 @@
 import type { CheckedModule } from '../checker/checked-module.js';
 import type { ValueType } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
-import { createInputConversion, INVALID, type TypeEnvironment } from '../runtime/input-conversion.js';
+import { createInputConversion, INVALID } from '../runtime/input-conversion.js';
+import { staticDepth } from '../runtime/json-depth.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
 import { createOutputConversion } from '../runtime/output-conversion.js';
 import { propertyKey } from '../runtime/property-key.js';
+import { MAX_VALUE_DEPTH } from '../runtime/value-limits.js';
 
 export interface ConstantPool {
   constant(value: unknown): string;
@@ -88,6 +91,8 @@ export class ConversionGenerator {
     };
     const lines: string[] = [];
     lines.push(`function e${index}(x${n}) {`);
+    // As the template does (input-conversion.ts): no recursion into a context nested too deeply.
+    if (params.some((p) => staticDepth(p.type, this.env) > MAX_VALUE_DEPTH)) lines.push(`if (tooDeep(x${n})) ${bad}`);
     const declared = [...locals, ...fields.flatMap((f) => (f === null ? [] : f.map((x) => x.local)))];
     if (declared.length > 0) lines.push(`let ${declared.join(', ')};`);
     lines.push(`if (isArr(x${n})) {`, `if (x${n}.length !== ${n}) ${bad}`);

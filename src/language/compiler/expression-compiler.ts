@@ -20,11 +20,11 @@ import type {
   UnaryExpr,
 } from '../ast/nodes.js';
 import type { TraceEntry } from '../api-types.js';
+import { BUILTINS } from '../builtins/index.js';
 import { createEquality, isScalar, type Equality } from '../runtime/equality.js';
 import { budgetExceeded, type Meter } from '../runtime/meter.js';
 import { checkTextLength, divisionByZero, floorMod, moduloByZero, notFinite } from '../runtime/numeric.js';
 import type { Eval, Exec } from '../runtime/program-runtime.js';
-import { compileBuiltinCall } from './builtin-compiler.js';
 import { resolutionOf, typeOf, type CompileContext } from './compile-context.js';
 import { arithmeticClosure, compareClosure } from './fused-operators.js';
 import type { Operand } from './operand.js';
@@ -350,7 +350,10 @@ function compileFieldAccess(ctx: CompileContext, expr: FieldAccessExpr): Eval {
 function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
   const resolution = resolutionOf(ctx, expr.id);
   const args = expr.args.map((arg) => compileExpr(ctx, arg));
-  if (resolution.kind === 'builtin') return compileBuiltinCall(ctx, expr, resolution.name, args);
+  if (resolution.kind === 'builtin') {
+    const argTypes = expr.args.map((arg) => typeOf(ctx, arg));
+    return BUILTINS[resolution.name].closure({ args, argTypes, span: expr.span, enums: ctx.env.enums });
+  }
   if (resolution.kind !== 'rule') throw new Error(`call resolved to ${resolution.kind}`);
   const callee = ctx.compiled.get(resolution.name);
   if (callee === undefined) throw new Error(`rule \`${resolution.name}\` compiled after its caller`);
@@ -367,7 +370,7 @@ function compileCall(ctx: CompileContext, expr: CallExpr): Eval {
       const values = args.map((arg) => arg());
       if (--meter.left < 0) throw budgetExceeded(meter, span);
       const entry: TraceEntry = { kind: 'call', rule, text, span, value: null };
-      sink.entries.push(entry);
+      sink.push(entry);
       for (let i = 0; i < values.length; i++) frame[i] = values[i];
       const result = body();
       entry.value = toJson(result);

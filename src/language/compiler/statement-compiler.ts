@@ -250,7 +250,7 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
         return () => {
           if (--meter.left < 0) throw budgetExceeded(meter, span);
           const result = value();
-          sink.entries.push({ kind: 'return', rule, text, span: valueSpan, value: toJson(result) });
+          sink.push({ kind: 'return', rule, text, span: valueSpan, value: toJson(result) });
           return result;
         };
       }
@@ -270,10 +270,11 @@ function compileStatement(ctx: CompileContext, statement: Statement): Exec {
         const rule = ctx.rule.name;
         const text = ctx.trace.textOf(statement.message);
         const messageSpan = statement.message.span;
+        const toJson = ctx.trace.toJson(typeOf(ctx, statement.message));
         return () => {
           if (--meter.left < 0) throw budgetExceeded(meter, span);
           const value = message() as string;
-          sink.entries.push({ kind: 'fail', rule, text, span: messageSpan, value });
+          sink.push({ kind: 'fail', rule, text, span: messageSpan, value: toJson(value) });
           throw failWith(value, span);
         };
       }
@@ -329,11 +330,10 @@ function compileTracedIf(ctx: CompileContext, statement: IfStmt): Exec {
     for (const branch of branches) {
       const value = branch.condition() as boolean;
       last = { kind: 'if', rule, text: branch.text, span: branch.span, value };
-      sink.entries.push(last);
-      if (value) {
-        last.branch = branch.label;
-        return branch.body();
-      }
+      // Named before recording, so the trace's size counts the branch.
+      if (value) last.branch = branch.label;
+      sink.push(last);
+      if (value) return branch.body();
     }
     if (last) last.branch = otherwise ? 'otherwise' : 'none';
     return otherwise ? otherwise() : undefined;
@@ -406,7 +406,7 @@ function compileMatch(ctx: CompileContext, statement: MatchStmt): Exec {
     if (--meter.left < 0) throw budgetExceeded(meter, span);
     const value = subject();
     const body = select(value);
-    sink.entries.push({ kind: 'match', rule, text, span: subjectSpan, value: toJson(value), branch: labelOf(body) });
+    sink.push({ kind: 'match', rule, text, span: subjectSpan, value: toJson(value), branch: labelOf(body) });
     return body();
   };
 }

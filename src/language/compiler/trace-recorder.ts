@@ -5,8 +5,9 @@
 import type { Node } from '../ast/nodes.js';
 import type { ValueType } from '../checker/types.js';
 import { createOutputConversion, type OutputConversion } from '../runtime/output-conversion.js';
-import type { TypeEnvironment } from '../runtime/input-conversion.js';
-import type { TraceSink } from '../runtime/program-runtime.js';
+import type { TypeEnvironment } from '../runtime/type-environment.js';
+import { createJsonSize } from '../runtime/json-size.js';
+import type { TraceSink } from '../runtime/trace-sink.js';
 
 export class TraceRecorder {
   constructor(
@@ -20,7 +21,11 @@ export class TraceRecorder {
     return this.source.slice(node.span.start, node.span.end);
   }
 
+  /** Converts values of the type for entries, charging the sink (see trace-sink.ts). */
   toJson(type: ValueType): OutputConversion {
-    return createOutputConversion(type, this.env);
+    const sink = this.sink;
+    const size = createJsonSize(type, this.env);
+    const convert = createOutputConversion(type, this.env);
+    return (value) => sink.value(size, convert, value);
   }
 }

@@ -60,10 +60,12 @@ export const DIAGNOSTIC_CODES = {
 
   // --- PL4xxx limits ---
   PL4001: 'source is larger than 64 KiB',
-  PL4002: 'nesting deeper than 64 levels',
+  PL4002: 'nesting deeper than 64 levels (source, a result or a value in the decision trace)',
   PL4003: 'step budget exceeded',
   PL4004: 'evaluation timed out (wall-time limit enforced outside the interpreter thread)',
   PL4005: 'text value longer than the interpreter allows (2^24 characters)',
+  PL4006: 'result is larger than `maxResultBytes` (default 1 MiB of JSON)',
+  PL4007: 'decision trace is larger than `maxTraceBytes` (default 1 MiB of JSON)',
 
   // --- PL5xxx context input conversion ---
   PL5001: 'context must be a JSON object keyed by parameter name or an array in parameter order',
@@ -73,6 +75,7 @@ export const DIAGNOSTIC_CODES = {
   PL5005: 'number is not an integer in the safe range',
   PL5006: 'unknown enum variant',
   PL5007: 'wrong number of positional arguments',
+  PL5008: 'value nested deeper than 64 levels of lists and records',
 
   // --- PL6xxx locale and entry point ---
   PL6001: 'unsupported locale',

@@ -1,6 +1,6 @@
 import type { CompareOp, Expr, MatchPattern } from '../ast/nodes.js';
 import type { Locale } from '../api-types.js';
-import { isBuiltinName } from '../checker/builtins.js';
+import { isBuiltinName } from '../builtins/builtin-names.js';
 import type { Concept } from '../locales/concepts.js';
 import type { LocaleSyntax } from '../locales/locale-syntax.js';
 import { formatFloat, formatText } from './format-literal.js';

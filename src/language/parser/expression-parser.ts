@@ -8,7 +8,7 @@ import type {
   RecordFieldInit,
   TypeRef,
 } from '../ast/nodes.js';
-import { isBuiltinName } from '../checker/builtins.js';
+import { isBuiltinName } from '../builtins/builtin-names.js';
 import type { Token, TokenKind } from '../lexer/token.js';
 import { ARITHMETIC_CONCEPTS, COMPARISON_CONCEPTS, type Concept } from '../locales/concepts.js';
 import { ParserBase } from './parser-base.js';

@@ -8,7 +8,7 @@ import type {
   RecordDecl,
   RuleDecl,
 } from '../ast/nodes.js';
-import { suggestName } from '../checker/suggest.js';
+import { suggestName } from '../diagnostics/index.js';
 import type { Token } from '../lexer/token.js';
 import type { Concept } from '../locales/concepts.js';
 import { ABORT, LIMIT_REACHED } from './parser-base.js';

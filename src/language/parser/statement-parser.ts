@@ -8,7 +8,7 @@ import type {
   MatchStmt,
   Statement,
 } from '../ast/nodes.js';
-import { suggestName } from '../checker/suggest.js';
+import { suggestName } from '../diagnostics/index.js';
 import type { Token } from '../lexer/token.js';
 import type { Concept } from '../locales/concepts.js';
 import { ExpressionParser } from './expression-parser.js';

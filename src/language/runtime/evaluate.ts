@@ -3,10 +3,11 @@
  * function, bad input, runtime failure, exhausted budget — comes back as diagnostics.
  */
 import type { CompiledProgram, EvaluateOptions, EvaluationResult, JsonValue, TraceEntry } from '../api-types.js';
-import { suggestName } from '../checker/suggest.js';
+import { suggestName } from '../diagnostics/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { EvaluationError } from './evaluation-error.js';
 import { INVALID } from './input-conversion.js';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, validateByteLimit } from './value-limits.js';
 import { PROGRAM_RUNTIME, type EntryPoint, type InternalProgram, type ProgramRuntime } from './program-runtime.js';
 
 export function validateStepBudget(budget: number): number {
@@ -57,10 +58,13 @@ export function evaluate(
     if (entry === null) return unknownFunction(runtime, functionName);
     runtime.last = entry;
   }
-  if (options !== undefined && (options.trace === true || options.stepBudget !== undefined)) {
+  if (
+    options !== undefined &&
+    (options.trace === true || options.stepBudget !== undefined || options.maxResultBytes !== undefined || options.maxTraceBytes !== undefined)
+  ) {
     return evaluateWithOptions(runtime, entry, context, options);
   }
-  // The common path: untraced, with the program's budget.
+  // The common path: untraced, with the program's budget and the default result limit.
   if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) runtime.tierUp(entry);
   const meter = runtime.meter;
   meter.budget = runtime.stepBudget;
@@ -77,7 +81,7 @@ export function evaluate(
   const code = entry.plain;
   try {
     if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), null);
-    return { ok: true, value: entry.toJson(code.body()) };
+    return { ok: true, value: entry.toJson(code.body(), DEFAULT_MAX_RESULT_BYTES) };
   } catch (error) {
     return caught(error, null);
   }
@@ -85,14 +89,15 @@ export function evaluate(
 
 function evaluateWithOptions(runtime: ProgramRuntime, entry: EntryPoint, context: unknown, options: EvaluateOptions): EvaluationResult {
   const budget = options.stepBudget === undefined ? runtime.stepBudget : validateStepBudget(options.stepBudget);
+  const maxResultBytes = validateByteLimit('maxResultBytes', options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
+  const maxTraceBytes = validateByteLimit('maxTraceBytes', options.maxTraceBytes ?? DEFAULT_MAX_TRACE_BYTES);
   const tracing = options.trace === true;
   let trace: TraceEntry[] | null = null;
   let code = entry.plain;
   if (tracing) {
     const tree = runtime.traced();
     code = tree.rules.get(entry.name)!;
-    trace = [];
-    tree.sink!.entries = trace;
+    trace = tree.sink!.start(maxTraceBytes);
   } else if (entry.runs < runtime.tierUpAfter && ++entry.runs === runtime.tierUpAfter) {
     runtime.tierUp(entry);
     code = entry.plain;
@@ -102,7 +107,7 @@ function evaluateWithOptions(runtime: ProgramRuntime, entry: EntryPoint, context
   meter.left = budget;
   try {
     if (!entry.args.convert(context, code.frame)) return failure(entry.args.diagnose(context), trace);
-    const value = entry.toJson(code.body());
+    const value = entry.toJson(code.body(), maxResultBytes);
     return trace === null ? { ok: true, value } : { ok: true, value, trace };
   } catch (error) {
     return caught(error, trace);

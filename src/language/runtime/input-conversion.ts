@@ -5,22 +5,20 @@
  * Two passes: a fast conversion that only says "invalid", and, when it does, a diagnosing walk
  * that names every problem by path. The common, valid case pays for no path strings.
  */
-import type { EnumInfo, RecordInfo } from '../checker/checked-module.js';
-import { didYouMean } from '../checker/suggest.js';
+import { didYouMean } from '../diagnostics/index.js';
 import { typeToString, type ValueType } from '../checker/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
+import { nestedDeeperThan, staticDepth } from './json-depth.js';
 import { propertyKey } from './property-key.js';
+import type { TypeEnvironment } from './type-environment.js';
+import { MAX_VALUE_DEPTH } from './value-limits.js';
 
 export const INVALID: unique symbol = Symbol('invalid input');
 export type Converted = unknown;
 export type InputConversion = (value: unknown) => Converted | typeof INVALID;
 
-export interface TypeEnvironment {
-  readonly records: ReadonlyMap<string, RecordInfo>;
-  readonly enums: ReadonlyMap<string, EnumInfo>;
-}
 
 /** At most this many input problems are reported for one evaluation. */
 const MAX_INPUT_DIAGNOSTICS = 20;
@@ -241,8 +239,13 @@ class InputProblems {
   }
 }
 
-function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnvironment, problems: InputProblems): void {
+/** `depth` counts the lists and records around `value`; deeper ones are reported, not walked. */
+function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnvironment, problems: InputProblems, depth = 0): void {
   if (problems.full) return;
+  if ((type.kind === 'List' || type.kind === 'Record') && depth >= MAX_VALUE_DEPTH && (Array.isArray(value) || isPlainObject(value))) {
+    problems.add('PL5008', `\`${path}\` is nested deeper than ${MAX_VALUE_DEPTH} levels of lists and records`);
+    return;
+  }
   const wrongType = (): void =>
     problems.add('PL5004', `\`${path}\` expects ${describeType(type, env)}, got ${describeJsonValue(value)}`);
   switch (type.kind) {
@@ -274,7 +277,7 @@ function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnviro
     }
     case 'List':
       if (!Array.isArray(value)) return wrongType();
-      for (let i = 0; i < value.length && !problems.full; i++) diagnose(type.element, value[i], `${path}[${i}]`, env, problems);
+      for (let i = 0; i < value.length && !problems.full; i++) diagnose(type.element, value[i], `${path}[${i}]`, env, problems, depth + 1);
       return;
     case 'Record': {
       if (!isPlainObject(value)) return wrongType();
@@ -283,7 +286,7 @@ function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnviro
         const raw = isPrototypeName(field.name) ? readOwn(value, field.name) : value[field.name];
         const here = fieldPath(path, field.name);
         if (raw === undefined) problems.add('PL5002', `\`${here}\` is missing (expects ${describeType(field.type, env)})`);
-        else diagnose(field.type, raw, here, env, problems);
+        else diagnose(field.type, raw, here, env, problems, depth + 1);
       }
       for (const key in value) {
         if (!record.fieldIndex.has(key)) {
@@ -361,7 +364,7 @@ export function createArgumentsConversion(
 ): ArgumentsConversion {
   const names = params.map((p) => propertyKey(p.name));
   const count = params.length;
-  const convert = make(argumentsReader)(
+  const read = make(argumentsReader)(
     count,
     names,
     params.map((p) => createInputConversion(p.type, env, make)),
@@ -370,6 +373,10 @@ export function createArgumentsConversion(
     names.some(isPrototypeName),
     readField,
   );
+  // Conversions recurse per level: a value of a type that can nest deeper than the bound is
+  // checked without recursion first (the context object or array is one more level).
+  const deep = params.some((p) => staticDepth(p.type, env) > MAX_VALUE_DEPTH);
+  const convert: ReadArguments = deep ? (context, target) => !nestedDeeperThan(context, MAX_VALUE_DEPTH + 1) && read(context, target) : read;
 
   return {
     convert,

@@ -6,7 +6,7 @@
 import type { JsonValue } from '../api-types.js';
 import type { ValueType } from '../checker/types.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
-import type { TypeEnvironment } from './input-conversion.js';
+import type { TypeEnvironment } from './type-environment.js';
 import { propertyKey } from './property-key.js';
 
 export type OutputConversion = (value: unknown) => JsonValue;

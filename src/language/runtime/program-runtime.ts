@@ -3,10 +3,11 @@
  * public object stays plain). Compiled code is a tree of closures: an expression is an `Eval`, a
  * statement an `Exec` that returns `undefined` to continue or the value of a `Return`.
  */
-import type { CompiledProgram, TraceEntry } from '../api-types.js';
+import type { CompiledProgram } from '../api-types.js';
 import type { ArgumentsConversion } from './input-conversion.js';
 import type { Meter } from './meter.js';
-import type { OutputConversion } from './output-conversion.js';
+import type { ResultConversion } from './result-conversion.js';
+import type { TraceSink } from './trace-sink.js';
 
 export type Eval = () => unknown;
 export type Exec = () => unknown;
@@ -20,10 +21,6 @@ export interface RuleCode {
   readonly body: Exec;
 }
 
-/** Where a traced closure tree records its entries; reset for every evaluation. */
-export interface TraceSink {
-  entries: TraceEntry[];
-}
 
 export interface CodeTree {
   readonly rules: ReadonlyMap<string, RuleCode>;
@@ -34,7 +31,7 @@ export interface CodeTree {
 export interface EntryPoint {
   readonly name: string;
   args: ArgumentsConversion;
-  toJson: OutputConversion;
+  toJson: ResultConversion;
   /** This rule in the plain tree, to skip a lookup on the common path. */
   plain: RuleCode;
   /**

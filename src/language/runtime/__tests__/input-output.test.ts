@@ -153,12 +153,12 @@ describe('output', () => {
 });
 
 describe('very deep input', () => {
-  it('is a PL4002 diagnostic, not a crash', () => {
+  it('is a PL5008 diagnostic, not a crash', () => {
     const lines = ['Module m.', 'Define Tree has value as Int, kids as List of Tree.', 'Rule r given t as Tree, produce Int:', '  Return t.value.'];
     let deep: unknown = { value: 1, kids: [] };
     for (let i = 0; i < 100_000; i++) deep = { value: i, kids: [deep] };
     const result = run(lines, 'r', [deep]);
-    expect(result).toMatchObject({ ok: false, diagnostics: [{ code: 'PL4002', span: null }] });
+    expect(result).toMatchObject({ ok: false, diagnostics: [{ code: 'PL5008', span: null }] });
     expect(value(lines, 'r', [{ value: 7, kids: [{ value: 1, kids: [] }] }])).toBe(7);
   });
 });

@@ -1,0 +1,112 @@
+/**
+ * Built-ins on Text: `lower`, `upper`, `trim`, `startsWith`, `endsWith`, `text`, `join`. Each
+ * implementation is one function that both tiers call. Results that can grow are checked
+ * against the Text length limit (PL4005).
+ */
+import type { Span } from '../ast/nodes.js';
+import { BOOL, ERROR, TEXT, assignable, listOf, prune } from '../checker/types.js';
+import { checkTextLength } from '../runtime/numeric.js';
+import { boolToText, createTextConversion, floatToText, intToText } from '../runtime/text-conversion.js';
+import type { ArgumentChecks } from './argument-checks.js';
+import type { BuiltinDefinition } from './builtin-definition.js';
+
+const textOfText = (args: ArgumentChecks) => (args.text(0) ? TEXT : ERROR);
+
+function textToText(name: string, convert: (text: string) => string): BuiltinDefinition {
+  return {
+    arity: [1, 1],
+    check: textOfText,
+    closure: ({ args: [a] }) => () => convert(a!() as string),
+    generated: ({ args: [a] }) => `${name}(${a})`,
+    helpers: { [name]: convert },
+  };
+}
+
+export const lower = textToText('lower', (t: string): string => t.toLowerCase());
+export const trim = textToText('trim', (t: string): string => t.trim());
+
+/** Upper case can be longer than the text (`ß` → `SS`). */
+const upperCase = (t: string, span: Span): string => checkTextLength(t.toUpperCase(), span);
+
+export const upper: BuiltinDefinition = {
+  arity: [1, 1],
+  check: textOfText,
+  closure: ({ args: [a], span }) => () => upperCase(a!() as string, span),
+  generated: ({ args: [a], span }) => `upper(${a}, ${span})`,
+  helpers: { upper: upperCase },
+};
+
+function textTest(name: string, test: (text: string, part: string) => boolean): BuiltinDefinition {
+  return {
+    arity: [2, 2],
+    check: (args) => {
+      const a = args.text(0);
+      const b = args.text(1);
+      return a && b ? BOOL : ERROR;
+    },
+    closure:
+      ({ args: [a, b] }) =>
+      () => {
+        const text = a!() as string;
+        return test(text, b!() as string);
+      },
+    generated: ({ args: [a, b] }) => `${name}(${a}, ${b})`,
+    helpers: { [name]: test },
+  };
+}
+
+export const startsWith = textTest('startsWith', (t: string, p: string): boolean => t.startsWith(p));
+export const endsWith = textTest('endsWith', (t: string, p: string): boolean => t.endsWith(p));
+
+export const text: BuiltinDefinition = {
+  arity: [1, 1],
+  check: (args) => {
+    const t = prune(args.types[0]!);
+    if (t.kind === 'Int' || t.kind === 'Float' || t.kind === 'Text' || t.kind === 'Bool' || t.kind === 'Enum' || t.kind === 'Error') {
+      return TEXT;
+    }
+    return args.mismatch(0, 'an `Int`, `Float`, `Text`, `Bool` or enum value');
+  },
+  closure: ({ args: [a], argTypes, enums }) => {
+    const convert = createTextConversion(argTypes[0]!, enums);
+    return () => convert(a!());
+  },
+  generated: ({ args: [a], argTypes, constant, enums }) => {
+    const type = argTypes[0]!;
+    switch (type.kind) {
+      case 'Int':
+        return `intText(${a})`;
+      case 'Float':
+        return `floatText(${a})`;
+      case 'Bool':
+        return `boolText(${a})`;
+      case 'Text':
+        return a!;
+      case 'Enum':
+        return `${constant(enums.get(type.name)!.variants)}[${a}]`;
+      default:
+        throw new Error(`text() of a ${type.kind} value passed the checker`);
+    }
+  },
+  helpers: { intText: intToText, floatText: floatToText, boolText: boolToText },
+};
+
+const joined = (items: string[], separator: string, span: Span): string => checkTextLength(items.join(separator), span);
+
+export const join: BuiltinDefinition = {
+  arity: [2, 2],
+  check: (args) => {
+    const ok = assignable(args.types[0]!, listOf(TEXT));
+    if (!ok) args.mismatch(0, 'a `List of Text`');
+    const separator = args.text(1);
+    return ok && separator ? TEXT : ERROR;
+  },
+  closure:
+    ({ args: [a, b], span }) =>
+    () => {
+      const items = a!() as string[];
+      return joined(items, b!() as string, span);
+    },
+  generated: ({ args: [a, b], span }) => `join(${a}, ${b}, ${span})`,
+  helpers: { join: joined },
+};
