@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES } from '../language/index.js';
 import { sliceBatch, type BatchItem, type EvaluationBatch } from './evaluation-batch.js';
 import {
   CANCELLED_ERROR,
@@ -111,7 +112,6 @@ export class EngineThreadError extends Error {
 const THREAD_FILE = 'evaluation-thread';
 /** A thread that dies on the same item twice is not retried again: the item is the likely cause. */
 const MAX_THREAD_FAILURES_PER_ITEM = 2;
-export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /** Per batch: where its results go and how many are still missing. */
 interface RunState {
@@ -154,8 +154,8 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   const settings: ThreadSettings = {
     cacheSize,
     cacheTenants: positiveInteger('cacheTenants', options.cacheTenants ?? 64),
-    maxResultBytes: positiveInteger('maxResultBytes', options.maxResultBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
-    maxTraceBytes: positiveInteger('maxTraceBytes', options.maxTraceBytes ?? DEFAULT_MAX_OUTPUT_BYTES),
+    maxResultBytes: positiveInteger('maxResultBytes', options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES),
+    maxTraceBytes: positiveInteger('maxTraceBytes', options.maxTraceBytes ?? DEFAULT_MAX_TRACE_BYTES),
   };
   if (options.stepBudget !== undefined) settings.stepBudget = positiveInteger('stepBudget', options.stepBudget);
   const scheduler = createTenantScheduler<PoolItem>({

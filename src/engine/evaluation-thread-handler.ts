@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { CompileOptions, CompileResult, CompiledProgram, EvaluateOptions, EvaluationResult } from '../language/api-types.js';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES } from '../language/index.js';
 import type { BatchItem } from './evaluation-batch.js';
 import {
   diagnosticFailure,
@@ -38,50 +39,26 @@ export function createEvaluationThreadHandler(
 ): (task: ThreadTask) => ThreadTaskResult {
   const cache = createTenantProgramCache<CompileResult>(settings.cacheSize, settings.cacheTenants);
 
-  /**
-   * The JSON of a successful or failed evaluation, held to the item's caps on its value and its
-   * trace. The language takes the caps as options but the size is only known here, where the
-   * result becomes JSON: one whole result within both caps needs no further measuring.
-   */
-  function capped(result: ItemResult, options: EvaluateOptions): { result: ItemResult; json: string } {
-    const json = JSON.stringify(result);
-    const maxResultBytes = options.maxResultBytes ?? settings.maxResultBytes;
-    const maxTraceBytes = options.maxTraceBytes ?? settings.maxTraceBytes;
-    if (result.kind !== 'evaluated' || Buffer.byteLength(json) <= Math.min(maxResultBytes, maxTraceBytes)) return { result, json };
-    const tooLarge = (what: string, bytes: number, limit: number) => {
-      const failure: ItemResult = {
-        ...engineFailure('evaluated', EngineFailureCode.OUTPUT_TOO_LARGE, `${what} is ${bytes} bytes of JSON, more than the limit of ${limit} bytes`, result.executionTimeMs),
-        ...(result.moduleName !== undefined ? { moduleName: result.moduleName } : {}),
-      };
-      return { result: failure, json: JSON.stringify(failure) };
-    };
-    if (result.ok) {
-      const valueBytes = Buffer.byteLength(JSON.stringify(result.value));
-      if (valueBytes > maxResultBytes) return tooLarge('the result', valueBytes, maxResultBytes);
-    }
-    if (result.trace !== undefined) {
-      const traceBytes = Buffer.byteLength(JSON.stringify(result.trace));
-      if (traceBytes > maxTraceBytes) return tooLarge('the decision trace', traceBytes, maxTraceBytes);
-    }
-    return { result, json };
+  // The step budget is fixed per pool, so it is compiled into the program; an evaluation then takes
+  // options only for what differs per item (trace, a smaller output share), which keeps the common
+  // case on the language's fast path.
+  const compileOptions: CompileOptions = settings.stepBudget === undefined ? {} : { stepBudget: settings.stepBudget };
+
+  /** Options of one evaluation, or none when the language's defaults already say it all. */
+  function evaluateOptions(item: Extract<BatchItem, { kind: 'evaluate' }>): EvaluateOptions | undefined {
+    const share = item.outputLimitBytes ?? Infinity;
+    const maxResultBytes = Math.min(share, settings.maxResultBytes);
+    const maxTraceBytes = Math.min(share, settings.maxTraceBytes);
+    const trace = item.trace === true;
+    if (!trace && maxResultBytes === DEFAULT_MAX_RESULT_BYTES && maxTraceBytes === DEFAULT_MAX_TRACE_BYTES) return undefined;
+    return { trace, maxResultBytes, maxTraceBytes };
   }
 
-  function evaluateOptions(item: Extract<BatchItem, { kind: 'evaluate' }>): EvaluateOptions {
-    const limit = item.outputLimitBytes;
-    const options: EvaluateOptions = {
-      trace: item.trace === true,
-      maxResultBytes: limit === undefined ? settings.maxResultBytes : Math.min(limit, settings.maxResultBytes),
-      maxTraceBytes: limit === undefined ? settings.maxTraceBytes : Math.min(limit, settings.maxTraceBytes),
-    };
-    if (settings.stepBudget !== undefined) options.stepBudget = settings.stepBudget;
-    return options;
-  }
-
-  function runItem(item: BatchItem, source: string, key: string, elapsed: () => number): { result: ItemResult; json?: string; cacheHit: boolean } {
+  function runItem(item: BatchItem, source: string, key: string, elapsed: () => number): { result: ItemResult; cacheHit: boolean } {
     let compiled = cache.get(item.tenantId, key);
     const cacheHit = compiled !== undefined;
     if (compiled === undefined) {
-      compiled = language.compile(source, item.locale);
+      compiled = language.compile(source, item.locale, compileOptions);
       cache.set(item.tenantId, key, compiled);
     }
     const { program, diagnostics } = compiled;
@@ -92,14 +69,13 @@ export function createEvaluationThreadHandler(
       return { result: { kind: 'compiled', ok: true, module, diagnostics, executionTimeMs: elapsed() }, cacheHit };
     }
     if (hasErrors) return { result: diagnosticFailure('evaluated', diagnostics, elapsed()), cacheHit };
-    const options = evaluateOptions(item);
-    const outcome = language.evaluate(program, item.functionName, item.context, options);
+    const outcome = language.evaluate(program, item.functionName, item.context, evaluateOptions(item));
     const trace = item.trace === true && outcome.trace ? { trace: outcome.trace } : {};
     const moduleName = program.moduleName;
     const result: ItemResult = outcome.ok
       ? { kind: 'evaluated', ok: true, value: outcome.value, moduleName, executionTimeMs: elapsed(), ...trace }
       : { ...diagnosticFailure('evaluated', outcome.diagnostics, elapsed()), moduleName, ...trace };
-    return { ...capped(result, options), cacheHit };
+    return { result, cacheHit };
   }
 
   function answer(item: BatchItem, source: string, key: string): ThreadItemResult {
@@ -107,10 +83,9 @@ export function createEvaluationThreadHandler(
     const elapsed = () => Math.round((performance.now() - started) * 1000) / 1000;
     let cacheHit = false;
     let result: ItemResult;
-    let json: string | undefined;
     try {
-      ({ result, json, cacheHit } = runItem(item, source, key, elapsed));
-      return { ok: result.ok, json: json ?? JSON.stringify(result), cacheHit, executionTimeMs: result.executionTimeMs };
+      ({ result, cacheHit } = runItem(item, source, key, elapsed));
+      return { ok: result.ok, json: JSON.stringify(result), cacheHit, executionTimeMs: result.executionTimeMs };
     } catch (error) {
       // The language reports user problems as diagnostics; a throw is a defect, so keep its stack in the log only.
       console.error('evaluation thread: unexpected error', error);

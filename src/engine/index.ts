@@ -1,6 +1,5 @@
 export {
   createEnginePool,
-  DEFAULT_MAX_OUTPUT_BYTES,
   EnginePoolClosedError,
   EngineThreadError,
   type EnginePool,

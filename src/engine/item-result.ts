@@ -16,8 +16,6 @@ export const EngineFailureCode = {
   CANCELLED: 'ERR_EVALUATION_CANCELLED',
   /** The item is not a well-formed request (only reachable by bypassing the API). */
   ITEM_INVALID: 'ERR_EVALUATION_ITEM_INVALID',
-  /** The result or the decision trace is larger in JSON than the item may answer. */
-  OUTPUT_TOO_LARGE: 'ERR_EVALUATION_OUTPUT_TOO_LARGE',
 } as const;
 
 export const THREAD_STOPPED_ERROR = 'evaluation thread stopped unexpectedly';

@@ -143,9 +143,10 @@ describe('engine pool', () => {
     const engine = pool({ threads: 1, maxResultBytes: 4096 });
     const echo = (s: string, extra: Partial<EvaluateRequest> = {}) => evaluateRequest(ECHO, 'echo', { s }, extra);
     const results = await runOnPool(engine, [echo('a'.repeat(4000)), echo('b'.repeat(5000)), echo('c'.repeat(200), { outputLimitBytes: 100 })]);
-    expect(results.map((r) => codeOf(r) ?? 'ok')).toEqual(['ok', EngineFailureCode.OUTPUT_TOO_LARGE, EngineFailureCode.OUTPUT_TOO_LARGE]);
+    expect(results.map((r) => codeOf(r) ?? 'ok')).toEqual(['ok', 'PL4006', 'PL4006']);
     expect(valueOf(results[0])).toBe('a'.repeat(4000));
-    expect(results[1]).toMatchObject({ moduleName: 'test.echo', error: 'the result is 5002 bytes of JSON, more than the limit of 4096 bytes' });
+    expect(results[1]).toMatchObject({ moduleName: 'test.echo', error: 'PL4006 result is larger than 4096 bytes (maxResultBytes)' });
+    expect(results[2]).toMatchObject({ error: 'PL4006 result is larger than 100 bytes (maxResultBytes)' });
   });
 
   it('fails a malformed item alone with ERR_EVALUATION_ITEM_INVALID', async () => {

@@ -1,8 +1,11 @@
 // One tenant's hostile input costs only that tenant: each attack goes over real HTTP (real Redis,
 // BullMQ, worker threads, SQLite) while the other tenant keeps sending ordinary requests, which
 // must all succeed. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
+import { createGraphqlRoute } from '../../src/graphql/index.js';
+import { createDomainDecider, createPolicyLookup } from '../../src/policies/index.js';
 import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
@@ -34,7 +37,11 @@ let attacker: PolicyClient;
 let bystander: PolicyClient;
 
 beforeAll(async () => {
-  h = await startPoliciesHarness();
+  h = await startPoliciesHarness({
+    extraRoutes: ({ stack, store, nonceGuard }) => [
+      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
+    ],
+  });
   attacker = h.signed(h.tenants.a, 'MEMBER');
   bystander = h.signed(h.tenants.b, 'MEMBER');
 }, 60_000);
@@ -84,11 +91,14 @@ describe('one tenant’s hostile input costs only that tenant', () => {
 
   it('caps a result of millions of integers inside the thread with an error naming the cap', async () => {
     const grown = await whileAttacked(() =>
-      attacker.evaluateSource({ source: GROW, functionName: 'grow', context: { xs: range(5000), reps: range(4000) }, locale: 'en-US' }),
+      attacker.request<Record<string, unknown>>('POST', '/api/v1/policies/evaluate-source', {
+        source: GROW,
+        functionName: 'grow',
+        context: { xs: range(5000), reps: range(4000) },
+      }),
     );
     expect(grown.status).toBe(200);
-    expect(grown.result).toBeNull();
-    expect(grown.error).toMatch(/EVALUATION_MAX_RESULT_BYTES|result/);
+    expect(grown.body).toMatchObject({ result: null, code: 'PL4006', error: 'PL4006 result is larger than 1048576 bytes (maxResultBytes)' });
     // Smaller results still come back whole.
     const small = await attacker.evaluateSource<number[][]>({ source: GROW, functionName: 'grow', context: { xs: range(3), reps: range(2) }, locale: 'en-US' });
     expect(small.result).toEqual([range(3), range(3), range(3)]);
@@ -103,8 +113,7 @@ describe('one tenant’s hostile input costs only that tenant', () => {
       }),
     );
     expect(traced.status).toBe(200);
-    expect(traced.body.result).toBeNull();
-    expect(String(traced.body.error)).toMatch(/EVALUATION_MAX_(RESULT|TRACE)_BYTES|trace|result/);
+    expect(traced.body).toMatchObject({ result: null, code: 'PL4007', error: 'PL4007 decision trace is larger than 1048576 bytes (maxTraceBytes)' });
   });
 
   it('compiles a deploy in the engine, and a module with two 16,000-character names answers without stalling anyone', async () => {
@@ -148,5 +157,23 @@ describe('one tenant’s hostile input costs only that tenant', () => {
     // A request after that is answered as usual.
     const after = await bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: 1 }, locale: 'en-US' });
     expect(after.result).toBe(2);
+  });
+
+  it('answers a GraphQL query nested 2,400 levels with a 400 depth error, not a stack overflow', async () => {
+    // About 7 KB, well under the document size limit.
+    const query = `{${'a{'.repeat(2400)}b${'}'.repeat(2400)}}`;
+    const refused = await whileAttacked(() => failure(attacker.request('POST', '/graphql', { query })));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'ERR_GRAPHQL_DEPTH_LIMIT' } }] });
+  });
+
+  it('refuses compressed bodies with 400, valid or corrupt, without inflating them', async () => {
+    const body = JSON.stringify({ source: PRICING, functionName: 'price', context: { amount: 1 } });
+    for (const bytes of [gzipSync(body), Buffer.from('not gzip at all')]) {
+      const refused = await whileAttacked(() =>
+        failure(attacker.request('POST', '/api/v1/policies/evaluate-source', bytes, { headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } })),
+      );
+      expect([refused.status, refused.code]).toEqual([400, 'ERR_REQUEST_ENCODING_UNSUPPORTED']);
+    }
   });
 });

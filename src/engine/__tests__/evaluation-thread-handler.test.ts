@@ -16,11 +16,13 @@ import {
 // The language is the edge of this unit: a stand-in records calls and answers from the source text.
 function recordingLanguage() {
   const compiled: string[] = [];
+  const compileOptions: unknown[] = [];
   const evaluated: Array<{ functionName: string; options: unknown }> = [];
   const language: ThreadLanguage = {
     resolveLocale: (tag) => ({ 'en-us': 'en-US', en: 'en-US', 'de-de': 'de-DE' })[tag.toLowerCase()] ?? null,
-    compile(source, locale): CompileResult {
+    compile(source, locale, options): CompileResult {
       compiled.push(`${locale}|${source}`);
+      compileOptions.push(options);
       if (source === 'broken') return { program: null, diagnostics: [warning, syntaxError] };
       const functions = [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }];
       const program = { moduleName: `m.${source}`, locale: 'en-US', functions, module: {} } as unknown as CompiledProgram;
@@ -33,7 +35,7 @@ function recordingLanguage() {
       return { ok: true, value: context as never, trace: [] };
     },
   };
-  return { language, compiled, evaluated };
+  return { language, compiled, compileOptions, evaluated };
 }
 
 const warning: Diagnostic = { code: 'PL2021', severity: 'warning', message: 'unreachable statement', span: null };
@@ -204,60 +206,31 @@ describe('evaluation thread handler', () => {
     expect(JSON.stringify(decoded[1])).not.toContain('defect');
   });
 
-  it('passes the step budget, trace flag and output limits, and returns a trace only when asked', () => {
-    const { language, evaluated } = recordingLanguage();
-    const handle = createEvaluationThreadHandler(settings({ stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 }), language);
-    const { results } = handle(task(['A'], [{ trace: true }, { trace: false, outputLimitBytes: 100 }, { outputLimitBytes: 1_000_000 }]));
+  it('compiles with the step budget, and passes trace and output limits only when they differ from the defaults', () => {
+    const { language, evaluated, compileOptions } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings({ stepBudget: 5000 }), language);
+    const { results } = handle(task(['A'], [{ trace: true }, { trace: false, outputLimitBytes: 100 }, { outputLimitBytes: 4 * 1024 * 1024 }, {}]));
+    expect(compileOptions).toEqual([{ stepBudget: 5000 }]);
     expect(evaluated.map((e) => e.options)).toEqual([
-      { trace: true, stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 },
+      { trace: true, maxResultBytes: 1024 * 1024, maxTraceBytes: 1024 * 1024 },
       // A request's own limit only ever lowers the engine's.
-      { trace: false, stepBudget: 5000, maxResultBytes: 100, maxTraceBytes: 100 },
-      { trace: false, stepBudget: 5000, maxResultBytes: 4000, maxTraceBytes: 3000 },
+      { trace: false, maxResultBytes: 100, maxTraceBytes: 100 },
+      // Nothing differs from the language's defaults: no options, the language's fast path.
+      undefined,
+      undefined,
     ]);
     expect(decode(results[0])).toMatchObject({ trace: [] });
     expect(decode(results[1])).not.toHaveProperty('trace');
   });
 
-  it('fails an item whose result or trace is larger than its cap with ERR_EVALUATION_OUTPUT_TOO_LARGE', () => {
-    const { language } = recordingLanguage();
-    const traced: ThreadLanguage = {
-      ...language,
-      evaluate: (program, functionName, context, options) => ({
-        ...(language.evaluate(program, functionName, context, options) as { ok: true; value: never }),
-        trace: [{ kind: 'return', rule: 'f', text: 'x', span: null as never, value: 'y'.repeat(500) }],
-      }),
-    };
-    const handle = createEvaluationThreadHandler(settings({ maxResultBytes: 1000, maxTraceBytes: 2000 }), traced);
-    const { results } = handle(
-      task(['A'], [
-        { context: 'x'.repeat(900) },
-        { context: 'x'.repeat(1100) },
-        { context: 'x'.repeat(200), outputLimitBytes: 100 },
-        { context: 'x'.repeat(10), trace: true, outputLimitBytes: 300 },
-        { context: 'x'.repeat(10), trace: true },
-      ]),
-    );
-    const decoded = results.map(decode);
-    expect(decoded.map((r) => (r.ok ? 'ok' : r.code))).toEqual([
-      'ok',
-      EngineFailureCode.OUTPUT_TOO_LARGE,
-      EngineFailureCode.OUTPUT_TOO_LARGE,
-      EngineFailureCode.OUTPUT_TOO_LARGE,
-      'ok',
+  it("passes the engine's own output limits when they differ from the language defaults", () => {
+    const { language, evaluated } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings({ maxResultBytes: 4000, maxTraceBytes: 3000 }), language);
+    handle(task(['A'], [{}, { outputLimitBytes: 3500 }]));
+    expect(evaluated.map((e) => e.options)).toEqual([
+      { trace: false, maxResultBytes: 4000, maxTraceBytes: 3000 },
+      { trace: false, maxResultBytes: 3500, maxTraceBytes: 3000 },
     ]);
-    expect(decoded[1]).toEqual({
-      kind: 'evaluated',
-      ok: false,
-      code: EngineFailureCode.OUTPUT_TOO_LARGE,
-      error: 'the result is 1102 bytes of JSON, more than the limit of 1000 bytes',
-      diagnostics: [],
-      executionTimeMs: expect.any(Number),
-      moduleName: 'm.A',
-    });
-    expect(decoded[2]).toMatchObject({ error: 'the result is 202 bytes of JSON, more than the limit of 100 bytes' });
-    expect(decoded[3]).toMatchObject({ error: expect.stringMatching(/^the decision trace is \d+ bytes of JSON, more than the limit of 300 bytes$/) });
-    expect(decoded[3]).not.toHaveProperty('trace');
-    expect(results.map((r) => r.ok)).toEqual([true, false, false, false, true]);
   });
 
   it('publishes the running item and its start for the watchdog', () => {
