@@ -39,20 +39,31 @@ export interface EvaluationBatch {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Packs requests into a batch, each distinct source once. */
-export function toBatch(requests: readonly EngineRequest[]): EvaluationBatch {
+/** Distinct sources in first-seen order, and the index of each. */
+function sourceTable() {
   const sources: string[] = [];
   const indexes = new Map<string, number>();
+  return {
+    sources,
+    indexOf(source: string): number {
+      let index = indexes.get(source);
+      if (index === undefined) {
+        index = sources.push(source) - 1;
+        indexes.set(source, index);
+      }
+      return index;
+    },
+  };
+}
+
+/** Packs requests into a batch, each distinct source once. */
+export function toBatch(requests: readonly EngineRequest[]): EvaluationBatch {
+  const table = sourceTable();
   const items = requests.map((request): BatchItem => {
     const { source, ...rest } = request;
-    let sourceIndex = indexes.get(source);
-    if (sourceIndex === undefined) {
-      sourceIndex = sources.push(source) - 1;
-      indexes.set(source, sourceIndex);
-    }
-    return { ...rest, sourceIndex };
+    return { ...rest, sourceIndex: table.indexOf(source) };
   });
-  return { sources, items };
+  return { sources: table.sources, items };
 }
 
 /** A batch item and the batch it came from. */
@@ -63,17 +74,10 @@ export interface BatchPart {
 
 /** Items taken from one or more batches, as a batch of their own (each distinct source once). */
 export function sliceBatch(parts: readonly BatchPart[]): EvaluationBatch {
-  const sources: string[] = [];
-  const indexes = new Map<string, number>();
+  const table = sourceTable();
   const items = parts.map(({ batch, position }): BatchItem => {
     const item = batch.items[position]!;
-    const source = batch.sources[item.sourceIndex] ?? '';
-    let sourceIndex = indexes.get(source);
-    if (sourceIndex === undefined) {
-      sourceIndex = sources.push(source) - 1;
-      indexes.set(source, sourceIndex);
-    }
-    return { ...item, sourceIndex };
+    return { ...item, sourceIndex: table.indexOf(batch.sources[item.sourceIndex] ?? '') };
   });
-  return { sources, items };
+  return { sources: table.sources, items };
 }

@@ -29,6 +29,7 @@ import {
   type EvaluationWorkerOptions,
 } from '../../src/jobs/index.js';
 import { evaluateRequest, evaluation, REDIS_URL, removeRedisPrefix } from '../support/index.js';
+import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 
 const SOURCE = `Module test.dispatch.
 
@@ -48,16 +49,7 @@ Rule echo given s as Text, produce Text:
 `;
 
 // Three nested loops: 10^9 turns for 1,000 elements, so only the wall-time limit ends it.
-const RUNAWAY = `Module test.runaway.
-
-Rule spin given xs as List of Int, produce Int:
-  Let total be 0.
-  For each a in xs:
-    For each b in xs:
-      For each c in xs:
-        Let total be total plus 1.
-  Return total.
-`;
+const RUNAWAY = RUNAWAY_SOURCE;
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const item = (functionName: string, x: number, extra: Partial<EvaluateRequest> = {}) => evaluateRequest(SOURCE, functionName, { x }, extra);

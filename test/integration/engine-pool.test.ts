@@ -17,6 +17,7 @@ import {
 } from '../../src/engine/index.js';
 import { describeDiagnostic } from '../../src/language/diagnostics/index.js';
 import { evaluateRequest, evaluation, runOnPool } from '../support/index.js';
+import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 
 const QUICK = `Module test.quick.
 
@@ -35,17 +36,8 @@ Regel double gegeben x als Ganzzahl, liefert Ganzzahl:
   Liefere x mal 2.
 `;
 
-// Cubic in the list length: 1,000 elements is 10^9 loop turns, far beyond any test's time limit.
-const CUBIC = `Module test.loops.
-
-Rule spin given xs as List of Int, produce Int:
-  Let total be 0.
-  For each a in xs:
-    For each b in xs:
-      For each c in xs:
-        Let total be total plus 1.
-  Return total.
-`;
+// Three nested loops: 10^9 turns for 1,000 elements, so only the wall-time limit ends it.
+const CUBIC = RUNAWAY_SOURCE;
 
 const ECHO = `Module test.echo.
 
