@@ -90,13 +90,14 @@ export const envSchema = z.object({
   ENGINE_THREADS: integer(1, 256).default(availableParallelism()),
   EVALUATION_TIMEOUT_MS: integer(1, 600_000).default(1000),
   EVALUATION_STEP_BUDGET: integer(1, Number.MAX_SAFE_INTEGER).default(1_000_000),
-  PROGRAM_CACHE_SIZE: integer(0, 1_000_000).default(256),
-  PROGRAM_CACHE_TENANTS: integer(1, 100_000).default(64),
+  PROGRAM_CACHE_SIZE: integer(0, 1_000_000).default(64),
+  PROGRAM_CACHE_TENANTS: integer(1, 100_000).default(32),
   ENGINE_TASK_SLICE_MS: integer(1, 10_000).default(5),
   EVALUATION_MAX_RESULT_BYTES: integer(1024, 256 * 1024 * 1024).default(1024 * 1024),
   EVALUATION_MAX_TRACE_BYTES: integer(1024, 256 * 1024 * 1024).default(1024 * 1024),
   EVALUATION_MAX_RESPONSE_BYTES: integer(1024, 1024 * 1024 * 1024).default(16 * 1024 * 1024),
-  CONTEXT_MAX_DEPTH: integer(1, 10_000).default(64),
+  // The language converts at most 64 levels of lists and records (PL5008), so more would never help.
+  CONTEXT_MAX_DEPTH: integer(1, 64).default(64),
   REPLY_MESSAGE_MAX_BYTES: integer(1024, 64 * 1024 * 1024).default(512 * 1024),
   ENGINE_THREAD_MAX_MEMORY_MB: integer(16, 1_048_576).optional(),
   /** Unset: 16 × ENGINE_THREADS: jobs wait in the pool's fair per-tenant queues rather than in Redis. */

@@ -12,6 +12,7 @@ import {
   CANCELLED_ERROR,
   EngineFailureCode,
   engineFailure,
+  INTERNAL_EVALUATION_ERROR,
   serializeResult,
   THREAD_STOPPED_ERROR,
   timeoutFailure,
@@ -34,9 +35,9 @@ export interface EnginePoolOptions {
   threads?: number;
   /** Wall-time limit of one item (compile + evaluate), enforced from outside the thread; default 1000. */
   taskTimeoutMs?: number;
-  /** Compiled programs kept per tenant and thread (LRU by count); default 256. 0 disables the cache. */
+  /** Compiled programs kept per tenant and thread (LRU by count); default 64. 0 disables the cache. */
   cacheSize?: number;
-  /** Tenants whose programs each thread keeps; default 64. */
+  /** Tenants whose programs each thread keeps; default 32. */
   cacheTenants?: number;
   /** Step budget of every evaluation; default: the language's (1,000,000). */
   stepBudget?: number;
@@ -84,10 +85,18 @@ export interface EngineRun {
   cancel(positions?: readonly number[]): void;
 }
 
+export interface EngineRunOptions {
+  /**
+   * Called as each item settles, before the whole batch has: a caller can pass an item's answer on
+   * at once instead of holding it for the batch's slowest item (which may be another tenant's).
+   */
+  onResult?(position: number, result: SerializedItemResult): void;
+}
+
 export interface EnginePool {
   readonly size: number;
   readonly taskTimeoutMs: number;
-  run(batch: EvaluationBatch): EngineRun;
+  run(batch: EvaluationBatch, options?: EngineRunOptions): EngineRun;
   stats(): EnginePoolStats;
   /** The live thread handles (for health checks and fault-injection tests). */
   threadWorkers(): readonly Worker[];
@@ -112,6 +121,13 @@ export class EngineThreadError extends Error {
 const THREAD_FILE = 'evaluation-thread';
 /** A thread that dies on the same item twice is not retried again: the item is the likely cause. */
 const MAX_THREAD_FAILURES_PER_ITEM = 2;
+/**
+ * Tasks in a row, with no task succeeding in between, whose thread died before running anything:
+ * past this the threads cannot run at all (e.g. a broken build). A task of several items that dies
+ * before starting is split, so one item that kills a thread on arrival (a huge context under a
+ * memory limit) fails alone and cannot reach this count by itself.
+ */
+const MAX_FAILURES_BEFORE_START = 5;
 
 /** Per batch: where its results go and how many are still missing. */
 interface RunState {
@@ -120,6 +136,7 @@ interface RunState {
   remaining: number;
   resolve(results: SerializedItemResult[]): void;
   reject(error: unknown): void;
+  onResult: EngineRunOptions['onResult'];
 }
 
 interface PoolItem extends ScheduledItem {
@@ -127,6 +144,8 @@ interface PoolItem extends ScheduledItem {
   position: number;
   threadFailures: number;
   settled: boolean;
+  /** Runs in a task of its own (its task died before starting). */
+  alone: boolean;
 }
 
 type TaskOutcome =
@@ -149,11 +168,11 @@ function resultKind(item: BatchItem | null | undefined): ItemResult['kind'] {
 export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   const threads = positiveInteger('threads', options.threads ?? availableParallelism());
   const taskTimeoutMs = positiveInteger('taskTimeoutMs', options.taskTimeoutMs ?? 1000);
-  const cacheSize = options.cacheSize ?? 256;
+  const cacheSize = options.cacheSize ?? 64;
   if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new RangeError(`cacheSize must be a non-negative integer, got ${cacheSize}`);
   const settings: ThreadSettings = {
     cacheSize,
-    cacheTenants: positiveInteger('cacheTenants', options.cacheTenants ?? 64),
+    cacheTenants: positiveInteger('cacheTenants', options.cacheTenants ?? 32),
     maxResultBytes: positiveInteger('maxResultBytes', options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES),
     maxTraceBytes: positiveInteger('maxTraceBytes', options.maxTraceBytes ?? DEFAULT_MAX_TRACE_BYTES),
   };
@@ -192,6 +211,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     if (!result.ok) counters.failedItems++;
     const { run } = item;
     run.results[item.position] = result;
+    run.onResult?.(item.position, result);
     if (--run.remaining === 0) {
       openRuns.delete(run);
       run.resolve(run.results);
@@ -240,7 +260,11 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   function handleOutcome(task: PoolItem[], outcome: TaskOutcome): void {
     if (outcome.kind === 'done') {
       failuresBeforeStart = 0;
-      outcome.results.forEach((threadResult, index) => {
+      if (outcome.results.length !== task.length) {
+        // Never expected; without this the missing items would wait forever.
+        for (const item of task.slice(outcome.results.length)) settleFailure(item, EngineFailureCode.INTERNAL, INTERNAL_EVALUATION_ERROR);
+      }
+      outcome.results.slice(0, task.length).forEach((threadResult, index) => {
         const item = task[index]!;
         if (threadResult.cacheHit) counters.cacheHits++;
         else counters.cacheMisses++;
@@ -261,16 +285,20 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     }
     counters.threadFailures++;
     if (outcome.position < 0) {
-      if (++failuresBeforeStart >= MAX_THREAD_FAILURES_PER_ITEM) {
+      if (++failuresBeforeStart >= MAX_FAILURES_BEFORE_START) {
         // The threads cannot run at all: fail every batch waiting for them instead of looping.
         failEverything(new EngineThreadError(outcome.error), task);
         return;
       }
-      scheduler.requeue(task.filter((item) => !item.settled));
-      return;
+      if (task.length > 1) {
+        // Something in the task killed the thread on arrival: retry its items one by one.
+        for (const item of task) item.alone = true;
+        scheduler.requeue(task.filter((item) => !item.settled));
+        return;
+      }
     }
     // A thread killed from outside is retried once on a fresh thread; dying twice on one item blames the item.
-    const victim = task[outcome.position]!;
+    const victim = task[Math.max(0, outcome.position)]!;
     if (++victim.threadFailures >= MAX_THREAD_FAILURES_PER_ITEM) settleFailure(victim, EngineFailureCode.THREAD_STOPPED, THREAD_STOPPED_ERROR);
     scheduler.requeue(task.filter((item) => !item.settled));
   }
@@ -287,9 +315,14 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
 
   function pump(): void {
     while (!closed && running < threads) {
-      const task = scheduler.next(threads - running);
-      if (task === null) return;
-      const live = task.filter((item) => !item.settled && item.run.remaining > 0);
+      const next = scheduler.next(threads - running);
+      if (next === null) return;
+      let live = next.filter((item) => !item.settled && item.run.remaining > 0);
+      const alone = live.findIndex((item) => item.alone);
+      if (alone >= 0 && live.length > 1) {
+        scheduler.requeue(live.filter((_, index) => index !== alone));
+        live = [live[alone]!];
+      }
       if (live.length === 0) continue;
       running++;
       void runTask(live).then((outcome) => {
@@ -300,10 +333,17 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     }
   }
 
-  function run(batch: EvaluationBatch): EngineRun {
+  function run(batch: EvaluationBatch, runOptions: EngineRunOptions = {}): EngineRun {
     let state!: RunState;
     const results = new Promise<SerializedItemResult[]>((resolve, reject) => {
-      state = { batch, results: new Array<SerializedItemResult>(batch.items.length), remaining: batch.items.length, resolve, reject };
+      state = {
+        batch,
+        results: new Array<SerializedItemResult>(batch.items.length),
+        remaining: batch.items.length,
+        resolve,
+        reject,
+        onResult: runOptions.onResult,
+      };
     });
     const items: PoolItem[] = batch.items.map((item, position) => ({
       tenantId: typeof item?.tenantId === 'string' ? item.tenantId : '',
@@ -311,6 +351,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       position,
       threadFailures: 0,
       settled: false,
+      alone: false,
     }));
     if (closed) {
       state.reject(new EnginePoolClosedError());
@@ -330,12 +371,15 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       results,
       cancel(positions) {
         const chosen = positions === undefined ? items : positions.map((position) => items[position]).filter((item) => item !== undefined);
+        let dropped = 0;
         for (const item of chosen) {
           if (item.settled) continue;
           counters.cancelledItems++;
+          dropped++;
           settleFailure(item, EngineFailureCode.CANCELLED, CANCELLED_ERROR);
         }
-        scheduler.discard((item) => item.settled);
+        // Only this tenant's queue can hold them.
+        if (dropped > 0) scheduler.discard((item) => item.settled, chosen[0]?.tenantId);
       },
     };
   }

@@ -46,10 +46,11 @@ export function createEvaluationThreadHandler(
 
   /** Options of one evaluation, or none when the language's defaults already say it all. */
   function evaluateOptions(item: Extract<BatchItem, { kind: 'evaluate' }>): EvaluateOptions | undefined {
-    const share = item.outputLimitBytes ?? Infinity;
+    const trace = item.trace === true;
+    // The item's share of its request's answer covers result and trace together.
+    const share = item.outputLimitBytes === undefined ? Infinity : trace ? Math.max(1, Math.floor(item.outputLimitBytes / 2)) : item.outputLimitBytes;
     const maxResultBytes = Math.min(share, settings.maxResultBytes);
     const maxTraceBytes = Math.min(share, settings.maxTraceBytes);
-    const trace = item.trace === true;
     if (!trace && maxResultBytes === DEFAULT_MAX_RESULT_BYTES && maxTraceBytes === DEFAULT_MAX_TRACE_BYTES) return undefined;
     return { trace, maxResultBytes, maxTraceBytes };
   }

@@ -6,12 +6,11 @@ export {
   type EnginePoolOptions,
   type EnginePoolStats,
   type EngineRun,
+  type EngineRunOptions,
 } from './engine-pool.js';
 export {
-  sliceBatch,
   toBatch,
   type BatchItem,
-  type BatchPart,
   type CompileRequest,
   type EngineRequest,
   type EvaluateRequest,
@@ -27,7 +26,6 @@ export {
   serializeResult,
   THREAD_STOPPED_ERROR,
   timeoutFailure,
-  type CompiledModuleSummary,
   type CompileFailure,
   type CompileOutcome,
   type CompileSuccess,
@@ -38,5 +36,4 @@ export {
   type SerializedItemResult,
 } from './item-result.js';
 export { createProgramCache, programCacheKey, type ProgramCache } from './program-cache.js';
-export { createTenantProgramCache, type TenantProgramCache } from './tenant-program-cache.js';
 export { EngineThreadFileMissingError, resolveThreadFile } from './thread-file.js';

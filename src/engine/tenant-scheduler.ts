@@ -28,8 +28,8 @@ export interface TenantScheduler<T extends ScheduledItem> {
   next(freeThreads: number): T[] | null;
   /** Records what one of the tenant's items cost, in ms. */
   observe(tenantId: string, itemMs: number): void;
-  /** Drops the queued items that match. */
-  discard(matches: (item: T) => boolean): void;
+  /** Drops the queued items that match (of one tenant, when named). */
+  discard(matches: (item: T) => boolean, tenantId?: string): void;
   /** Removes and returns everything queued. */
   drain(): T[];
   size(): number;
@@ -105,8 +105,9 @@ export function createTenantScheduler<T extends ScheduledItem>(options: TenantSc
       if (costs.size > rememberedTenants) costs.delete(costs.keys().next().value!);
     },
 
-    discard(matches) {
+    discard(matches, onlyTenant) {
       for (const [tenantId, queue] of queues) {
+        if (onlyTenant !== undefined && tenantId !== onlyTenant) continue;
         const kept = queue.filter((item) => !matches(item));
         queued -= queue.length - kept.length;
         if (kept.length === 0) queues.delete(tenantId);

@@ -2,7 +2,6 @@ export { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds
 export { EvaluationErrorCode, EvaluationRequestError, RequesterGoneError } from './evaluation-errors.js';
 export {
   DEFAULT_EVALUATION_LOCALE,
-  DEFAULT_REQUEST_LIMITS,
   jsonTypeName,
   MAX_LOCALE_LENGTH,
   MAX_NAME_LENGTH,
@@ -22,7 +21,6 @@ export { storableText } from './storable-text.js';
 export { createRollupRecorder, minuteOf, type RollupRecorder, type RollupRecorderOptions, type RollupSample } from './rollup-recorder.js';
 export {
   createEvaluationService,
-  DEFAULT_EVALUATION_LIMITS,
   type EvaluationAnswer,
   type EvaluationCaller,
   type EvaluationLimits,

@@ -17,7 +17,7 @@ export type PolicyResolution =
 
 /**
  * Finds the version of a deployed policy that answers a reference: the pinned version, else the
- * tenant's active one, else the built-in module. Implemented by the policy registry.
+ * tenant's active one, else the built-in module. Implemented by the policies' version resolver.
  */
 export interface PolicyResolver {
   resolve(tenantId: string, request: Pick<StoredPolicyRequest, 'policyModule' | 'policyFunction' | 'version'>): Promise<PolicyResolution>;

@@ -47,7 +47,9 @@ export function decisionShapeError(site: DecisionSite, value: unknown): GraphQLE
 export function dependencyError(error: unknown, log: ErrorLog, what: string): GraphQLError {
   if (error instanceof GraphQLError) return error;
   if (error instanceof EvaluationUnavailableError) {
-    return new GraphQLError(error.message, { extensions: { code: GraphqlErrorCode.EVALUATION_UNAVAILABLE } });
+    // The public reason only: the message may name Redis's address or a cause meant for the log.
+    const message = `policy evaluation is unavailable: ${error.publicReason}; retry later`;
+    return new GraphQLError(message, { extensions: { code: GraphqlErrorCode.EVALUATION_UNAVAILABLE } });
   }
   return internalError(error, log, what);
 }

@@ -11,10 +11,15 @@ export interface EvaluationDispatcherOptions {
   flushMs?: number;
   /**
    * Batches on their way at once; default 4. When that many wait for answers, a due batch keeps
-   * gathering items until one of them is answered (or it is full): under load, batches grow
-   * instead of the queue carrying more, smaller jobs. Unbounded: Infinity.
+   * gathering items until one of them is answered, it is full, or it has waited `maxHoldMs`: under
+   * load, batches grow instead of the queue carrying more, smaller jobs. Unbounded: Infinity.
    */
   maxInFlight?: number;
+  /**
+   * Longest a due batch is held for batches in flight, in ms; default 10. Bounds what slow batches
+   * (another tenant's costly items) can add to the wait of requests that arrive behind them.
+   */
+  maxHoldMs?: number;
 }
 
 export interface EvaluationDispatcherStats {
@@ -57,13 +62,16 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   if (!Number.isFinite(flushMs) || flushMs < 0) throw new RangeError(`flushMs must be a non-negative number, got ${flushMs}`);
   const maxInFlight = options.maxInFlight ?? 4;
   if (maxInFlight !== Infinity) positiveInteger('maxInFlight', maxInFlight);
+  const maxHoldMs = options.maxHoldMs ?? 10;
+  if (!Number.isFinite(maxHoldMs) || maxHoldMs < 0) throw new RangeError(`maxHoldMs must be a non-negative number, got ${maxHoldMs}`);
   const { transport } = options;
 
   const stats: EvaluationDispatcherStats = { batches: 0, items: 0, inFlight: 0 };
   let buffer: Pending[] = [];
   let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
-  /** The buffer is due but waits for a batch in flight to be answered. */
+  /** The buffer is due but waits for a batch in flight to be answered (or for maxHoldMs). */
   let held = false;
+  let holdTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
   function cancelTimer(): void {
@@ -78,10 +86,17 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     cancelTimer();
     if (buffer.length === 0) return;
     if (!force && stats.inFlight >= maxInFlight && buffer.length < maxBatchItems) {
-      held = true;
+      if (!held) {
+        held = true;
+        holdTimer = setTimeout(() => flushDue(true), maxHoldMs);
+      }
       return;
     }
     held = false;
+    if (holdTimer !== null) {
+      clearTimeout(holdTimer);
+      holdTimer = null;
+    }
     send(buffer);
     buffer = [];
   }
@@ -90,22 +105,20 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     stats.batches++;
     stats.items += entries.length;
     stats.inFlight++;
-    const sent = transport.send(toBatch(entries.map((entry) => entry.request)));
+    // Each caller is answered as soon as its own item is done, not when the batch's slowest is.
+    const sent = transport.send(toBatch(entries.map((entry) => entry.request)), (position, result) => {
+      const entry = entries[position];
+      if (entry !== undefined) settle(entry, () => entry.resolve(result));
+    });
     entries.forEach((entry, position) => (entry.sent = { batch: sent, position }));
     const answered = () => {
       stats.inFlight--;
       if (held) flushDue(false);
     };
-    sent.results.then(
-      (results) => {
-        answered();
-        entries.forEach((entry, index) => settle(entry, () => entry.resolve(results[index]!)));
-      },
-      (error: unknown) => {
-        answered();
-        entries.forEach((entry) => settle(entry, () => entry.reject(error)));
-      },
-    );
+    sent.done.then(answered, (error: unknown) => {
+      answered();
+      for (const entry of entries) settle(entry, () => entry.reject(error));
+    });
   }
 
   function settle(entry: Pending, answer: () => void): void {

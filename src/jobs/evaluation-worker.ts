@@ -1,8 +1,9 @@
 import { Worker } from 'bullmq';
-import type { EnginePool, EngineRun } from '../engine/index.js';
+import type { EnginePool } from '../engine/index.js';
 import { cancelChannelName, type PolicyEvaluateCancel, type PolicyEvaluateJobData, type PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
 import { createPolicyEvaluateProcessor } from './processors/policy-evaluate.processor.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { createRunRegistry } from './run-registry.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
 
 export interface EvaluationWorkerOptions {
@@ -41,7 +42,7 @@ export async function startEvaluationWorker(options: EvaluationWorkerOptions): P
   const connection = createRedisClient(options.connection, 'policy-evaluate-worker');
   const cancellations = createRedisClient(options.connection, 'policy-evaluate-cancellations');
   const stats: EvaluationWorkerStats = { jobs: 0, items: 0, failedJobs: 0 };
-  const runs = new Map<string, EngineRun>();
+  const runs = createRunRegistry();
   const processor = createPolicyEvaluateProcessor({
     pool: options.pool,
     publish: (channel, message) => publisher.publish(channel, message),
@@ -60,7 +61,7 @@ export async function startEvaluationWorker(options: EvaluationWorkerOptions): P
     } catch {
       return;
     }
-    runs.get(cancel?.batchId)?.cancel(Array.isArray(cancel.positions) ? cancel.positions : undefined);
+    if (cancel !== null && typeof cancel === 'object') runs.cancel(cancel);
   });
   const worker = new Worker<PolicyEvaluateJobData, PolicyEvaluateJobSummary>(QUEUE_NAMES.policyEvaluate, processor, {
     connection,

@@ -14,10 +14,11 @@ export {
   EvaluationWorkerError,
   NoWorkerAvailableError,
 } from './dispatch-errors.js';
-export type { BatchTransport, SentBatch } from './batch-transport.js';
+export type { BatchTransport, DeliverResult, SentBatch } from './batch-transport.js';
 export { createLocalBatchTransport } from './local-batch-transport.js';
 export { createRedisBatchTransport, type RedisBatchTransportOptions } from './redis-batch-transport.js';
-export { DEFAULT_REPLY_MESSAGE_BYTES, replyMessages } from './reply-messages.js';
+export { DEFAULT_REPLY_MESSAGE_BYTES, replyMessages, type SettledItem } from './reply-messages.js';
+export { createRunRegistry, type RunRegistry, type RunRegistryOptions } from './run-registry.js';
 export {
   createEvaluationDispatcher,
   type DispatchOptions,

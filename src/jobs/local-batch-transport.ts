@@ -4,9 +4,9 @@ import type { BatchTransport } from './batch-transport.js';
 /** Batches run on a pool in this process (tests and tools; the service always uses the queue). */
 export function createLocalBatchTransport(pool: EnginePool): BatchTransport {
   return {
-    send(batch) {
-      const run = pool.run(batch);
-      return { results: run.results.then((results) => results.map(deserializeResult)), cancel: (positions) => run.cancel(positions) };
+    send(batch, deliver) {
+      const run = pool.run(batch, { onResult: (position, result) => deliver(position, deserializeResult(result)) });
+      return { done: run.results.then(() => undefined), cancel: (positions) => run.cancel(positions) };
     },
     close: async () => {},
   };

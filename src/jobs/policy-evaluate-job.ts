@@ -11,10 +11,11 @@ export interface PolicyEvaluateJobData {
 }
 
 /**
- * Published on `replyTo`: a run of results starting at item `from` (a batch's results may come in
- * several messages, each of bounded size), or why the whole batch failed.
+ * Published on `replyTo`: results of some items as `[position, result]` pairs (a batch's results
+ * come in several messages of bounded size, each item's as soon as it is done), or why the whole
+ * batch failed.
  */
-export type PolicyEvaluateReply = { batchId: string; from: number; results: ItemResult[] } | { batchId: string; error: string };
+export type PolicyEvaluateReply = { batchId: string; results: Array<[number, ItemResult]> } | { batchId: string; error: string };
 
 /** Published on the cancel channel: nobody waits for these items (all, without `positions`). */
 export interface PolicyEvaluateCancel {

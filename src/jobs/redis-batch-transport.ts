@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { ItemResult } from '../engine/index.js';
-import type { BatchTransport } from './batch-transport.js';
+import type { BatchTransport, DeliverResult } from './batch-transport.js';
 import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from './dispatch-errors.js';
 import {
   cancelChannelName,
@@ -21,9 +20,10 @@ export interface RedisBatchTransportOptions {
 }
 
 interface Waiter {
-  results: ItemResult[];
-  received: number;
-  resolve(results: ItemResult[]): void;
+  delivered: boolean[];
+  remaining: number;
+  deliver: DeliverResult;
+  resolve(): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
@@ -66,14 +66,18 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
       return;
     }
     // A message of another shape (not from a worker of this version) must not throw in the listener.
-    if (!Array.isArray(reply.results) || !Number.isInteger(reply.from) || reply.from < 0) return;
-    reply.results.forEach((result, offset) => {
-      if (waiter.results[reply.from + offset] === undefined) waiter.received++;
-      waiter.results[reply.from + offset] = result;
-    });
-    if (waiter.received >= waiter.results.length) {
+    if (!Array.isArray(reply.results)) return;
+    for (const entry of reply.results) {
+      if (!Array.isArray(entry)) continue;
+      const [position, result] = entry;
+      if (!Number.isInteger(position) || position < 0 || position >= waiter.delivered.length || waiter.delivered[position]) continue;
+      waiter.delivered[position] = true;
+      waiter.remaining--;
+      waiter.deliver(position, result);
+    }
+    if (waiter.remaining === 0) {
       finish(reply.batchId, waiter);
-      waiter.resolve(waiter.results);
+      waiter.resolve();
     }
   });
   const subscribed = subscriber.subscribe(replyTo);
@@ -91,10 +95,10 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
   }
 
   return {
-    send(batch) {
+    send(batch, deliver) {
       const batchId = randomUUID();
       let added: Promise<unknown> = Promise.resolve();
-      const results = new Promise<ItemResult[]>((resolve, reject) => {
+      const done = new Promise<void>((resolve, reject) => {
         if (closed) return reject(new DispatcherClosedError());
         added = subscribed.then(() =>
           queue.add('evaluate', { batchId, replyTo, batch }, jobOptions(batchId)),
@@ -107,7 +111,14 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
           added.then(() => queue.remove(batchId)).catch(() => {});
           announceCancel(batchId);
         }, options.responseTimeoutMs);
-        waiters.set(batchId, { results: new Array<ItemResult>(batch.items.length), received: 0, resolve, reject, timer });
+        waiters.set(batchId, {
+          delivered: new Array<boolean>(batch.items.length).fill(false),
+          remaining: batch.items.length,
+          deliver,
+          resolve,
+          reject,
+          timer,
+        });
         added.catch((error: unknown) => {
           const waiter = waiters.get(batchId);
           if (!waiter) return;
@@ -116,7 +127,7 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
         });
       });
       return {
-        results,
+        done,
         cancel(positions) {
           // The batch still completes (cancelled items answer ERR_EVALUATION_CANCELLED at once).
           if (waiters.has(batchId)) announceCancel(batchId, positions);

@@ -19,7 +19,7 @@ export {
   type PolicyStatus,
   type RollbackResult,
 } from './policy-catalog.js';
-export { createVersionResolver, type FoundVersion, type VersionResolver, type VersionResolverDeps } from './version-resolver.js';
+export { createVersionResolver, type VersionResolver } from './version-resolver.js';
 export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
 export { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';

@@ -1,5 +1,5 @@
 import type { AuditChainWriter } from '../audit/index.js';
-import type { CompileOutcome } from '../engine/index.js';
+import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../evaluation/index.js';
 import type { Diagnostic } from '../language/index.js';
 import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository } from '../store/index.js';
@@ -97,7 +97,6 @@ export interface PolicyCatalog {
   getPolicy(tenantId: string, id: string): Promise<PolicyRecord | null>;
   /** Ascending; 404 when the tenant can see no module of that name. */
   listVersions(tenantId: string, policyModule: string): Promise<ModuleVersionRecord[]>;
-  builtinModuleNames(): string[];
 }
 
 function notFound(code: string, message: string): PolicyRegistryError {
@@ -188,7 +187,15 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   return {
     async deploy(tenantId, request, actorId) {
       const compiled = await deps.compile(tenantId, request.source, request.locale);
-      if (!compiled.ok) throw new PolicyCompileError(compiled.diagnostics);
+      if (!compiled.ok) {
+        // Without an error diagnostic the engine failed, not the source: not the client's to fix.
+        if (!compiled.diagnostics.some((d) => d.severity === 'error')) {
+          // An internal failure is a 500 with a reference id (logged); a stopped thread or cancellation may pass.
+          if (compiled.code === EngineFailureCode.INTERNAL) throw new Error(`compiling a deployed source failed: ${compiled.error}`);
+          throw new PolicyRegistryError(503, compiled.code, `the policy source could not be compiled: ${compiled.error}; retry later`);
+        }
+        throw new PolicyCompileError(compiled.diagnostics);
+      }
       const { module: program, diagnostics } = compiled;
       const policyModule = program.moduleName;
       const long = [policyModule, ...program.functions.map((f) => f.name)].find((name) => name.length > MAX_NAME_LENGTH);
@@ -297,8 +304,5 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       ];
     },
 
-    builtinModuleNames() {
-      return [...builtins.keys()].sort();
-    },
   };
 }

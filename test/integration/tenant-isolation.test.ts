@@ -143,6 +143,25 @@ describe('one tenant’s hostile input costs only that tenant', () => {
     expect(outcome.results.every((item) => item.result === 78 ** 3)).toBe(true);
   });
 
+  it('answers another tenant’s request that shares a micro-batch with 60 costly requests as soon as its own item is done', async () => {
+    const finished: string[] = [];
+    const costly = range(60).map((i) =>
+      attacker.evaluateSource<number>({ source: SPIN, functionName: 'spin', context: { xs: range(78) }, locale: 'en-US' }).then((outcome) => {
+        finished.push(`costly-${i}`);
+        return outcome;
+      }),
+    );
+    // Sent in the same turn as the costly ones, so the dispatcher puts them in the same batches.
+    const single = bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: 5 }, locale: 'en-US' }).then((outcome) => {
+      finished.push('single');
+      return outcome;
+    });
+    expect((await single).result).toBe(10);
+    expect((await Promise.all(costly)).every((outcome) => outcome.result === 78 ** 3)).toBe(true);
+    // In arrival order it would be last; shared fairly, it is answered long before the costly ones are done.
+    expect(finished.indexOf('single')).toBeLessThan(30);
+  });
+
   it('does not run what a client that hung up no longer waits for', async () => {
     const impatient = createPolicyClient({ baseUrl: h.baseUrl, tenantId: h.tenants.a.tenantId, role: 'MEMBER', secret: h.tenants.a.secret, retries: 0, timeoutMs: 200 });
     const cancelledBefore = h.pool.stats().cancelledItems;

@@ -39,7 +39,7 @@ export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost): App
       throw new ApiError(
         429,
         ApiErrorCode.RATE_LIMIT_EXCEEDED,
-        `rate limit of ${decision.limit} requests per ${decision.windowSeconds} s exceeded for tenant \`${tenantId}\`${need}; retry in ${wait} s`,
+        `rate limit of ${decision.limit} points per ${decision.windowSeconds} s exceeded for tenant \`${tenantId}\`${need}; retry in ${wait} s`,
         { ...headers, 'Retry-After': String(wait) },
       );
     }

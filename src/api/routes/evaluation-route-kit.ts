@@ -15,6 +15,11 @@ export function callerOf(ctx: AppContext): EvaluationCaller {
 /** Aborts when the client hangs up before its answer, so its evaluations are not run for nobody. */
 export function requesterSignal(ctx: AppContext): AbortSignal {
   const controller = new AbortController();
+  // The client may have gone while the body was read or the rate limit checked: 'close' has fired then.
+  if (ctx.req.destroyed || ctx.res.destroyed) {
+    controller.abort();
+    return controller.signal;
+  }
   ctx.res.once('close', () => {
     if (!ctx.res.writableFinished) controller.abort();
   });

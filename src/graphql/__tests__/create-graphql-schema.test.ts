@@ -161,7 +161,7 @@ describe('domain resolvers', () => {
       },
     });
     expect(result.errors![0]).toMatchObject({
-      message: 'no evaluation worker answered within 5000 ms',
+      message: 'policy evaluation is unavailable: no evaluation worker answered within 5000 ms; retry later',
       extensions: { code: 'ERR_EVALUATION_UNAVAILABLE' },
     });
     expect(logged).toEqual([]);

@@ -15,18 +15,18 @@ function recordingTransport(options: { answer?: (item: EvaluationBatch['items'][
   const sent: Sent[] = [];
   let closed = 0;
   const transport: BatchTransport = {
-    send(batch) {
+    send(batch, deliver) {
       const record: Sent = { batch, cancelled: [] };
       sent.push(record);
       const index = sent.length - 1;
-      const results = (async () => {
+      const done = (async () => {
         await (options.gate?.(index) ?? new Promise((resolve) => setTimeout(resolve, 5)));
         const answers = batch.items.map(answer);
         const failure = answers.find((r) => r instanceof Error);
         if (failure) throw failure;
-        return answers as ItemResult[];
+        answers.forEach((result, position) => deliver(position, result as ItemResult));
       })();
-      return { results, cancel: (positions) => record.cancelled.push(positions) };
+      return { done, cancel: (positions) => record.cancelled.push(positions) };
     },
     close: async () => {
       closed++;
@@ -123,6 +123,46 @@ describe('evaluation dispatcher (coalescing)', () => {
     await dispatcher.close();
   });
 
+  it('sends a held batch after maxHoldMs even while the batches in flight stay unanswered', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { transport, contexts } = recordingTransport({ gate: (index) => (index === 0 ? gate : Promise.resolve()) });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 64, flushMs: 0, maxInFlight: 1, maxHoldMs: 20 });
+    const slow = dispatcher.dispatch([request(1)]);
+    await tick();
+    // Another caller arrives behind the unanswered batch: held only for maxHoldMs, then sent.
+    const [second] = await dispatcher.dispatch([request(2)]);
+    expect(valueOf(second)).toBe(2);
+    expect(contexts()).toEqual([[1], [2]]);
+    release();
+    await slow;
+    await dispatcher.close();
+  });
+
+  it('answers each caller as soon as its own item is delivered, before the rest of its batch', async () => {
+    let finishRest!: () => void;
+    const rest = new Promise<void>((resolve) => (finishRest = resolve));
+    const transport: BatchTransport = {
+      send(batch, deliver) {
+        // The first item is delivered at once, the others only when the test says so.
+        deliver(0, echo(batch.items[0]!));
+        const done = rest.then(() => batch.items.slice(1).forEach((item, i) => deliver(i + 1, echo(item))));
+        return { done, cancel: () => {} };
+      },
+      close: async () => {},
+    };
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 3, flushMs: 60_000 });
+    const order: string[] = [];
+    const quick = dispatcher.dispatch([request('quick')]).then(() => order.push('quick'));
+    const slow = dispatcher.dispatch([request('slow-1'), request('slow-2')]).then(() => order.push('slow'));
+    await quick;
+    expect(order).toEqual(['quick']);
+    finishRest();
+    await slow;
+    expect(order).toEqual(['quick', 'slow']);
+    await dispatcher.close();
+  });
+
   it('refuses a maxInFlight that is not a positive integer or Infinity, and other bad limits', () => {
     const { transport } = recordingTransport();
     expect(() => createEvaluationDispatcher({ transport, maxInFlight: 0 })).toThrow(RangeError);
@@ -130,6 +170,7 @@ describe('evaluation dispatcher (coalescing)', () => {
     expect(() => createEvaluationDispatcher({ transport, maxInFlight: Infinity })).not.toThrow();
     expect(() => createEvaluationDispatcher({ transport, maxBatchItems: 0 })).toThrow(/maxBatchItems/);
     expect(() => createEvaluationDispatcher({ transport, flushMs: -1 })).toThrow(/flushMs/);
+    expect(() => createEvaluationDispatcher({ transport, maxHoldMs: -1 })).toThrow(/maxHoldMs/);
   });
 
   it('flushes on the next turn of the event loop when flushMs is 0', async () => {
