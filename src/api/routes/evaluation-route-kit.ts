@@ -15,8 +15,9 @@ export function callerOf(ctx: AppContext): EvaluationCaller {
 /** Aborts when the client hangs up before its answer, so its evaluations are not run for nobody. */
 export function requesterSignal(ctx: AppContext): AbortSignal {
   const controller = new AbortController();
-  // The client may have gone while the body was read or the rate limit checked: 'close' has fired then.
-  if (ctx.req.destroyed || ctx.res.destroyed) {
+  // The client may have gone while the body was read or the rate limit checked: 'close' has fired
+  // then. (The request stream itself counts as destroyed once its body is read, so ask the socket.)
+  if (ctx.res.destroyed || ctx.req.socket.destroyed) {
     controller.abort();
     return controller.signal;
   }

@@ -9,7 +9,7 @@ describe('evaluation engine settings', () => {
       ENGINE_THREADS: availableParallelism(),
       EVALUATION_TIMEOUT_MS: 1000,
       EVALUATION_STEP_BUDGET: 1_000_000,
-      PROGRAM_CACHE_SIZE: 256,
+      PROGRAM_CACHE_SIZE: 64,
       BATCH_MAX_ITEMS: 64,
       DISPATCH_FLUSH_MS: 1,
       NO_WORKER_TIMEOUT_MS: 5000,
