@@ -386,7 +386,7 @@ describe('failures of the evaluation path', () => {
       expect(status).toBe(200);
       expect(body.data).toEqual({ __typename: 'Query', evaluateLoanEligibility: null });
       expect(body.errors![0]).toMatchObject({
-        message: 'the evaluation queue is unavailable: connection refused',
+        message: 'policy evaluation is unavailable: the evaluation queue is unavailable; retry later',
         path: ['evaluateLoanEligibility'],
         extensions: { code: 'ERR_EVALUATION_UNAVAILABLE' },
       });
