@@ -217,6 +217,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     maxBatchItems: config.BATCH_MAX_ITEMS,
     flushMs: config.DISPATCH_FLUSH_MS,
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
+    maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
   });
   const auditWriter = createAuditChainWriter(store.audit);
   const builtinVersions = createBuiltinVersions(builtins);

@@ -105,6 +105,7 @@ export const envSchema = z.object({
   BATCH_MAX_ITEMS: integer(1, 10_000).default(64),
   DISPATCH_FLUSH_MS: integer(0, 1000).default(1),
   DISPATCH_MAX_IN_FLIGHT: integer(1, 10_000).default(4),
+  DISPATCH_MAX_HOLD_MS: integer(0, 10_000).default(50),
   NO_WORKER_TIMEOUT_MS: integer(1, 600_000).default(5000),
   EVALUATE_BATCH_MAX_ITEMS: integer(1, 100_000).default(1000),
   SIGNATURE_WINDOW_SECONDS: integer(1, 3600).default(300),

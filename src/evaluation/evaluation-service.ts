@@ -168,16 +168,21 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     });
     if (requests.length === 0) return answers;
 
-    if (options.signal?.aborted) throw new RequesterGoneError();
-    const gone = new RequesterGoneError();
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(gone);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const { signal } = options;
+    if (signal?.aborted) throw new RequesterGoneError();
     let results;
-    try {
-      results = await deps.dispatcher.dispatch(requests, { signal: controller.signal });
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort);
+    if (signal === undefined) {
+      results = await deps.dispatcher.dispatch(requests);
+    } else {
+      // The error is made only if the requester goes: capturing a stack on every request costs.
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(new RequesterGoneError());
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        results = await deps.dispatcher.dispatch(requests, { signal: controller.signal });
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
     }
     planned.forEach((plan, position) => {
       const result = results[position]!;

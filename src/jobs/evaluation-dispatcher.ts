@@ -16,8 +16,9 @@ export interface EvaluationDispatcherOptions {
    */
   maxInFlight?: number;
   /**
-   * Longest a due batch is held for batches in flight, in ms; default 10. Bounds what slow batches
-   * (another tenant's costly items) can add to the wait of requests that arrive behind them.
+   * Longest a due batch is held for batches in flight, in ms; default 50. Bounds what slow batches
+   * (another tenant's costly items) can add to the wait of requests that arrive behind them, while
+   * batches in flight under ordinary load (answered within a few tens of ms) still let it grow.
    */
   maxHoldMs?: number;
 }
@@ -62,7 +63,7 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   if (!Number.isFinite(flushMs) || flushMs < 0) throw new RangeError(`flushMs must be a non-negative number, got ${flushMs}`);
   const maxInFlight = options.maxInFlight ?? 4;
   if (maxInFlight !== Infinity) positiveInteger('maxInFlight', maxInFlight);
-  const maxHoldMs = options.maxHoldMs ?? 10;
+  const maxHoldMs = options.maxHoldMs ?? 50;
   if (!Number.isFinite(maxHoldMs) || maxHoldMs < 0) throw new RangeError(`maxHoldMs must be a non-negative number, got ${maxHoldMs}`);
   const { transport } = options;
 
