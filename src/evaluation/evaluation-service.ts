@@ -1,9 +1,9 @@
 import type { AuditChainWriter } from '../audit/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome } from '../engine/index.js';
-import type { EvaluationDispatcher } from '../jobs/index.js';
+import type { CallerGone, EvaluationDispatcher } from '../jobs/index.js';
 import type { RollupRepository } from '../store/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
-import { EvaluationErrorCode, RequesterGoneError } from './evaluation-errors.js';
+import { EvaluationErrorCode } from './evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
@@ -44,8 +44,8 @@ export interface EvaluationCaller {
 export interface EvaluationRunOptions {
   /** Record and return the decision trace of every evaluated item. */
   trace: boolean;
-  /** The requester went away: what has not run is cancelled and the call rejects with RequesterGoneError. */
-  signal?: AbortSignal;
+  /** When the requester goes, what has not run is cancelled and the call rejects with the reason (RequesterGoneError). */
+  gone?: CallerGone;
 }
 
 /** One entry's outcome, and for a deployed policy which version answered. */
@@ -84,9 +84,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
   const rollups: RollupRecorder = createRollupRecorder(deps.rollups, deps.now ? { now: deps.now } : {});
 
   async function resolveAll(tenantId: string, entries: readonly BatchEntry[]): Promise<Map<number, PolicyResolution>> {
+    const resolutions = new Map<number, PolicyResolution>();
+    if (!entries.some((entry) => entry.kind === 'stored')) return resolutions;
     // Items of one batch often name the same policy: resolve each distinct reference once.
     const distinct = new Map<string, Promise<PolicyResolution>>();
-    const resolutions = new Map<number, PolicyResolution>();
     await Promise.all(
       entries.map(async (entry, index) => {
         if (entry.kind !== 'stored') return;
@@ -168,22 +169,8 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     });
     if (requests.length === 0) return answers;
 
-    const { signal } = options;
-    if (signal?.aborted) throw new RequesterGoneError();
-    let results;
-    if (signal === undefined) {
-      results = await deps.dispatcher.dispatch(requests);
-    } else {
-      // The error is made only if the requester goes: capturing a stack on every request costs.
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(new RequesterGoneError());
-      signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        results = await deps.dispatcher.dispatch(requests, { signal: controller.signal });
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
-    }
+    if (options.gone?.reason !== undefined) throw options.gone.reason;
+    const results = await deps.dispatcher.dispatch(requests, options.gone === undefined ? {} : { gone: options.gone });
     planned.forEach((plan, position) => {
       const result = results[position]!;
       // A compile answer here would be a defect of the dispatcher; it fails the item, not the request.

@@ -1,5 +1,6 @@
 import { toBatch, type EngineRequest, type ItemResult } from '../engine/index.js';
 import type { BatchTransport, SentBatch } from './batch-transport.js';
+import type { CallerGone } from './caller-gone.js';
 import { DispatcherClosedError } from './dispatch-errors.js';
 
 export interface EvaluationDispatcherOptions {
@@ -31,8 +32,8 @@ export interface EvaluationDispatcherStats {
 }
 
 export interface DispatchOptions {
-  /** The caller has gone (its client hung up): its items are dropped or cancelled, the call rejects. */
-  signal?: AbortSignal;
+  /** When the caller goes (its client hung up), its items are dropped or cancelled and the call rejects with the reason. */
+  gone?: CallerGone;
 }
 
 export interface EvaluationDispatcher {
@@ -159,14 +160,13 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   return {
     dispatch(requests, dispatchOptions = {}) {
       if (closed) return Promise.reject(new DispatcherClosedError());
-      const { signal } = dispatchOptions;
-      if (signal?.aborted) return Promise.reject(signal.reason);
+      const { gone } = dispatchOptions;
+      if (gone?.reason !== undefined) return Promise.reject(gone.reason);
       const entries = requests.map(enqueue);
       const all = Promise.all(entries.map((entry) => entry.answer));
-      if (signal === undefined) return all;
-      const onAbort = () => abandon(entries, signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-      return all.finally(() => signal.removeEventListener('abort', onAbort));
+      if (gone === undefined) return all;
+      const unregister = gone.onGone(() => abandon(entries, gone.reason));
+      return all.finally(unregister);
     },
     stats: () => ({ ...stats }),
     async close() {

@@ -15,6 +15,7 @@ export {
   NoWorkerAvailableError,
 } from './dispatch-errors.js';
 export type { BatchTransport, DeliverResult, SentBatch } from './batch-transport.js';
+export { createCallerGone, type CallerGone, type CallerGoneSource } from './caller-gone.js';
 export { createLocalBatchTransport } from './local-batch-transport.js';
 export { createRedisBatchTransport, type RedisBatchTransportOptions } from './redis-batch-transport.js';
 export { DEFAULT_REPLY_MESSAGE_BYTES, replyMessages, type SettledItem } from './reply-messages.js';

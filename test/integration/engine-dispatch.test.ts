@@ -17,6 +17,7 @@ import {
   EvaluationWorkerError,
   NoWorkerAvailableError,
   QUEUE_NAMES,
+  createCallerGone,
   createEvaluationDispatcher,
   createLocalBatchTransport,
   createRedisBatchTransport,
@@ -200,9 +201,9 @@ describe('evaluation dispatch through the queue', () => {
   it('never sends the items of a caller that went away before its batch left', async () => {
     const api = redisDispatcher(prefix, 10_000, { flushMs: 50 });
     const jobsBefore = worker.stats().jobs;
-    const controller = new AbortController();
-    const gone = api.dispatch([item('double', 1), item('double', 2)], { signal: controller.signal });
-    controller.abort(new Error('client disconnected'));
+    const controller = createCallerGone();
+    const gone = api.dispatch([item('double', 1), item('double', 2)], { gone: controller });
+    controller.markGone(new Error('client disconnected'));
     await expect(gone).rejects.toThrow('client disconnected');
     // A later call travels alone: the abandoned items never reached the queue.
     const [kept] = await api.dispatch([item('double', 3)]);
@@ -248,12 +249,12 @@ describe('cancellation through the cancel channel', () => {
     const backend = await startBackend({ threads: 1, taskTimeoutMs: 1500, stepBudget: Number.MAX_SAFE_INTEGER });
     const busy = backend.pool.run(toBatch([runaway()]));
     const api = redisDispatcher(backend.queue, 20_000, { flushMs: 5 });
-    const controller = new AbortController();
-    const gone = api.dispatch(range(6).map((x) => item('double', x)), { signal: controller.signal });
+    const controller = createCallerGone();
+    const gone = api.dispatch(range(6).map((x) => item('double', x)), { gone: controller });
     const stays = api.dispatch([item('double', 100)]);
     // Both calls share one job, queued in the pool behind the runaway.
     await vi.waitFor(() => expect(backend.pool.stats().queuedItems).toBe(7), { timeout: 2500, interval: 10 });
-    controller.abort(new Error('client disconnected'));
+    controller.markGone(new Error('client disconnected'));
     await expect(gone).rejects.toThrow('client disconnected');
     await vi.waitFor(() => expect(backend.pool.stats().cancelledItems).toBe(6), { timeout: 2500, interval: 10 });
 

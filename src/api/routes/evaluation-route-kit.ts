@@ -1,5 +1,5 @@
-import { EvaluationErrorCode, type EvaluationCaller } from '../../evaluation/index.js';
-import { EvaluationUnavailableError } from '../../jobs/index.js';
+import { EvaluationErrorCode, RequesterGoneError, type EvaluationCaller } from '../../evaluation/index.js';
+import { createCallerGone, EvaluationUnavailableError, type CallerGone } from '../../jobs/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -12,19 +12,19 @@ export function callerOf(ctx: AppContext): EvaluationCaller {
   return { tenantId: principal.tenantId, actorId: principal.subject };
 }
 
-/** Aborts when the client hangs up before its answer, so its evaluations are not run for nobody. */
-export function requesterSignal(ctx: AppContext): AbortSignal {
-  const controller = new AbortController();
+/** Goes when the client hangs up before its answer, so its evaluations are not run for nobody. */
+export function requesterGone(ctx: AppContext): CallerGone {
+  const gone = createCallerGone();
   // The client may have gone while the body was read or the rate limit checked: 'close' has fired
   // then. (The request stream itself counts as destroyed once its body is read, so ask the socket.)
   if (ctx.res.destroyed || ctx.req.socket.destroyed) {
-    controller.abort();
-    return controller.signal;
+    gone.markGone(new RequesterGoneError());
+    return gone;
   }
   ctx.res.once('close', () => {
-    if (!ctx.res.writableFinished) controller.abort();
+    if (!ctx.res.writableFinished) gone.markGone(new RequesterGoneError());
   });
-  return controller.signal;
+  return gone;
 }
 
 /** `?trace=true` asks for the decision trace; `false` or no parameter, none. */

@@ -1,6 +1,6 @@
 import { parseBatchEvaluationBody, parseSourceEvaluationBody, toResponseItem, type EvaluationService, type RequestLimits } from '../../evaluation/index.js';
 import type { RouteModule } from '../app-types.js';
-import { callerOf, requesterSignal, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
+import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const EVALUATE_SOURCE_ROUTE = '/api/v1/policies/evaluate-source';
@@ -37,16 +37,16 @@ export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteMo
     router.post(EVALUATE_SOURCE_ROUTE, ...guard, async (ctx) => {
       const trace = traceParam(ctx);
       const request = parseSourceEvaluationBody(ctx.request.body, options.limits);
-      const signal = requesterSignal(ctx);
-      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'source', request }], { trace, signal }));
+      const gone = requesterGone(ctx);
+      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'source', request }], { trace, gone }));
       ctx.body = toResponseItem(answer!.result, trace);
     });
 
     router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...batchGuard, async (ctx) => {
       const trace = traceParam(ctx);
       const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems, options.limits);
-      const signal = requesterSignal(ctx);
-      const answers = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, signal }));
+      const gone = requesterGone(ctx);
+      const answers = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, gone }));
       ctx.body = { results: answers.map((answer) => toResponseItem(answer.result, trace)) };
     });
   };

@@ -23,7 +23,7 @@ import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import { queryValue } from '../query-params.js';
-import { callerOf, requesterSignal, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
+import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
@@ -156,8 +156,8 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
     router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
       const trace = traceParam(ctx);
       const request = parseStoredEvaluationBody(ctx.request.body, options.limits);
-      const signal = requesterSignal(ctx);
-      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'stored', request }], { trace, signal }));
+      const gone = requesterGone(ctx);
+      const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'stored', request }], { trace, gone }));
       const { result, policy, notFound } = answer!;
       if (notFound === true && !result.ok) throw new ApiError(404, result.code, result.error);
       if (policy === undefined) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../audit/index.js';
 import type { EngineRequest, ItemResult } from '../../engine/index.js';
-import { NoWorkerAvailableError } from '../../jobs/index.js';
+import { createCallerGone, NoWorkerAvailableError } from '../../jobs/index.js';
+import { RequesterGoneError } from '../evaluation-errors.js';
 import type { RollupIncrement, RollupRepository } from '../../store/index.js';
 import type { BatchEntry, SourceEvaluationRequest } from '../evaluation-request.js';
 import { createEvaluationService, type EvaluationAnswer, type EvaluationServiceDeps } from '../evaluation-service.js';
@@ -151,9 +152,9 @@ describe('evaluation service', () => {
 
   it('rejects with RequesterGoneError when the requester has already gone, dispatching nothing', async () => {
     const { calls, deps } = edges();
-    const controller = new AbortController();
-    controller.abort();
-    await expect(createEvaluationService(deps).evaluate(caller, [source('a', 1)], { trace: false, signal: controller.signal })).rejects.toMatchObject({
+    const gone = createCallerGone();
+    gone.markGone(new RequesterGoneError());
+    await expect(createEvaluationService(deps).evaluate(caller, [source('a', 1)], { trace: false, gone })).rejects.toMatchObject({
       name: 'RequesterGoneError',
       code: 'ERR_EVALUATION_CANCELLED',
     });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineRequest, EvaluateRequest, EvaluationBatch, ItemResult } from '../../engine/index.js';
 import type { BatchTransport } from '../batch-transport.js';
 import { DispatcherClosedError } from '../dispatch-errors.js';
+import { createCallerGone, type CallerGone } from '../caller-gone.js';
 import { createEvaluationDispatcher } from '../evaluation-dispatcher.js';
 
 interface Sent {
@@ -51,6 +52,11 @@ const request = (n: unknown, extra: Partial<EvaluateRequest> = {}): EvaluateRequ
   ...extra,
 });
 const valueOf = (result: ItemResult | undefined) => (result?.kind === 'evaluated' && result.ok ? result.value : undefined);
+function goneAlready(reason: unknown): CallerGone {
+  const gone = createCallerGone();
+  gone.markGone(reason);
+  return gone;
+}
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('evaluation dispatcher (coalescing)', () => {
@@ -208,10 +214,10 @@ describe('evaluation dispatcher (callers that go away)', () => {
   it('never sends the items of a call aborted before its batch left', async () => {
     const { transport, contexts } = recordingTransport();
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 20 });
-    const controller = new AbortController();
-    const gone = dispatcher.dispatch([request('gone-1'), request('gone-2')], { signal: controller.signal });
+    const controller = createCallerGone();
+    const gone = dispatcher.dispatch([request('gone-1'), request('gone-2')], { gone: controller });
     const kept = dispatcher.dispatch([request('kept')]);
-    controller.abort(new Error('client disconnected'));
+    controller.markGone(new Error('client disconnected'));
     await expect(gone).rejects.toThrow('client disconnected');
     expect((await kept).map(valueOf)).toEqual(['kept']);
     expect(contexts()).toEqual([['kept']]);
@@ -221,9 +227,9 @@ describe('evaluation dispatcher (callers that go away)', () => {
   it('sends nothing when every caller of a buffer went away', async () => {
     const { transport, sent } = recordingTransport();
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 1 });
-    const controller = new AbortController();
-    const gone = dispatcher.dispatch([request(1)], { signal: controller.signal });
-    controller.abort(new Error('gone'));
+    const controller = createCallerGone();
+    const gone = dispatcher.dispatch([request(1)], { gone: controller });
+    controller.markGone(new Error('gone'));
     await expect(gone).rejects.toThrow('gone');
     await tick(20);
     expect(sent).toHaveLength(0);
@@ -231,10 +237,10 @@ describe('evaluation dispatcher (callers that go away)', () => {
     await dispatcher.close();
   });
 
-  it('rejects at once for a signal that is already aborted', async () => {
+  it('rejects at once for a caller that has already gone', async () => {
     const { transport, sent } = recordingTransport();
     const dispatcher = createEvaluationDispatcher({ transport, flushMs: 1 });
-    await expect(dispatcher.dispatch([request(1)], { signal: AbortSignal.abort(new Error('late')) })).rejects.toThrow('late');
+    await expect(dispatcher.dispatch([request(1)], { gone: goneAlready(new Error('late')) })).rejects.toThrow('late');
     await tick(10);
     expect(sent).toHaveLength(0);
     await dispatcher.close();
@@ -245,13 +251,13 @@ describe('evaluation dispatcher (callers that go away)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { transport, sent } = recordingTransport({ gate: () => gate });
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 10, flushMs: 0 });
-    const controller = new AbortController();
+    const controller = createCallerGone();
     const before = dispatcher.dispatch([request('a')]);
-    const gone = dispatcher.dispatch([request('b'), request('c')], { signal: controller.signal });
+    const gone = dispatcher.dispatch([request('b'), request('c')], { gone: controller });
     const after = dispatcher.dispatch([request('d')]);
     await tick();
     expect(sent).toHaveLength(1);
-    controller.abort(new Error('client disconnected'));
+    controller.markGone(new Error('client disconnected'));
     await expect(gone).rejects.toThrow('client disconnected');
     expect(sent[0]!.cancelled).toEqual([[1, 2]]);
     release();
@@ -263,9 +269,9 @@ describe('evaluation dispatcher (callers that go away)', () => {
   it('cancels nothing once a call has been answered', async () => {
     const { transport, sent } = recordingTransport();
     const dispatcher = createEvaluationDispatcher({ transport, flushMs: 0 });
-    const controller = new AbortController();
-    await dispatcher.dispatch([request(1)], { signal: controller.signal });
-    controller.abort();
+    const controller = createCallerGone();
+    await dispatcher.dispatch([request(1)], { gone: controller });
+    controller.markGone(new Error('gone'));
     expect(sent[0]!.cancelled).toEqual([]);
     await dispatcher.close();
   });
