@@ -81,13 +81,22 @@ export interface TenantRepository {
   activeSecrets(tenantId: string): Promise<SigningSecret[]>;
 }
 
+/** The response an idempotent request produced, replayed for a repeated key. */
+export interface IdempotentResponse {
+  status: number;
+  body: unknown;
+}
+
 export interface IdempotencyRecord {
   key: string;
   /** Hash of method, path and body: a reused key with a different request is refused. */
   requestHash: string;
-  status: number;
-  body: unknown;
+  /** Random per attempt: only the request that took the key may complete or release it. */
+  owner: string;
+  /** Null while the first request runs; its response once it completed. */
+  response: IdempotentResponse | null;
   createdAt: string;
+  /** While running: the end of the running lease; once completed: the end of the replay period. */
   expiresAt: string;
 }
 
@@ -96,6 +105,13 @@ export interface IdempotencyRepository {
   get(tenantId: string, key: string, now: Date): Promise<IdempotencyRecord | null>;
   /** First writer wins: returns false when an unexpired record with the key already exists. */
   putIfAbsent(tenantId: string, record: IdempotencyRecord, now: Date): Promise<boolean>;
+  /**
+   * Stores the response of the owner's request and its new expiry. Returns false, changing nothing,
+   * when the owner no longer holds the key (its lease expired and another request took it).
+   */
+  complete(tenantId: string, key: string, owner: string, response: IdempotentResponse, expiresAt: string): Promise<boolean>;
+  /** Frees a running key the owner still holds (its request failed: a retry may run it again). */
+  release(tenantId: string, key: string, owner: string): Promise<void>;
 }
 
 /** Everything a process needs from its store; one instance per process. */
@@ -106,6 +122,8 @@ export interface Store {
   readonly idempotency: IdempotencyRepository;
   readonly policies: PolicyRepository;
   readonly rollups: RollupRepository;
+  readonly anomalies: AnomalyRepository;
+  readonly anomalySettings: AnomalySettingsRepository;
   /** Resolves when the backend answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -191,6 +209,8 @@ export interface RollupIncrement {
   timeSum: number;
   /** Longest execution time, milliseconds. */
   max: number;
+  /** Sum of squared execution times, ms² (with count and timeSum it gives the variance). */
+  timeSquares: number;
 }
 
 /** A bucket as read back: the sum of every increment it received. */
@@ -213,6 +233,150 @@ export interface RollupRepository {
   add(tenantId: string, increments: readonly RollupIncrement[]): Promise<void>;
   /** Buckets in the window, ordered by module, function, version, minute. */
   range(tenantId: string, query: RollupQuery): Promise<RollupBucket[]>;
+  /**
+   * Per (module, function, version), the sums of the buckets in the window (max: the largest),
+   * ordered by module, function, version. Reads each bucket once; holds one total per version.
+   */
+  totals(tenantId: string, query: Pick<RollupQuery, 'from' | 'to'>): Promise<RollupTotals[]>;
   /** Tenants with at least one bucket whose minute lies in the inclusive window, sorted. */
   tenantsWithBuckets(from: string, to: string): Promise<string[]>;
+}
+
+/** A window's buckets of one version summed. */
+export interface RollupTotals {
+  policyModule: string;
+  policyFunction: string;
+  version: number;
+  count: number;
+  failures: number;
+  timeSum: number;
+  timeSquares: number;
+  max: number;
+  /** How many minute buckets were summed. */
+  buckets: number;
+}
+
+export const ANOMALY_TYPES = ['HIGH_FAILURE_RATE', 'ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION'] as const;
+export type AnomalyType = (typeof ANOMALY_TYPES)[number];
+export const ANOMALY_STATUSES = ['OPEN', 'VERIFYING', 'RESOLVED', 'DISMISSED'] as const;
+export type AnomalyStatus = (typeof ANOMALY_STATUSES)[number];
+export const ANOMALY_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export type AnomalySeverity = (typeof ANOMALY_SEVERITIES)[number];
+
+/** What an anomaly is about: at most one live (OPEN or VERIFYING) anomaly per tenant and key. */
+export interface AnomalyKey {
+  type: AnomalyType;
+  policyModule: string;
+  policyFunction: string;
+  /** Module version; 0 for the built-in module. */
+  version: number;
+}
+
+/** What one detection saw; the newest replaces the one before. */
+export interface AnomalyObservation {
+  observedAt: string;
+  severity: AnomalySeverity;
+  summary: string;
+  /** Plain JSON numbers and strings, specific to the type. */
+  metrics: Record<string, unknown>;
+  recommendedActions: string[];
+}
+
+/** What the last verification job found. */
+export interface AnomalyVerification {
+  verifiedAt: string;
+  /** The status the job set. */
+  outcome: 'RESOLVED' | 'OPEN';
+  /** `CONDITION_HOLDS`, `CONDITION_CLEARED` or `NO_TRAFFIC`. */
+  reason: string;
+  /** The type's metrics over the window the job looked at. */
+  metrics: Record<string, unknown>;
+}
+
+/** An anomaly as stored: its identity never changes; observation and verification are replaced. */
+export interface StoredAnomaly extends AnomalyKey {
+  id: string;
+  /** 1, 2, … per tenant and key: a new anomaly after the previous one ended (resolved, dismissed). */
+  occurrence: number;
+  detectedAt: string;
+  observation: AnomalyObservation;
+  verification: AnomalyVerification | null;
+}
+
+/**
+ * One status change, numbered `seq` 1, 2, … per anomaly, insert-only: the unique (tenant,
+ * anomaly, seq) decides races between concurrent changes, as activations do for policies.
+ */
+export interface AnomalyTransition {
+  anomalyId: string;
+  seq: number;
+  from: AnomalyStatus;
+  to: AnomalyStatus;
+  note: string | null;
+  actorId: string;
+  occurredAt: string;
+}
+
+/** An anomaly and its status: the `to` of its newest transition, OPEN when it has none. */
+export interface AnomalyState extends StoredAnomaly {
+  status: AnomalyStatus;
+  /** Seq of the newest transition; 0 when none. */
+  statusSeq: number;
+  /** When the newest transition happened; null when none. */
+  statusChangedAt: string | null;
+}
+
+export interface AnomalyListQuery {
+  type?: AnomalyType;
+  /** Inclusive lower bound on detectedAt. */
+  detectedFrom: string;
+  offset: number;
+  limit: number;
+}
+
+export interface AnomalyPage {
+  items: AnomalyState[];
+  /** Every anomaly matching the query, whatever the offset and limit. */
+  total: number;
+}
+
+export interface AnomalyRepository {
+  /**
+   * Stores a new anomaly. Returns false, changing nothing, when the tenant already has that key and
+   * occurrence (another detector opened it first: read it with `latest`).
+   */
+  insert(tenantId: string, anomaly: StoredAnomaly): Promise<boolean>;
+  /** The key's anomaly with the highest occurrence, or null. */
+  latest(tenantId: string, key: AnomalyKey): Promise<AnomalyState | null>;
+  get(tenantId: string, id: string): Promise<AnomalyState | null>;
+  /** Newest detectedAt first (ties: id ascending). */
+  list(tenantId: string, query: AnomalyListQuery): Promise<AnomalyPage>;
+  /** Replaces the observation and/or the verification; false for an unknown id. */
+  update(
+    tenantId: string,
+    id: string,
+    change: { observation?: AnomalyObservation; verification?: AnomalyVerification },
+  ): Promise<boolean>;
+  /**
+   * Inserts the transition. Returns false when its seq already exists (another change won: re-read
+   * and decide again). Throws StoreArgumentError for an unknown anomaly, a seq whose predecessor is
+   * missing, or a `from` that is not the predecessor's `to` (OPEN for seq 1).
+   */
+  appendTransition(tenantId: string, transition: AnomalyTransition): Promise<boolean>;
+  /** The anomaly's transitions, oldest first. */
+  transitions(tenantId: string, anomalyId: string): Promise<AnomalyTransition[]>;
+}
+
+/** A tenant's overrides of the detection defaults, replaced as a whole. */
+export interface AnomalySettingsRecord {
+  /** Setting name to value; names and ranges are the anomalies module's to check. */
+  values: Record<string, number>;
+  actorId: string;
+  updatedAt: string;
+}
+
+export interface AnomalySettingsRepository {
+  get(tenantId: string): Promise<AnomalySettingsRecord | null>;
+  /** Replaces the tenant's overrides (last writer wins). */
+  put(tenantId: string, record: AnomalySettingsRecord): Promise<void>;
 }
