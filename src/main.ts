@@ -8,11 +8,26 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { Redis } from 'ioredis';
-import { createApp, createEvaluationRoutes, createPolicyRoutes, createSigningSecretCache, createTenantRateLimiter } from './api/index.js';
-import { createAuditChainWriter } from './audit/index.js';
+import {
+  createAnomalyDetector,
+  createAnomalySettings,
+  createAnomalyTriage,
+  createAnomalyVerifier,
+  type AnomalySettings,
+} from './anomalies/index.js';
+import {
+  createAnomalyRoutes,
+  createApp,
+  createEvaluationRoutes,
+  createPolicyRoutes,
+  createSigningSecretCache,
+  createTenantRateLimiter,
+} from './api/index.js';
+import { createAuditChainWriter, type AuditChainWriter } from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
   ConfigError,
+  detectionDefaults,
   loadConfig,
   PROCESS_ROLES,
   redactUrl,
@@ -23,7 +38,13 @@ import {
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from './engine/index.js';
 import { createEvaluationService, type EvaluationService } from './evaluation/index.js';
 import { createGraphqlRoute } from './graphql/index.js';
-import { createEvaluationDispatcher, createRedisBatchTransport, startEvaluationWorker } from './jobs/index.js';
+import {
+  createAnomalyJobQueues,
+  createEvaluationDispatcher,
+  createRedisBatchTransport,
+  startAnomalyWorkers,
+  startEvaluationWorker,
+} from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
 import {
   BuiltinLibraryError,
@@ -89,6 +110,21 @@ export async function probeRedis(url: string): Promise<void> {
     clearTimeout(timer);
     client.disconnect();
   }
+}
+
+/** A built-in module that does not compile stops the start-up: domain queries must not silently miss it. */
+async function loadBuiltins(config: Config): Promise<BuiltinModule[]> {
+  try {
+    return await loadBuiltinLibrary(config.BUILTIN_POLICY_DIR);
+  } catch (error) {
+    if (error instanceof BuiltinLibraryError) throw new StartupError(`cannot load the built-in policy library: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Per-tenant detection settings over the configured defaults. */
+function anomalySettingsOf(runtime: Runtime, audit: AuditChainWriter): AnomalySettings {
+  return createAnomalySettings({ repository: runtime.store.anomalySettings, defaults: detectionDefaults(runtime.config), audit });
 }
 
 async function openConfiguredStore(config: Config): Promise<Store> {
@@ -197,14 +233,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   } catch (error) {
     throw new StartupError(`cannot load the token signing keys: ${(error as Error).message}`);
   }
-  // A built-in module that does not compile stops the start-up: domain queries must not silently miss it.
-  let builtins: BuiltinModule[];
-  try {
-    builtins = await loadBuiltinLibrary(config.BUILTIN_POLICY_DIR);
-  } catch (error) {
-    if (error instanceof BuiltinLibraryError) throw new StartupError(`cannot load the built-in policy library: ${error.message}`);
-    throw error;
-  }
+  const builtins = await loadBuiltins(config);
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
@@ -243,9 +272,11 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
     windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
   });
+  const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const releaseEvaluation = async () => {
     await evaluation.flush();
     await dispatcher.close();
+    await anomalyQueues.close();
     await auditWriter.close();
     requestRedis.disconnect();
   };
@@ -263,6 +294,14 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     bodyLimitBytes: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     routes: [
+      createAnomalyRoutes({
+        triage: createAnomalyTriage({
+          anomalies: store.anomalies,
+          audit: auditWriter,
+          enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
+        }),
+        settings: anomalySettingsOf({ config, logger, store, redis }, auditWriter),
+      }),
       createEvaluationRoutes({
         service: evaluation,
         tenants: signingSecrets,
@@ -373,11 +412,46 @@ async function startEvaluationProcessor({ config, logger }: Runtime): Promise<Ru
   };
 }
 
+/** Scheduled anomaly detection and verification jobs (`anomaly-detect`, `anomaly-verify`). */
+async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
+  const { config, logger, store } = runtime;
+  const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
+  const audit = createAuditChainWriter(store.audit);
+  const settings = anomalySettingsOf(runtime, audit);
+  const deps = { store, settings, audit, builtinModules };
+  let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
+  try {
+    workers = await startAnomalyWorkers({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      detector: createAnomalyDetector({
+        ...deps,
+        onTenantError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
+      }),
+      verifier: createAnomalyVerifier(deps),
+      detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
+      onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
+    });
+  } catch (error) {
+    await audit.close();
+    throw error;
+  }
+  logger.info({ everySeconds: config.ANOMALY_DETECT_INTERVAL_SECONDS }, 'anomaly detection scheduled');
+  return {
+    name: 'anomalies',
+    async stop() {
+      await workers.close();
+      await audit.close();
+    },
+  };
+}
+
 /** Background work. Queue processors register here, each as a part that can stop. */
 export const startWorker: PartStarter = async (runtime) => {
   const { logger } = runtime;
   const processors: RunningPart[] = [];
   processors.push(await startEvaluationProcessor(runtime));
+  processors.push(await startAnomalyProcessor(runtime));
   logger.info({ processors: processors.map((p) => p.name) }, 'worker started');
   return {
     name: 'worker',

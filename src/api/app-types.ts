@@ -32,6 +32,8 @@ export interface AppDeps {
   bodyLimitBytes: number;
   /** Honour X-Forwarded-* (behind a trusted proxy only). */
   trustProxy?: boolean;
+  /** The clock of time-dependent rules (idempotency expiry); default the system clock. */
+  now?: () => Date;
   /** Route modules registered after the built-in ones. */
   routes?: readonly RouteModule[];
 }
@@ -49,6 +51,8 @@ export interface RouteKit {
   requireRole(role: Role): AppMiddleware;
   /** The REST chain: tenant header, bearer token, rate limit, role. */
   restGuard(role: Role): AppMiddleware;
+  /** Replays the stored response of a repeated `Idempotency-Key` (after a guard: needs the tenant). */
+  idempotent: AppMiddleware;
 }
 
 export type RouteModule = (router: AppRouter, deps: AppDeps, kit: RouteKit) => void;

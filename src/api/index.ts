@@ -16,3 +16,11 @@ export {
 } from './routes/evaluation.js';
 export { createSigningSecretCache, type SigningSecretCacheOptions } from './routes/evaluation-signing-secrets.js';
 export { createPolicyRoutes, POLICIES_ROUTE, EVALUATE_STORED_POLICY_ROUTE, type PolicyRouteOptions } from './routes/policies.js';
+export {
+  createAnomalyRoutes,
+  ANOMALIES_ROUTE,
+  ANOMALY_SETTINGS_ROUTE,
+  ANOMALY_PAGE_MAX_SIZE,
+  type AnomalyRouteOptions,
+} from './routes/anomalies.js';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_REPLAY_MS } from './middleware/idempotency.js';

@@ -1,5 +1,6 @@
 import { createBearerAuth, requireRole, type Role } from '../auth/index.js';
 import type { AppDeps, AppMiddleware, RouteKit } from './app-types.js';
+import { idempotent } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { tenantHeader } from './middleware/tenant-header.js';
 
@@ -26,6 +27,7 @@ export function createRouteKit(deps: AppDeps): RouteKit {
     rateLimit: limit,
     rateLimitBy: (cost) => rateLimit(deps.rateLimiter, cost),
     requireRole: (role) => requireRole(role),
+    idempotent: idempotent({ repository: deps.store.idempotency, ...(deps.now ? { now: deps.now } : {}) }),
     restGuard(role) {
       let guard = guards.get(role);
       if (!guard) {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
 
@@ -28,6 +29,23 @@ function url(protocols: readonly string[]) {
     },
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
+}
+
+/** A detection default, with the bounds the per-tenant settings have. */
+function detectionSetting(name: DetectionSettingName) {
+  const bounds = DETECTION_SETTING_BOUNDS[name];
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const value = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      const problem = settingProblem(name, value);
+      if (problem !== null) {
+        ctx.addIssue({ code: 'custom', message: `must be ${bounds.integer ? 'a whole number' : 'a number'} between ${bounds.min} and ${bounds.max}` });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .default(bounds.default);
 }
 
 function boolean() {
@@ -118,6 +136,15 @@ export const envSchema = z.object({
   GRAPHQL_DECISION_COST: integer(1, 10_000).default(10),
   GRAPHQL_INTROSPECTION: boolean().default(true),
   GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
+  // Anomaly detection (docs/anomalies.md): the schedule, and the defaults a tenant's ADMIN may override.
+  ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
+  ANOMALY_WINDOW_MINUTES: detectionSetting('windowMinutes'),
+  ANOMALY_BASELINE_DAYS: detectionSetting('baselineDays'),
+  ANOMALY_MIN_SAMPLES: detectionSetting('minSamples'),
+  ANOMALY_FAILURE_RATE_THRESHOLD: detectionSetting('failureRateThreshold'),
+  ANOMALY_ZOMBIE_GRACE_MINUTES: detectionSetting('zombieGraceMinutes'),
+  ANOMALY_SLOWDOWN_FACTOR: detectionSetting('slowdownFactor'),
+  ANOMALY_DISMISS_COOLDOWN_HOURS: detectionSetting('dismissCooldownHours'),
 }).superRefine((config, ctx) => {
   // Otherwise a batch holding one runaway policy is reported as "no worker" instead of as its timeout.
   if (config.NO_WORKER_TIMEOUT_MS <= config.EVALUATION_TIMEOUT_MS) {
@@ -130,3 +157,16 @@ export const envSchema = z.object({
 });
 
 export type Config = z.output<typeof envSchema>;
+
+/** The service-wide detection defaults the configuration sets. */
+export function detectionDefaults(config: Config): DetectionSettings {
+  return {
+    windowMinutes: config.ANOMALY_WINDOW_MINUTES,
+    baselineDays: config.ANOMALY_BASELINE_DAYS,
+    minSamples: config.ANOMALY_MIN_SAMPLES,
+    failureRateThreshold: config.ANOMALY_FAILURE_RATE_THRESHOLD,
+    zombieGraceMinutes: config.ANOMALY_ZOMBIE_GRACE_MINUTES,
+    slowdownFactor: config.ANOMALY_SLOWDOWN_FACTOR,
+    dismissCooldownHours: config.ANOMALY_DISMISS_COOLDOWN_HOURS,
+  };
+}

@@ -30,3 +30,12 @@ export {
 export { startEvaluationWorker, type EvaluationWorker, type EvaluationWorkerOptions, type EvaluationWorkerStats } from './evaluation-worker.js';
 export { createPolicyEvaluateProcessor, type PolicyEvaluateProcessorDeps } from './processors/policy-evaluate.processor.js';
 export { createRedisClient, type RedisConnection } from './redis-connection.js';
+export {
+  ANOMALY_DETECT_SCHEDULER_ID,
+  createAnomalyJobQueues,
+  type AnomalyDetectJobData,
+  type AnomalyJobQueues,
+  type AnomalyJobQueuesOptions,
+  type AnomalyVerifyJobData,
+} from './anomaly-jobs.js';
+export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './anomaly-workers.js';

@@ -1,0 +1,64 @@
+import type { AuditEvent } from '../audit/index.js';
+import type { AnomalyState, AnomalyStatus, AnomalyVerification, StoredAnomaly } from '../store/index.js';
+import { anomalyVersionId } from './anomaly-view.js';
+
+/** Audit event types of anomaly detection and triage. */
+export const ANOMALY_DETECTED = 'ANOMALY_DETECTED';
+export const ANOMALY_STATUS_CHANGED = 'ANOMALY_STATUS_CHANGED';
+export const ANOMALY_SETTINGS_CHANGED = 'ANOMALY_SETTINGS_CHANGED';
+
+/** The actor of what the scheduled detector and the verification job do. */
+export const DETECTOR_ACTOR = 'system:anomaly-detect';
+export const VERIFIER_ACTOR = 'system:anomaly-verify';
+
+export function detectedEvent(anomaly: StoredAnomaly, actorId: string): AuditEvent {
+  return {
+    eventType: ANOMALY_DETECTED,
+    policyModule: anomaly.policyModule,
+    policyFunction: anomaly.policyFunction,
+    actorId,
+    occurredAt: anomaly.detectedAt,
+    payload: {
+      anomalyId: anomaly.id,
+      type: anomaly.type,
+      versionId: anomalyVersionId(anomaly),
+      occurrence: anomaly.occurrence,
+      severity: anomaly.observation.severity,
+      summary: anomaly.observation.summary,
+      metrics: anomaly.observation.metrics,
+    },
+  };
+}
+
+export interface StatusChange {
+  from: AnomalyStatus;
+  to: AnomalyStatus;
+  note: string | null;
+  actorId: string;
+  occurredAt: string;
+  /** Set when a verification job made the change: what it found. */
+  verification?: AnomalyVerification;
+}
+
+export function statusChangedEvent(anomaly: AnomalyState | StoredAnomaly, change: StatusChange): AuditEvent {
+  return {
+    eventType: ANOMALY_STATUS_CHANGED,
+    policyModule: anomaly.policyModule,
+    policyFunction: anomaly.policyFunction,
+    actorId: change.actorId,
+    occurredAt: change.occurredAt,
+    payload: {
+      anomalyId: anomaly.id,
+      type: anomaly.type,
+      versionId: anomalyVersionId(anomaly),
+      from: change.from,
+      to: change.to,
+      note: change.note,
+      ...(change.verification ? { verification: change.verification } : {}),
+    },
+  };
+}
+
+export function settingsChangedEvent(actorId: string, overrides: Record<string, number>, occurredAt: string): AuditEvent {
+  return { eventType: ANOMALY_SETTINGS_CHANGED, actorId, occurredAt, payload: { overrides } };
+}

@@ -1,0 +1,131 @@
+import type { AuditChainWriter } from '../audit/index.js';
+import type { AnomalyRepository, AnomalyState, AnomalyStatus, AnomalyType } from '../store/index.js';
+import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
+import { statusChangedEvent } from './anomaly-events.js';
+import { TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
+import type { VerificationRequest } from './anomaly-verifier.js';
+import { detailView, listItemView, type AnomalyDetail, type AnomalyListItem } from './anomaly-view.js';
+
+const DAY_MS = 86_400_000;
+/** Rounds of losing the race for the next status before giving up; each lost round means another change won. */
+const MAX_CHANGE_ATTEMPTS = 8;
+
+export interface AnomalyListRequest {
+  page: number;
+  size: number;
+  type?: AnomalyType;
+  days: number;
+}
+
+/** The interface's page envelope. */
+export interface AnomalyPageView {
+  content: AnomalyListItem[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
+}
+
+export interface AnomalyTriage {
+  list(tenantId: string, request: AnomalyListRequest): Promise<AnomalyPageView>;
+  get(tenantId: string, id: string): Promise<AnomalyDetail>;
+  /** PATCH: one of the permitted moves (409 otherwise); exactly one of concurrent changes wins. */
+  changeStatus(tenantId: string, id: string, target: TriageTarget, note: string | null, actorId: string): Promise<AnomalyDetail>;
+  /** OPEN → VERIFYING and queue the verification job (409 unless OPEN). */
+  startVerification(tenantId: string, id: string, actorId: string): Promise<void>;
+}
+
+export interface AnomalyTriageDeps {
+  anomalies: AnomalyRepository;
+  audit: Pick<AuditChainWriter, 'append'>;
+  /** Queues the `anomaly-verify` job; rejects when it cannot. */
+  enqueueVerification(request: VerificationRequest): Promise<void>;
+  now?: () => Date;
+}
+
+export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
+  const now = deps.now ?? (() => new Date());
+
+  async function load(tenantId: string, id: string): Promise<AnomalyState> {
+    const anomaly = await deps.anomalies.get(tenantId, id);
+    if (anomaly === null) throw anomalyNotFound(id);
+    return anomaly;
+  }
+
+  /**
+   * Appends `to` on top of the status read, deciding again after each lost race (the transition log's
+   * unique seq is the arbiter, on every store). `permitted` judges the status read each time.
+   */
+  async function change(
+    tenantId: string,
+    id: string,
+    to: AnomalyStatus,
+    note: string | null,
+    actorId: string,
+    permitted: (anomaly: AnomalyState) => AnomalyError | null,
+  ): Promise<AnomalyState> {
+    for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
+      const anomaly = await load(tenantId, id);
+      const refusal = permitted(anomaly);
+      if (refusal !== null) throw refusal;
+      const occurredAt = now().toISOString();
+      const seq = anomaly.statusSeq + 1;
+      if (await deps.anomalies.appendTransition(tenantId, { anomalyId: id, seq, from: anomaly.status, to, note, actorId, occurredAt })) {
+        await deps.audit.append(tenantId, statusChangedEvent(anomaly, { from: anomaly.status, to, note, actorId, occurredAt }));
+        return { ...anomaly, status: to, statusSeq: seq, statusChangedAt: occurredAt };
+      }
+    }
+    throw new AnomalyError(503, AnomalyErrorCode.CONTENDED, `the status of anomaly \`${id}\` kept changing concurrently: retry`);
+  }
+
+  return {
+    async list(tenantId, request) {
+      const detectedFrom = new Date(now().getTime() - request.days * DAY_MS).toISOString();
+      const { items, total } = await deps.anomalies.list(tenantId, {
+        ...(request.type !== undefined ? { type: request.type } : {}),
+        detectedFrom,
+        offset: request.page * request.size,
+        limit: request.size,
+      });
+      return {
+        content: items.map(listItemView),
+        totalElements: total,
+        totalPages: Math.ceil(total / request.size),
+        page: request.page,
+        size: request.size,
+      };
+    },
+
+    async get(tenantId, id) {
+      return detailView(await load(tenantId, id));
+    },
+
+    async changeStatus(tenantId, id, target, note, actorId) {
+      const changed = await change(tenantId, id, target, note, actorId, (anomaly) => {
+        const allowed = TRIAGE_TRANSITIONS[anomaly.status];
+        return allowed.includes(target) ? null : transitionNotPermitted(anomaly.status, target, allowed);
+      });
+      return detailView(changed);
+    },
+
+    async startVerification(tenantId, id, actorId) {
+      const verifying = await change(tenantId, id, 'VERIFYING', null, actorId, (anomaly) =>
+        anomaly.status === 'OPEN' ? null : verificationNotPermitted(anomaly.status),
+      );
+      try {
+        await deps.enqueueVerification({ tenantId, anomalyId: id, seq: verifying.statusSeq });
+      } catch (error) {
+        // Not left VERIFYING with no job to finish it: back to OPEN, and the caller may try again.
+        const note = 'verification could not be queued';
+        const stillOurs = (anomaly: AnomalyState) =>
+          anomaly.statusSeq === verifying.statusSeq ? null : transitionNotPermitted(anomaly.status, 'OPEN', []);
+        await change(tenantId, id, 'OPEN', note, actorId, stillOurs);
+        throw new AnomalyError(
+          503,
+          AnomalyErrorCode.VERIFICATION_UNAVAILABLE,
+          `the verification job could not be queued (${(error as Error).message}); the anomaly is OPEN again: retry later`,
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { AuditChainWriter } from '../audit/index.js';
+import type { AnomalyState, AnomalyStatus, AnomalyVerification, Store } from '../store/index.js';
+import { statusChangedEvent, VERIFIER_ACTOR } from './anomaly-events.js';
+import type { AnomalySettings } from './anomaly-settings.js';
+import type { VersionEvidence } from './assessment.js';
+import { observationOf } from './anomaly-detector.js';
+import { ASSESSORS } from './detection-rules.js';
+import { detectionWindow, readEvidence } from './evidence-reader.js';
+
+/** What the `anomaly-verify` job carries: the anomaly and the seq of the change that made it VERIFYING. */
+export interface VerificationRequest {
+  tenantId: string;
+  anomalyId: string;
+  seq: number;
+}
+
+export interface VerificationOutcome {
+  /** SKIPPED: the anomaly is no longer in the VERIFYING state this request was made for. */
+  status: 'RESOLVED' | 'OPEN' | 'SKIPPED';
+  reason: string;
+}
+
+export interface AnomalyVerifier {
+  verify(request: VerificationRequest): Promise<VerificationOutcome>;
+  /** The job failed for good: the anomaly goes back to OPEN (with the reason) instead of staying VERIFYING. */
+  abandon(request: VerificationRequest, reason: string): Promise<void>;
+}
+
+export interface AnomalyVerifierDeps {
+  store: Pick<Store, 'rollups' | 'policies' | 'anomalies'>;
+  settings: Pick<AnomalySettings, 'effective'>;
+  audit: Pick<AuditChainWriter, 'append'>;
+  builtinModules: ReadonlySet<string>;
+  now?: () => Date;
+}
+
+/** The anomaly when it is still in the VERIFYING state the request names. */
+async function pending(deps: AnomalyVerifierDeps, request: VerificationRequest): Promise<AnomalyState | null> {
+  const anomaly = await deps.store.anomalies.get(request.tenantId, request.anomalyId);
+  if (anomaly === null || anomaly.status !== 'VERIFYING' || anomaly.statusSeq !== request.seq) return null;
+  return anomaly;
+}
+
+/**
+ * Re-assesses an anomaly's rule on the latest window: still holding → OPEN; cleared, or the version
+ * no longer evaluated at all → RESOLVED. What it found is kept on the anomaly and in the audit chain.
+ */
+export function createAnomalyVerifier(deps: AnomalyVerifierDeps): AnomalyVerifier {
+  const now = deps.now ?? (() => new Date());
+  const sources = { rollups: deps.store.rollups, policies: deps.store.policies, builtinModules: deps.builtinModules };
+
+  async function leaveVerifying(
+    tenantId: string,
+    anomaly: AnomalyState,
+    to: AnomalyStatus,
+    note: string,
+    at: Date,
+    verification?: AnomalyVerification,
+  ): Promise<boolean> {
+    const occurredAt = at.toISOString();
+    const transition = { anomalyId: anomaly.id, seq: anomaly.statusSeq + 1, from: anomaly.status, to, note, actorId: VERIFIER_ACTOR, occurredAt };
+    // Only one job holds a VERIFYING seq (the job id is derived from it); losing means it was settled.
+    if (!(await deps.store.anomalies.appendTransition(tenantId, transition))) return false;
+    const change = { from: anomaly.status, to, note, actorId: VERIFIER_ACTOR, occurredAt, ...(verification ? { verification } : {}) };
+    await deps.audit.append(tenantId, statusChangedEvent(anomaly, change));
+    return true;
+  }
+
+  return {
+    async verify(request) {
+      const anomaly = await pending(deps, request);
+      if (anomaly === null) return { status: 'SKIPPED', reason: 'the anomaly is no longer being verified by this request' };
+      const at = now();
+      const settings = await deps.settings.effective(request.tenantId);
+      const window = detectionWindow(at, settings);
+      const ref = { policyModule: anomaly.policyModule, policyFunction: anomaly.policyFunction, version: anomaly.version };
+      const { evidence } = await readEvidence(sources, request.tenantId, window, [ref]);
+      const item: VersionEvidence = evidence[0]!;
+      const assessment = ASSESSORS[anomaly.type](item, window, settings);
+      const traffic = item.window?.count ?? 0;
+      const reason = traffic === 0 ? 'NO_TRAFFIC' : assessment.holds ? 'CONDITION_HOLDS' : 'CONDITION_CLEARED';
+      const outcome: 'OPEN' | 'RESOLVED' = reason === 'CONDITION_HOLDS' ? 'OPEN' : 'RESOLVED';
+      const verification: AnomalyVerification = { verifiedAt: at.toISOString(), outcome, reason, metrics: assessment.metrics };
+      await deps.store.anomalies.update(request.tenantId, anomaly.id, {
+        verification,
+        ...(outcome === 'OPEN' ? { observation: observationOf(item, assessment, at) } : {}),
+      });
+      const note = {
+        NO_TRAFFIC: `verified: ${anomaly.policyModule}@${anomaly.version} was not evaluated between ${window.start} and ${window.end}`,
+        CONDITION_HOLDS: `verified: the condition still holds between ${window.start} and ${window.end}`,
+        CONDITION_CLEARED: `verified: the condition no longer holds between ${window.start} and ${window.end}`,
+      }[reason];
+      if (!(await leaveVerifying(request.tenantId, anomaly, outcome, note, at, verification))) {
+        return { status: 'SKIPPED', reason: 'another change settled the verification first' };
+      }
+      return { status: outcome, reason };
+    },
+
+    async abandon(request, reason) {
+      const anomaly = await pending(deps, request);
+      if (anomaly === null) return;
+      await leaveVerifying(request.tenantId, anomaly, 'OPEN', `verification failed: ${reason}`.slice(0, 1000), now());
+    },
+  };
+}

@@ -1,0 +1,43 @@
+export type { Assessment, AnomalyDescription, DetectionWindow, VersionEvidence, VersionStanding } from './assessment.js';
+export {
+  DEFAULT_DETECTION_SETTINGS,
+  DETECTION_SETTING_BOUNDS,
+  DETECTION_SETTING_NAMES,
+  SLOWDOWN_SIGNIFICANCE,
+  effectiveSettings,
+  settingProblem,
+  type DetectionSettingName,
+  type DetectionSettings,
+} from './detection-settings.js';
+export { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
+export {
+  ANOMALY_DETECTED,
+  ANOMALY_SETTINGS_CHANGED,
+  ANOMALY_STATUS_CHANGED,
+  DETECTOR_ACTOR,
+  VERIFIER_ACTOR,
+} from './anomaly-events.js';
+export { TRIAGE_TARGETS, TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
+export { anomalyVersionId, type AnomalyDetail, type AnomalyListItem } from './anomaly-view.js';
+export { createAnomalySettings, type AnomalySettings, type AnomalySettingsDeps, type AnomalySettingsView } from './anomaly-settings.js';
+export {
+  createAnomalyDetector,
+  type AnomalyDetector,
+  type AnomalyDetectorDeps,
+  type DetectionRun,
+  type TenantDetection,
+} from './anomaly-detector.js';
+export {
+  createAnomalyVerifier,
+  type AnomalyVerifier,
+  type AnomalyVerifierDeps,
+  type VerificationOutcome,
+  type VerificationRequest,
+} from './anomaly-verifier.js';
+export {
+  createAnomalyTriage,
+  type AnomalyListRequest,
+  type AnomalyPageView,
+  type AnomalyTriage,
+  type AnomalyTriageDeps,
+} from './anomaly-triage.js';

@@ -1,0 +1,115 @@
+import { createHash, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../store/index.js';
+import { ApiError, isExposedError } from '../api-error.js';
+import type { AppContext, AppMiddleware } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { errorEnvelope } from '../error-envelope.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Printable ASCII without spaces: a UUID fits, and so does any reasonable client scheme. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** The interface's Limits: a response is replayed for 24 hours. */
+export const IDEMPOTENCY_REPLAY_MS = 24 * 3_600_000;
+/** A running request holds its key this long; past it (its process died, say) the key is free again. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+export interface IdempotencyOptions {
+  repository: IdempotencyRepository;
+  /** How long a completed response is replayed. Default IDEMPOTENCY_REPLAY_MS. */
+  replayMs?: number;
+  /** Default IDEMPOTENCY_LEASE_MS. */
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+/** Method, path with query, and the body in canonical JSON: the same request hashes the same however it is spaced. */
+function requestHash(ctx: AppContext): string {
+  const body: unknown = (ctx.request as { body?: unknown }).body;
+  const text = canonicalize(body === undefined ? null : body) ?? 'null';
+  return createHash('sha256').update(`${ctx.method}\n${ctx.url}\n${text}`, 'utf8').digest('hex');
+}
+
+function replay(ctx: AppContext, response: IdempotentResponse): void {
+  ctx.body = response.body ?? null;
+  ctx.status = response.status;
+  ctx.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+}
+
+/** A request already holds the key: replay its response, or refuse. */
+function answerExisting(ctx: AppContext, existing: IdempotencyRecord, hash: string, key: string): void {
+  if (existing.requestHash !== hash) {
+    throw new ApiError(
+      422,
+      ApiErrorCode.IDEMPOTENCY_KEY_REUSED,
+      `Idempotency-Key \`${key}\` was used for a different request (method, path or body); use a new key for a new request`,
+    );
+  }
+  if (existing.response === null) {
+    throw new ApiError(
+      409,
+      ApiErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS,
+      `a request with Idempotency-Key \`${key}\` is still running; retry once it has finished to get its response`,
+    );
+  }
+  replay(ctx, existing.response);
+}
+
+/**
+ * With an `Idempotency-Key` header, the first request takes the key (one insert into the unique
+ * (tenant, key) index decides between concurrent ones) and runs; its response is stored and
+ * replayed to every repeat for `replayMs`. The key is scoped by tenant. A response that is a 5xx
+ * (or an unexpected error) is not kept: the key is released so a retry runs the request again.
+ * Needs `ctx.state.tenantId`, so it goes after the route's guard.
+ */
+export function idempotent(options: IdempotencyOptions): AppMiddleware {
+  const now = options.now ?? (() => new Date());
+  const replayMs = options.replayMs ?? IDEMPOTENCY_REPLAY_MS;
+  const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  return async (ctx, next) => {
+    const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
+    if (key === '') return next();
+    if (!KEY_PATTERN.test(key)) {
+      throw new ApiError(400, ApiErrorCode.IDEMPOTENCY_KEY_INVALID, 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces (a UUID is recommended)');
+    }
+    const tenantId = ctx.state.tenantId;
+    if (tenantId === undefined) throw new Error('idempotent route reached without a tenant');
+    const hash = requestHash(ctx);
+    const repository = options.repository;
+    const startedAt = now();
+    const existing = await repository.get(tenantId, key, startedAt);
+    if (existing !== null) return answerExisting(ctx, existing, hash, key);
+    const owner = randomUUID();
+    const claim: IdempotencyRecord = {
+      key,
+      requestHash: hash,
+      owner,
+      response: null,
+      createdAt: startedAt.toISOString(),
+      expiresAt: new Date(startedAt.getTime() + leaseMs).toISOString(),
+    };
+    if (!(await repository.putIfAbsent(tenantId, claim, startedAt))) {
+      const winner = await repository.get(tenantId, key, startedAt);
+      if (winner === null) throw new ApiError(409, ApiErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, `Idempotency-Key \`${key}\` is contended: retry`);
+      return answerExisting(ctx, winner, hash, key);
+    }
+    const expiresAt = new Date(startedAt.getTime() + replayMs).toISOString();
+    let response: IdempotentResponse;
+    try {
+      await next();
+      response = { status: ctx.status, body: ctx.body ?? null };
+    } catch (error) {
+      if (!isExposedError(error) || error.status >= 500) {
+        await repository.release(tenantId, key, owner).catch(() => undefined);
+        throw error;
+      }
+      await repository.complete(tenantId, key, owner, { status: error.status, body: errorEnvelope(error.code, error.message) }, expiresAt);
+      throw error;
+    }
+    if (response.status >= 500) await repository.release(tenantId, key, owner);
+    else await repository.complete(tenantId, key, owner, response, expiresAt);
+  };
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { createRedisClient, type RedisConnection } from './redis-connection.js';
+
+/** `anomaly-detect`: one tenant on demand, or every tenant with recent rollups (the scheduled run). */
+export interface AnomalyDetectJobData {
+  tenantId?: string;
+}
+
+/** `anomaly-verify`: the anomaly and the seq of the change that made it VERIFYING. */
+export interface AnomalyVerifyJobData {
+  tenantId: string;
+  anomalyId: string;
+  seq: number;
+}
+
+/** The id of the job scheduler that runs detection every interval, however many workers run. */
+export const ANOMALY_DETECT_SCHEDULER_ID = 'anomaly-detect';
+
+/** Finished jobs kept for inspection; older ones are removed so Redis does not grow. */
+export const KEEP_FINISHED_JOBS = { count: 200 } as const;
+
+export const VERIFY_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: KEEP_FINISHED_JOBS,
+  removeOnFail: KEEP_FINISHED_JOBS,
+};
+
+/** Longest wait for Redis to take a job before the caller is told it could not be queued. */
+const ENQUEUE_TIMEOUT_MS = 5000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: Redis did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface AnomalyJobQueues {
+  /** Queues a verification; its job id is derived from the request, so a repeat is not queued twice. */
+  enqueueVerification(data: AnomalyVerifyJobData): Promise<void>;
+  /** Queues a detection for one tenant and waits for its result (workers run it). */
+  runDetection(tenantId: string, timeoutMs: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface AnomalyJobQueuesOptions {
+  connection: RedisConnection;
+  prefix?: string;
+}
+
+/** The producer side of the anomaly queues (API, operators' scripts). */
+export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): AnomalyJobQueues {
+  const client = createRedisClient(options.connection, 'anomaly-queues');
+  const verify = new Queue<AnomalyVerifyJobData>(QUEUE_NAMES.anomalyVerify, {
+    connection: client,
+    prefix: queuePrefix(QUEUE_NAMES.anomalyVerify, options.prefix),
+  });
+  const detect = new Queue<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, {
+    connection: client,
+    prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix),
+  });
+  // Failures reach callers through the rejected call.
+  verify.on('error', () => {});
+  detect.on('error', () => {});
+  let events: QueueEvents | undefined;
+
+  return {
+    async enqueueVerification(data) {
+      const jobId = `${data.tenantId}.${data.anomalyId}.${data.seq}`; // job ids may not contain `:`
+      await withTimeout(verify.add('verify', data, { ...VERIFY_JOB_OPTIONS, jobId }), ENQUEUE_TIMEOUT_MS, 'anomaly-verify');
+    },
+
+    async runDetection(tenantId, timeoutMs) {
+      events ??= new QueueEvents(QUEUE_NAMES.anomalyDetect, {
+        connection: createRedisClient(options.connection, 'anomaly-detect-events'),
+        prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix),
+      });
+      await withTimeout(events.waitUntilReady(), ENQUEUE_TIMEOUT_MS, 'anomaly-detect events');
+      const job = await withTimeout(
+        detect.add('detect', { tenantId }, { jobId: `on-demand.${tenantId}.${randomUUID()}`, removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS }),
+        ENQUEUE_TIMEOUT_MS,
+        'anomaly-detect',
+      );
+      return job.waitUntilFinished(events, timeoutMs);
+    },
+
+    async close() {
+      await Promise.allSettled([verify.close(), detect.close(), events?.close()]);
+      await client.quit().catch(() => undefined);
+    },
+  };
+}

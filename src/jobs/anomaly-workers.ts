@@ -1,0 +1,77 @@
+import { Queue, Worker } from 'bullmq';
+import type { AnomalyDetector, AnomalyVerifier } from '../anomalies/index.js';
+import { ANOMALY_DETECT_SCHEDULER_ID, KEEP_FINISHED_JOBS, type AnomalyDetectJobData, type AnomalyVerifyJobData } from './anomaly-jobs.js';
+import { createAnomalyDetectProcessor } from './processors/anomaly-detect.processor.js';
+import { createAnomalyVerifyProcessor, isVerifyJobData } from './processors/anomaly-verify.processor.js';
+import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { createRedisClient, type RedisConnection } from './redis-connection.js';
+
+export interface AnomalyWorkersOptions {
+  connection: RedisConnection;
+  prefix?: string;
+  detector: AnomalyDetector;
+  verifier: AnomalyVerifier;
+  /** How often the scheduled detection runs, in milliseconds. */
+  detectEveryMs: number;
+  /** Verification jobs run at once by this process. Default 4. */
+  verifyConcurrency?: number;
+  onError?: (error: Error) => void;
+}
+
+export interface AnomalyWorkers {
+  readonly detectWorker: Worker<AnomalyDetectJobData>;
+  readonly verifyWorker: Worker<AnomalyVerifyJobData>;
+  /** Finishes the jobs in progress, then disconnects. The schedule stays in Redis for other workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Consumes `anomaly-detect` and `anomaly-verify` on this process, and declares the detection
+ * schedule. The schedule is a BullMQ job scheduler kept in Redis: every worker declares the same one
+ * (idempotent), and each interval produces one job that one worker takes — detection runs once per
+ * interval however many workers run, not once per process.
+ */
+export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promise<AnomalyWorkers> {
+  if (!Number.isInteger(options.detectEveryMs) || options.detectEveryMs < 1) throw new RangeError('detectEveryMs must be a positive integer');
+  const detectPrefix = queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix);
+  const verifyPrefix = queuePrefix(QUEUE_NAMES.anomalyVerify, options.prefix);
+  const schedulerClient = createRedisClient(options.connection, 'anomaly-detect-schedule');
+  const detectClient = createRedisClient(options.connection, 'anomaly-detect-worker');
+  const verifyClient = createRedisClient(options.connection, 'anomaly-verify-worker');
+  const scheduler = new Queue<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, { connection: schedulerClient, prefix: detectPrefix });
+  scheduler.on('error', (error) => options.onError?.(error));
+  const detectWorker = new Worker<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, createAnomalyDetectProcessor(options.detector), {
+    connection: detectClient,
+    prefix: detectPrefix,
+    concurrency: 1,
+  });
+  const verifyWorker = new Worker<AnomalyVerifyJobData>(QUEUE_NAMES.anomalyVerify, createAnomalyVerifyProcessor(options.verifier), {
+    connection: verifyClient,
+    prefix: verifyPrefix,
+    concurrency: options.verifyConcurrency ?? 4,
+  });
+  detectWorker.on('error', (error) => options.onError?.(error));
+  verifyWorker.on('error', (error) => options.onError?.(error));
+  verifyWorker.on('failed', (job, error) => {
+    // After the last attempt nothing would move the anomaly out of VERIFYING: put it back to OPEN.
+    if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1) || !isVerifyJobData(job.data)) return;
+    options.verifier.abandon(job.data, error.message).catch((failure: Error) => options.onError?.(failure));
+  });
+  const closeAll = async () => {
+    await Promise.allSettled([detectWorker.close(), verifyWorker.close(), scheduler.close()]);
+    // Connections handed to BullMQ are shared ones it does not close.
+    await Promise.allSettled([schedulerClient.quit(), detectClient.quit(), verifyClient.quit()]);
+  };
+  try {
+    await scheduler.upsertJobScheduler(
+      ANOMALY_DETECT_SCHEDULER_ID,
+      { every: options.detectEveryMs },
+      { name: 'detect-all', data: {}, opts: { removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS } },
+    );
+    await Promise.all([detectWorker.waitUntilReady(), verifyWorker.waitUntilReady()]);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+  return { detectWorker, verifyWorker, close: closeAll };
+}
