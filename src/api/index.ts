@@ -23,4 +23,10 @@ export {
   ANOMALY_PAGE_MAX_SIZE,
   type AnomalyRouteOptions,
 } from './routes/anomalies.js';
-export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_REPLAY_MS } from './middleware/idempotency.js';
+export {
+  idempotencyRequestHash,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_REPLAY_MS,
+} from './middleware/idempotency.js';

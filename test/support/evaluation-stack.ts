@@ -28,9 +28,12 @@ export async function buildEvaluationStack(options: {
   dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
   builtins?: readonly BuiltinModule[];
   limits?: Partial<EvaluationLimits>;
+  /** The clock of rollups, activations and audit records; default the system clock. */
+  now?: () => Date;
 }): Promise<EvaluationStack> {
   const { store, dispatcher } = options;
-  const auditWriter = createAuditChainWriter(store.audit);
+  const clock = options.now ? { now: options.now } : {};
+  const auditWriter = createAuditChainWriter(store.audit, clock);
   const builtins = createBuiltinVersions(options.builtins ?? (await loadBuiltinLibrary()));
   const versions = createVersionResolver({ policies: store.policies, builtins });
   const evaluation = createEvaluationService({
@@ -39,8 +42,9 @@ export async function buildEvaluationStack(options: {
     rollups: store.rollups,
     policies: versions,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...clock,
   });
-  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditWriter, compile: evaluation.compile, builtins, versions });
+  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditWriter, compile: evaluation.compile, builtins, versions, ...clock });
   return {
     auditWriter,
     versions,

@@ -17,9 +17,11 @@ export interface TestAppParts {
   logLevel?: string;
   /** Rate-limit quota per tenant and 60 s window; default 100,000 (no suite reaches it). */
   rateLimitPoints?: number;
+  /** The app's clock (idempotency expiry); default the system clock. */
+  now?: () => Date;
 }
 
-export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent', rateLimitPoints = 100_000 }: TestAppParts): ReturnType<typeof createApp> {
+export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent', rateLimitPoints = 100_000, now }: TestAppParts): ReturnType<typeof createApp> {
   return createApp({
     logger: createLogger({ level: logLevel }),
     store,
@@ -28,5 +30,6 @@ export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel 
     rateLimiter: createTenantRateLimiter({ redis, points: rateLimitPoints, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
     bodyLimitBytes: 1024 * 1024,
     routes,
+    ...(now ? { now } : {}),
   });
 }

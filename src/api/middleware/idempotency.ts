@@ -27,10 +27,9 @@ export interface IdempotencyOptions {
 }
 
 /** Method, path with query, and the body in canonical JSON: the same request hashes the same however it is spaced. */
-function requestHash(ctx: AppContext): string {
-  const body: unknown = (ctx.request as { body?: unknown }).body;
+export function idempotencyRequestHash(method: string, url: string, body: unknown): string {
   const text = canonicalize(body === undefined ? null : body) ?? 'null';
-  return createHash('sha256').update(`${ctx.method}\n${ctx.url}\n${text}`, 'utf8').digest('hex');
+  return createHash('sha256').update(`${method}\n${url}\n${text}`, 'utf8').digest('hex');
 }
 
 function replay(ctx: AppContext, response: IdempotentResponse): void {
@@ -77,7 +76,7 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
     }
     const tenantId = ctx.state.tenantId;
     if (tenantId === undefined) throw new Error('idempotent route reached without a tenant');
-    const hash = requestHash(ctx);
+    const hash = idempotencyRequestHash(ctx.method, ctx.url, (ctx.request as { body?: unknown }).body);
     const repository = options.repository;
     const startedAt = now();
     const existing = await repository.get(tenantId, key, startedAt);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
-import { createNonceGuard, createTokenSigner, type NonceGuard, type Role } from '../../../src/auth/index.js';
+import { createNonceGuard, createTokenSigner, type JwtKeyRing, type NonceGuard, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
 import {
@@ -44,6 +44,8 @@ export interface PoliciesHarness {
   worker: EvaluationWorker;
   redis: Redis;
   nonceGuard: NonceGuard;
+  /** Signs the bearer tokens the app accepts. */
+  keyRing: JwtKeyRing;
   /** Two registered tenants, each with its signing secret. */
   tenants: { a: TenantInfo; b: TenantInfo };
   /** A client signing for the tenant with the role (no retries). */
@@ -71,6 +73,8 @@ export interface PoliciesHarnessOptions {
   extraRoutes?: (parts: { stack: EvaluationStack; store: Store; nonceGuard: NonceGuard }) => RouteModule[];
   /** A fresh, empty store, closed by the harness; default a temporary SQLite file. */
   openStore?: () => Promise<Store>;
+  /** The clock of rollups, activations, audit records and idempotency; default the system clock. */
+  now?: () => Date;
 }
 
 export async function startPoliciesHarness(options: PoliciesHarnessOptions = {}): Promise<PoliciesHarness> {
@@ -85,7 +89,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
   const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 }),
   });
-  const stack = await buildEvaluationStack({ store, dispatcher });
+  const stack = await buildEvaluationStack({ store, dispatcher, ...(options.now ? { now: options.now } : {}) });
   const nonceGuard = createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` });
   const keyRing = newKeyRing();
   const app = createTestApp({
@@ -94,6 +98,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     keyRing,
     prefix,
     logLevel: process.env.POLICIES_TEST_LOG ?? 'silent',
+    ...(options.now ? { now: options.now } : {}),
     routes: [
       createEvaluationRoutes({
         service: stack.evaluation,
@@ -119,6 +124,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     worker,
     redis,
     nonceGuard,
+    keyRing,
     tenants,
     signed: (tenant, role) => createPolicyClient({ baseUrl, tenantId: tenant.tenantId, role, secret: tenant.secret, retries: 0 }),
     bearer: async (tenant, role) =>

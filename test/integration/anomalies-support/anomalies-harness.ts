@@ -1,0 +1,189 @@
+// Anomaly detection and triage as the service runs them, on one injected clock: the policy
+// registry harness (real HTTP, Redis, BullMQ evaluation worker and threads, a real store) plus the
+// anomaly routes, the `anomaly-detect` job scheduler and the `anomaly-verify` worker on real Redis.
+// Time moves only when a test moves the clock: rollups, activations, detections and idempotency
+// expiry all read it. Threads load dist/workers/evaluation-thread.js (`npx tsc -p tsconfig.json`).
+import { randomUUID } from 'node:crypto';
+import { QueueEvents } from 'bullmq';
+import {
+  createAnomalyDetector,
+  createAnomalySettings,
+  createAnomalyTriage,
+  createAnomalyVerifier,
+  DEFAULT_DETECTION_SETTINGS,
+  type DetectionRun,
+} from '../../../src/anomalies/index.js';
+import { createAnomalyRoutes } from '../../../src/api/index.js';
+import { createTokenSigner, type Role } from '../../../src/auth/index.js';
+import {
+  createAnomalyJobQueues,
+  QUEUE_NAMES,
+  queuePrefix,
+  startAnomalyWorkers,
+  type AnomalyJobQueues,
+  type AnomalyWorkers,
+} from '../../../src/jobs/index.js';
+import { loadBuiltinLibrary } from '../../../src/policies/index.js';
+import type { Store } from '../../../src/store/index.js';
+import { REDIS_URL, removeRedisPrefix } from '../../support/index.js';
+import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
+
+export type { TenantInfo };
+
+/** How often the scheduled detection runs in these suites (real time; the clock it reads is injected). */
+const DETECT_EVERY_MS = 200;
+
+export interface TestClock {
+  now(): Date;
+  set(iso: string): void;
+  advance(ms: number): void;
+}
+
+export function createTestClock(startIso: string): TestClock {
+  let current = Date.parse(startIso);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = Date.parse(iso);
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface AnomaliesHarness {
+  policies: PoliciesHarness;
+  /** The detect and verify workers (a suite may pause verification to see VERIFYING). */
+  workers: AnomalyWorkers;
+  clock: TestClock;
+  store: Store;
+  /** Any REST call with a bearer token of the tenant and role (a string body is sent as it is); never throws on an HTTP status. */
+  call<T = unknown>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>>;
+  /** Deploys a module source as MEMBER of the tenant; the new version number. */
+  deploy(tenant: TenantInfo, source: string): Promise<number>;
+  /** Evaluates a deployed policy (pinned to `version` when given); the `error` of the answer or null. */
+  evaluate(tenant: TenantInfo, policyModule: string, policyFunction: string, context: Record<string, unknown>, version?: number): Promise<string | null>;
+  /**
+   * The result of a scheduled detection that started after this call: the second run to complete
+   * from now on (the first may have started before).
+   */
+  nextScheduledDetection(): Promise<DetectionRun>;
+  /** Polls the detail until it leaves VERIFYING (the verification job runs on a worker). */
+  settledDetail(tenant: TenantInfo, id: string): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startAnomaliesHarness(options: { openStore?: () => Promise<Store>; startIso: string }): Promise<AnomaliesHarness> {
+  const clock = createTestClock(options.startIso);
+  const prefix = `test-anomalies-${randomUUID()}`;
+  const queues: AnomalyJobQueues = createAnomalyJobQueues({ connection: REDIS_URL, prefix });
+  const policies = await startPoliciesHarness({
+    ...(options.openStore ? { openStore: options.openStore } : {}),
+    now: clock.now,
+    extraRoutes: ({ stack, store }) => [
+      createAnomalyRoutes({
+        triage: createAnomalyTriage({
+          anomalies: store.anomalies,
+          audit: stack.auditWriter,
+          enqueueVerification: (request) => queues.enqueueVerification(request),
+          now: clock.now,
+        }),
+        settings: createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: stack.auditWriter, now: clock.now }),
+      }),
+    ],
+  });
+  const store = policies.store;
+  const builtinModules = new Set((await loadBuiltinLibrary()).map((module) => module.moduleName));
+  const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: policies.stack.auditWriter });
+  const deps = { store, settings, audit: policies.stack.auditWriter, builtinModules, now: clock.now };
+  const workers: AnomalyWorkers = await startAnomalyWorkers({
+    connection: REDIS_URL,
+    prefix,
+    detector: createAnomalyDetector(deps),
+    verifier: createAnomalyVerifier(deps),
+    detectEveryMs: DETECT_EVERY_MS,
+  });
+  const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: REDIS_URL, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
+  await events.waitUntilReady();
+  const signer = createTokenSigner(policies.keyRing);
+
+  async function call<T>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer<T>> {
+    const token = await signer.sign({ subject: `${role.toLowerCase()}-of-${tenant.tenantId}`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 600 });
+    const response = await fetch(`${policies.baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-tenant-id': tenant.tenantId,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (text === '' ? null : JSON.parse(text)) as T };
+  }
+
+  return {
+    policies,
+    workers,
+    clock,
+    store,
+    call,
+    async deploy(tenant, source) {
+      const answer = await call<{ version: number }>(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source });
+      if (answer.status !== 201) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body.version;
+    },
+    async evaluate(tenant, policyModule, policyFunction, context, version) {
+      const answer = await call<{ error: string | null }>(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate', {
+        policyModule,
+        policyFunction,
+        context,
+        ...(version !== undefined ? { version } : {}),
+      });
+      if (answer.status !== 200) throw new Error(`evaluate answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body.error;
+    },
+    nextScheduledDetection() {
+      return new Promise((resolve, reject) => {
+        let seen = 0;
+        const timer = setTimeout(() => {
+          events.off('completed', onCompleted);
+          reject(new Error('no scheduled detection completed within 20 s'));
+        }, 20_000);
+        const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+          if (!jobId.startsWith('repeat:')) return;
+          seen += 1;
+          if (seen < 2) return;
+          clearTimeout(timer);
+          events.off('completed', onCompleted);
+          resolve((typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as DetectionRun);
+        };
+        events.on('completed', onCompleted);
+      });
+    },
+    async settledDetail(tenant, id) {
+      for (let attempt = 0; attempt < 400; attempt += 1) {
+        const answer = await call<Record<string, unknown>>(tenant, 'ADMIN', 'GET', `/api/v1/audit/anomalies/${id}`);
+        if (answer.status !== 200) throw new Error(`detail answered ${answer.status}`);
+        if (answer.body.status !== 'VERIFYING') return answer.body;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`anomaly ${id} stayed VERIFYING`);
+    },
+    async close() {
+      await events.close();
+      await workers.close();
+      await queues.close();
+      await policies.close();
+      await removeRedisPrefix(prefix);
+    },
+  };
+}
