@@ -95,6 +95,7 @@ export function createRollupRecorder(repository: RollupRepository, options: Roll
         failures: sample.ok ? 0 : 1,
         timeSum: sample.executionTimeMs,
         max: sample.executionTimeMs,
+        timeSquares: sample.executionTimeMs * sample.executionTimeMs,
       };
       let tenant = pending.get(tenantId);
       if (tenant === undefined) {
@@ -109,6 +110,7 @@ export function createRollupRecorder(repository: RollupRepository, options: Roll
         existing.count += 1;
         existing.failures += increment.failures;
         existing.timeSum += increment.timeSum;
+        existing.timeSquares += increment.timeSquares;
         existing.max = Math.max(existing.max, increment.max);
       }
       const promise = new Promise<void>((resolve, reject) => tenant.waiters.push({ resolve, reject }));

@@ -1,6 +1,6 @@
 import { StoreArgumentError } from './errors.js';
 import { PolicyLogError } from './policy-log-error.js';
-import type { PolicyActivation, PolicyModuleVersion, RollupIncrement, RollupQuery } from './ports.js';
+import type { PolicyActivation, PolicyModuleVersion, RollupIncrement, RollupQuery, RollupTotals } from './ports.js';
 import { normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for policies and rollups, so they refuse exactly the same input. */
@@ -14,7 +14,7 @@ export function assertPolicyName(value: unknown, field: string): asserts value i
   }
 }
 
-function assertCount(value: unknown, field: string, min: number): asserts value is number {
+export function assertCount(value: unknown, field: string, min: number): asserts value is number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new StoreArgumentError(`${field} must be a whole number of at least ${min}`);
   }
@@ -100,6 +100,7 @@ export function normaliseIncrement(increment: RollupIncrement): RollupIncrement 
   if (increment.failures > increment.count) throw new StoreArgumentError('failures must not exceed count');
   assertMeasure(increment.timeSum, 'timeSum');
   assertMeasure(increment.max, 'max');
+  assertMeasure(increment.timeSquares, 'timeSquares');
   return {
     policyModule: increment.policyModule,
     policyFunction: increment.policyFunction,
@@ -109,6 +110,7 @@ export function normaliseIncrement(increment: RollupIncrement): RollupIncrement 
     failures: increment.failures,
     timeSum: increment.timeSum,
     max: increment.max,
+    timeSquares: increment.timeSquares,
   };
 }
 
@@ -130,6 +132,7 @@ export function mergeIncrements(increments: readonly RollupIncrement[]): RollupI
       existing.count += increment.count;
       existing.failures += increment.failures;
       existing.timeSum += increment.timeSum;
+      existing.timeSquares += increment.timeSquares;
       existing.max = Math.max(existing.max, increment.max);
     }
   }
@@ -159,6 +162,16 @@ export function normaliseRollupQuery(query: RollupQuery): NormalisedRollupQuery 
     out.version = query.version;
   }
   return out;
+}
+
+/** A totals query: an inclusive window only. */
+export function normaliseTotalsWindow(query: Pick<RollupQuery, 'from' | 'to'>): { from: string; to: string } {
+  return { from: normaliseInstant(query.from, 'from'), to: normaliseInstant(query.to, 'to') };
+}
+
+/** Versions in the order `totals` promises: module, function, version. */
+export function compareTotals(a: RollupTotals, b: RollupTotals): number {
+  return compareText(a.policyModule, b.policyModule) || compareText(a.policyFunction, b.policyFunction) || a.version - b.version;
 }
 
 export function compareBuckets(a: RollupIncrement, b: RollupIncrement): number {

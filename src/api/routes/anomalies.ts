@@ -108,8 +108,9 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
 
     router.post(`${ANOMALIES_ROUTE}/:id/actions/verify`, guard, kit.idempotent, async (ctx) => {
       await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx));
-      ctx.status = 202;
+      // Body first: Koa turns a null body into 204 unless the status is set after it.
       ctx.body = null;
+      ctx.status = 202;
     });
 
     router.patch(`${ANOMALIES_ROUTE}/:id/status`, guard, kit.idempotent, async (ctx) => {

@@ -50,8 +50,11 @@ export interface IdempotencyDocument {
   tenantId: string;
   key: string;
   requestHash: string;
-  status: number;
-  body: string;
+  /** Absent on records written before owners existed. */
+  owner?: string;
+  /** Null while the first request runs. */
+  status: number | null;
+  body: string | null;
   createdAt: Date;
   expiresAt: Date;
 }

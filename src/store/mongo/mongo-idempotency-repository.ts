@@ -1,14 +1,16 @@
-import { MongoServerError, type Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { IdempotencyRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { COLLECTIONS, type IdempotencyDocument } from './collections.js';
+import { isDuplicateKey } from './duplicate-key.js';
 
-const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 8;
 
 /**
  * First writer wins through the unique (tenantId, key) index alone. An expired record blocking the
  * key is deleted by its own `_id` and the insert retried; whoever inserts first after that wins.
+ * Completing and releasing match the owner, so a request whose lease ran out (and whose key another
+ * request took) changes nothing; only that request ever writes its record, one write at a time.
  */
 export function createMongoIdempotencyRepository(db: Db): IdempotencyRepository {
   const collection = db.collection<IdempotencyDocument>(COLLECTIONS.idempotency);
@@ -22,8 +24,8 @@ export function createMongoIdempotencyRepository(db: Db): IdempotencyRepository 
       return {
         key: doc.key,
         requestHash: doc.requestHash,
-        status: doc.status,
-        body: JSON.parse(doc.body) as unknown,
+        owner: doc.owner ?? '',
+        response: doc.status === null || doc.status === undefined ? null : { status: doc.status, body: JSON.parse(doc.body ?? 'null') as unknown },
         createdAt: doc.createdAt.toISOString(),
         expiresAt: doc.expiresAt.toISOString(),
       };
@@ -35,8 +37,9 @@ export function createMongoIdempotencyRepository(db: Db): IdempotencyRepository 
         tenantId,
         key: record.key,
         requestHash: record.requestHash,
-        status: record.status,
-        body: JSON.stringify(record.body ?? null),
+        owner: record.owner,
+        status: record.response === null ? null : record.response.status,
+        body: record.response === null ? null : JSON.stringify(record.response.body ?? null),
         createdAt: new Date(normaliseInstant(record.createdAt, 'createdAt')),
         expiresAt: new Date(normaliseInstant(record.expiresAt, 'expiresAt')),
       };
@@ -47,7 +50,7 @@ export function createMongoIdempotencyRepository(db: Db): IdempotencyRepository 
           await collection.insertOne({ ...doc });
           return true;
         } catch (error) {
-          if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) throw error;
+          if (!isDuplicateKey(error)) throw error;
         }
         const existing = await collection.findOne({ tenantId, key: record.key });
         if (existing === null) continue;
@@ -55,6 +58,20 @@ export function createMongoIdempotencyRepository(db: Db): IdempotencyRepository 
         await collection.deleteOne({ _id: existing._id });
       }
       throw new Error(`idempotency key \`${record.key}\` stayed contended after ${MAX_ATTEMPTS} attempts`);
+    },
+
+    async complete(tenantId, key, owner, response, expiresAt) {
+      assertTenantId(tenantId);
+      const result = await collection.updateOne(
+        { tenantId, key, owner, status: null },
+        { $set: { status: response.status, body: JSON.stringify(response.body ?? null), expiresAt: new Date(normaliseInstant(expiresAt, 'expiresAt')) } },
+      );
+      return result.matchedCount === 1;
+    },
+
+    async release(tenantId, key, owner) {
+      assertTenantId(tenantId);
+      await collection.deleteOne({ tenantId, key, owner, status: null });
     },
   };
 }

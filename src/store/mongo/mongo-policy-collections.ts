@@ -51,6 +51,8 @@ export interface RollupDocument {
   count: number;
   failures: number;
   timeSum: number;
+  /** Absent on documents written before sums of squares were kept. */
+  timeSquares?: number;
   max: number;
 }
 

@@ -1,4 +1,4 @@
-import { MongoServerError, type Db, type Filter } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
 import {
   assertActivation,
@@ -16,12 +16,7 @@ import {
   type PolicyActivationDocument,
   type PolicyVersionDocument,
 } from './mongo-policy-collections.js';
-
-const DUPLICATE_KEY = 11000;
-
-function isDuplicateKey(error: unknown): boolean {
-  return error instanceof MongoServerError && error.code === DUPLICATE_KEY;
-}
+import { isDuplicateKey } from './duplicate-key.js';
 
 /** A detached copy with exactly the port's fields (a stored document carries more). */
 function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {

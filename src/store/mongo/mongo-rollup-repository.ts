@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
-import type { RollupBucket, RollupIncrement, RollupRepository } from '../ports.js';
-import { compareBuckets, mergeIncrements, normaliseRollupQuery, rollupKey } from '../policy-store-rules.js';
+import type { RollupBucket, RollupIncrement, RollupRepository, RollupTotals } from '../ports.js';
+import { compareBuckets, compareTotals, mergeIncrements, normaliseRollupQuery, normaliseTotalsWindow, rollupKey } from '../policy-store-rules.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { POLICY_COLLECTIONS, type RollupDocument } from './mongo-policy-collections.js';
 
@@ -13,6 +13,9 @@ import { POLICY_COLLECTIONS, type RollupDocument } from './mongo-policy-collecti
  * `$inc`/`$max` upserts are exact on MongoDB and FerretDB alike. Readers sum the shares. A bucket
  * costs one document per process that evaluated it in that minute.
  */
+/** Documents fetched per round trip when summing a window. */
+const TOTALS_BATCH_SIZE = 5000;
+
 export function createMongoRollupRepository(db: Db, writer: string = randomUUID()): RollupRepository {
   const rollups = db.collection<RollupDocument>(POLICY_COLLECTIONS.rollups);
   /** The tail of each tenant's chain of writes: the next one starts when it settles. */
@@ -23,7 +26,7 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
       updateOne: {
         filter: { _id: `${tenantId}:${rollupKey(i)}:${writer}` },
         update: {
-          $inc: { count: i.count, failures: i.failures, timeSum: i.timeSum },
+          $inc: { count: i.count, failures: i.failures, timeSum: i.timeSum, timeSquares: i.timeSquares },
           $max: { max: i.max },
           $setOnInsert: {
             tenantId,
@@ -78,15 +81,47 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
             failures: doc.failures,
             timeSum: doc.timeSum,
             max: doc.max,
+            timeSquares: doc.timeSquares ?? 0,
           });
         } else {
           bucket.count += doc.count;
           bucket.failures += doc.failures;
           bucket.timeSum += doc.timeSum;
+          bucket.timeSquares += doc.timeSquares ?? 0;
           bucket.max = Math.max(bucket.max, doc.max);
         }
       }
       return [...buckets.values()].sort(compareBuckets);
+    },
+
+    async totals(tenantId, query) {
+      assertTenantId(tenantId);
+      const window = normaliseTotalsWindow(query);
+      const cursor = rollups
+        .find({ tenantId, minute: { $gte: window.from, $lte: window.to } })
+        .project<Omit<RollupDocument, '_id' | 'tenantId' | 'writer'>>({ _id: 0, tenantId: 0, writer: 0 })
+        .batchSize(TOTALS_BATCH_SIZE);
+      const totals = new Map<string, { total: RollupTotals; minutes: Set<string> }>();
+      // Summed here rather than in an aggregation (FerretDB 1.24 lacks parts of $group); a bucket's
+      // shares (one per writer) count as one bucket.
+      for await (const doc of cursor) {
+        const key = `${doc.policyModule}:${doc.policyFunction}:${doc.version}`;
+        let entry = totals.get(key);
+        if (entry === undefined) {
+          const { policyModule, policyFunction, version } = doc;
+          const total = { policyModule, policyFunction, version, count: 0, failures: 0, timeSum: 0, timeSquares: 0, max: 0, buckets: 0 };
+          entry = { total, minutes: new Set() };
+          totals.set(key, entry);
+        }
+        const { total } = entry;
+        total.count += doc.count;
+        total.failures += doc.failures;
+        total.timeSum += doc.timeSum;
+        total.timeSquares += doc.timeSquares ?? 0;
+        total.max = Math.max(total.max, doc.max);
+        entry.minutes.add(doc.minute);
+      }
+      return [...totals.values()].map(({ total, minutes }) => ({ ...total, buckets: minutes.size })).sort(compareTotals);
     },
 
     async tenantsWithBuckets(from, to) {

@@ -1,6 +1,9 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Store } from '../ports.js';
 import { ensureIndexes } from './collections.js';
+import { ensureAnomalyIndexes } from './mongo-anomaly-collections.js';
+import { createMongoAnomalyRepository } from './mongo-anomaly-repository.js';
+import { createMongoAnomalySettingsRepository } from './mongo-anomaly-settings-repository.js';
 import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
 import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
 import { ensurePolicyIndexes } from './mongo-policy-collections.js';
@@ -43,6 +46,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     const db = client.db(options.database ?? databaseFromUrl(options.url) ?? DEFAULT_MONGODB_DATABASE);
     const { ttlEnforced } = await ensureIndexes(db);
     await ensurePolicyIndexes(db);
+    await ensureAnomalyIndexes(db);
     return {
       kind: 'mongo',
       raw: { client, db },
@@ -52,6 +56,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       idempotency: createMongoIdempotencyRepository(db),
       policies: createMongoPolicyRepository(db),
       rollups: createMongoRollupRepository(db),
+      anomalies: createMongoAnomalyRepository(db),
+      anomalySettings: createMongoAnomalySettingsRepository(db),
       async ping() {
         await db.command({ ping: 1 });
       },

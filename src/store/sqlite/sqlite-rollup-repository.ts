@@ -1,6 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { RollupBucket, RollupRepository } from '../ports.js';
-import { compareBuckets, mergeIncrements, normaliseRollupQuery, type NormalisedRollupQuery } from '../policy-store-rules.js';
+import type { RollupBucket, RollupRepository, RollupTotals } from '../ports.js';
+import {
+  compareBuckets,
+  compareTotals,
+  mergeIncrements,
+  normaliseRollupQuery,
+  normaliseTotalsWindow,
+  type NormalisedRollupQuery,
+} from '../policy-store-rules.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 
 interface BucketRow {
@@ -11,28 +18,41 @@ interface BucketRow {
   count: number;
   failures: number;
   time_sum: number;
+  time_squares: number;
   max: number;
+}
+
+interface TotalsRow extends Omit<BucketRow, 'minute'> {
+  buckets: number;
 }
 
 /** UPSERT adds to the stored bucket inside SQLite's write lock: no increment is lost to another writer. */
 export function createSqliteRollupRepository(db: Database): RollupRepository {
   const upsert = db.prepare(
-    `INSERT INTO policy_rollups (tenant_id, policy_module, policy_function, version, minute, count, failures, time_sum, max)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO policy_rollups (tenant_id, policy_module, policy_function, version, minute, count, failures, time_sum, time_squares, max)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (tenant_id, policy_module, policy_function, version, minute) DO UPDATE SET
        count = count + excluded.count,
        failures = failures + excluded.failures,
        time_sum = time_sum + excluded.time_sum,
+       time_squares = time_squares + excluded.time_squares,
        max = max(max, excluded.max)`,
   );
   const tenants = db.prepare<[string, string], { tenant_id: string }>(
     'SELECT DISTINCT tenant_id FROM policy_rollups WHERE minute >= ? AND minute <= ?',
   );
+  // One pass over the tenant's (tenant, minute) index range; grouped in SQLite, not in JavaScript.
+  const totals = db.prepare<[string, string, string], TotalsRow>(
+    `SELECT policy_module, policy_function, version, sum(count) AS count, sum(failures) AS failures,
+            sum(time_sum) AS time_sum, sum(time_squares) AS time_squares, max(max) AS max, count(*) AS buckets
+     FROM policy_rollups WHERE tenant_id = ? AND minute >= ? AND minute <= ?
+     GROUP BY policy_module, policy_function, version`,
+  );
   const rangeStatements = new Map<string, Statement<unknown[], BucketRow>>();
 
   const addAll = db.transaction((tenantId: string, increments: ReturnType<typeof mergeIncrements>) => {
     for (const i of increments) {
-      upsert.run(tenantId, i.policyModule, i.policyFunction, i.version, i.minute, i.count, i.failures, i.timeSum, i.max);
+      upsert.run(tenantId, i.policyModule, i.policyFunction, i.version, i.minute, i.count, i.failures, i.timeSum, i.timeSquares, i.max);
     }
   });
 
@@ -41,7 +61,7 @@ export function createSqliteRollupRepository(db: Database): RollupRepository {
     if (query.policyModule !== undefined) where.push('policy_module = @policyModule');
     if (query.policyFunction !== undefined) where.push('policy_function = @policyFunction');
     if (query.version !== undefined) where.push('version = @version');
-    const sql = `SELECT policy_module, policy_function, version, minute, count, failures, time_sum, max
+    const sql = `SELECT policy_module, policy_function, version, minute, count, failures, time_sum, time_squares, max
                  FROM policy_rollups WHERE ${where.join(' AND ')}`;
     let statement = rangeStatements.get(sql);
     if (statement === undefined) {
@@ -72,8 +92,30 @@ export function createSqliteRollupRepository(db: Database): RollupRepository {
           failures: row.failures,
           timeSum: row.time_sum,
           max: row.max,
+          timeSquares: row.time_squares,
         }))
         .sort(compareBuckets);
+    },
+
+    async totals(tenantId, query) {
+      assertTenantId(tenantId);
+      const window = normaliseTotalsWindow(query);
+      return totals
+        .all(tenantId, window.from, window.to)
+        .map(
+          (row): RollupTotals => ({
+            policyModule: row.policy_module,
+            policyFunction: row.policy_function,
+            version: row.version,
+            count: row.count,
+            failures: row.failures,
+            timeSum: row.time_sum,
+            timeSquares: row.time_squares,
+            max: row.max,
+            buckets: row.buckets,
+          }),
+        )
+        .sort(compareTotals);
     },
 
     async tenantsWithBuckets(from, to) {

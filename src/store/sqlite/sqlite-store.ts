@@ -3,6 +3,8 @@ import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import type { AuditChainRepository, IdempotencyRepository, Store, TenantRepository } from '../ports.js';
 import { migrate } from './migrate.js';
+import { createSqliteAnomalyRepository } from './sqlite-anomaly-repository.js';
+import { createSqliteAnomalySettingsRepository } from './sqlite-anomaly-settings-repository.js';
 import { createSqliteAuditChainRepository } from './sqlite-audit-chain-repository.js';
 import { createSqliteIdempotencyRepository } from './sqlite-idempotency-repository.js';
 import { createSqlitePolicyRepository } from './sqlite-policy-repository.js';
@@ -48,6 +50,8 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     idempotency,
     policies: createSqlitePolicyRepository(db),
     rollups: createSqliteRollupRepository(db),
+    anomalies: createSqliteAnomalyRepository(db),
+    anomalySettings: createSqliteAnomalySettingsRepository(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -31,7 +31,8 @@ const RISK = `Module acme.risk.
 Rule score given xs as List of Int, produce Int:
   Let total be 0.
   For each a in xs:
-    Let total be total plus a.
+    For each b in xs:
+      Let total be total plus a times b.
   Return total.
 `;
 
@@ -97,16 +98,24 @@ export function anomalyScenario(name: string, openStore?: () => Promise<Store>):
       expect(failures).toBe(30);
       for (let i = 0; i < 60; i += 1) await h.evaluate(a, 'acme.fees', 'fee', { amount: i }, 1);
       for (let i = 0; i < 20; i += 1) await h.evaluate(a, 'acme.fees', 'fee', { amount: i });
-      const big = Array.from({ length: 20_000 }, (_, i) => i % 7);
+      // Quadratic in the list: 300 elements are 90,000 steps of the inner loop against 1.
+      const big = Array.from({ length: 300 }, (_, i) => i % 7);
       for (let i = 0; i < 60; i += 1) expect(await h.evaluate(a, 'acme.risk', 'score', { xs: big })).toBeNull();
 
       const run = await h.nextScheduledDetection();
+      expect(run.failures).toEqual([]);
       const report = run.tenants.find((t) => t.tenantId === a.tenantId);
       expect(report?.windowEnd).toBe(T0);
       expect(report?.versions).toBe(4);
       expect(report?.buckets).toBeGreaterThanOrEqual(5);
 
       const page = (await admin<Page>('GET', ANOMALIES)).body;
+      const debug = JSON.stringify({
+        run,
+        activations: await h.store.policies.listActivations(a.tenantId, 'acme.fees'),
+        totals: await h.store.rollups.totals(a.tenantId, { from: '2026-03-02T11:00:00.000Z', to: T0 }),
+      });
+      expect(page.content.map((item) => item.type).sort(), debug).toEqual(['HIGH_FAILURE_RATE', 'PERFORMANCE_DEGRADATION', 'ZOMBIE_VERSION']);
       expect(page.totalElements).toBe(3);
       expect(page.page).toBe(0);
       expect(page.size).toBe(20);

@@ -1,0 +1,67 @@
+import type { Db, IndexDescription } from 'mongodb';
+import type { AnomalyStatus, AnomalyType } from '../ports.js';
+
+/** Collections of anomalies, their status changes and the tenants' detection settings. */
+export const ANOMALY_COLLECTIONS = {
+  anomalies: 'anomalies',
+  transitions: 'anomaly_transitions',
+  settings: 'anomaly_settings',
+} as const;
+
+/**
+ * `_id` is `<tenant>:<id>`, so a lookup by id is an `_id` equality. Observation and verification are
+ * JSON text, like audit payloads: metrics come back exactly as written.
+ */
+export interface AnomalyDocument {
+  _id: string;
+  tenantId: string;
+  id: string;
+  type: AnomalyType;
+  policyModule: string;
+  policyFunction: string;
+  version: number;
+  occurrence: number;
+  detectedAt: string;
+  observation: string;
+  verification: string | null;
+}
+
+/** `_id` is `<tenant>:<anomalyId>:<seq>`: a repeated seq is a duplicate key, whatever the backend. */
+export interface AnomalyTransitionDocument {
+  _id: string;
+  tenantId: string;
+  anomalyId: string;
+  seq: number;
+  from: AnomalyStatus;
+  to: AnomalyStatus;
+  note: string | null;
+  actorId: string;
+  occurredAt: string;
+}
+
+/** `_id` is the tenant id; `values` is JSON text. */
+export interface AnomalySettingsDocument {
+  _id: string;
+  values: string;
+  actorId: string;
+  updatedAt: string;
+}
+
+export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
+  [ANOMALY_COLLECTIONS.anomalies]: [
+    {
+      key: { tenantId: 1, type: 1, policyModule: 1, policyFunction: 1, version: 1, occurrence: 1 },
+      name: 'tenant_key_occurrence_unique',
+      unique: true,
+    },
+    { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' },
+  ],
+  [ANOMALY_COLLECTIONS.transitions]: [{ key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true }],
+};
+
+/** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */
+export async function ensureAnomalyIndexes(db: Db): Promise<void> {
+  for (const [collection, indexes] of Object.entries(ANOMALY_INDEXES)) {
+    for (const index of indexes) await db.collection(collection).createIndexes([index]);
+  }
+}

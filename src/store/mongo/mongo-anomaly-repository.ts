@@ -1,0 +1,166 @@
+import type { Db, Filter } from 'mongodb';
+import {
+  anomalyState,
+  assertAnomalyKey,
+  assertListQuery,
+  assertObservation,
+  assertStoredAnomaly,
+  assertTransition,
+  assertTransitionExtends,
+  assertVerification,
+  isAnomalyId,
+} from '../anomaly-store-rules.js';
+import type { AnomalyRepository, AnomalyState, AnomalyTransition } from '../ports.js';
+import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { contiguousHead } from './contiguous-head.js';
+import { isDuplicateKey } from './duplicate-key.js';
+import {
+  ANOMALY_COLLECTIONS,
+  type AnomalyDocument,
+  type AnomalyTransitionDocument,
+} from './mongo-anomaly-collections.js';
+
+function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
+  return { anomalyId: doc.anomalyId, seq: doc.seq, from: doc.from, to: doc.to, note: doc.note, actorId: doc.actorId, occurredAt: doc.occurredAt };
+}
+
+/**
+ * Every race is decided by an insert: the unique (tenant, key, occurrence) index for detectors
+ * opening the same anomaly, the transition `_id` `<tenant>:<anomaly>:<seq>` for concurrent status
+ * changes (FerretDB 1.24 has no transactions and no isolated read-modify-write). Observation and
+ * verification are replaced with `$set`: their writers (detection, the verification job) agree
+ * that the newest observation wins. A status is found by probing transition `_id`s from seq 1
+ * (galloping, then bisecting), which every backend serves from its `_id` index.
+ */
+export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
+  const anomalies = db.collection<AnomalyDocument>(ANOMALY_COLLECTIONS.anomalies);
+  const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
+  const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+  const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
+    transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
+
+  async function withStatus(tenantId: string, doc: AnomalyDocument): Promise<AnomalyState> {
+    const { value } = await contiguousHead((n) => transitionAt(tenantId, doc.id, n), 0);
+    return anomalyState(
+      {
+        id: doc.id,
+        type: doc.type,
+        policyModule: doc.policyModule,
+        policyFunction: doc.policyFunction,
+        version: doc.version,
+        occurrence: doc.occurrence,
+        detectedAt: doc.detectedAt,
+        observation: JSON.parse(doc.observation) as AnomalyState['observation'],
+        verification: doc.verification === null ? null : (JSON.parse(doc.verification) as AnomalyState['verification']),
+      },
+      value === null ? null : { seq: value.seq, to: value.to, occurredAt: value.occurredAt },
+    );
+  }
+
+  return {
+    async insert(tenantId, anomaly) {
+      assertTenantId(tenantId);
+      assertStoredAnomaly(anomaly);
+      try {
+        await anomalies.insertOne({
+          _id: `${tenantId}:${anomaly.id}`,
+          tenantId,
+          id: anomaly.id,
+          type: anomaly.type,
+          policyModule: anomaly.policyModule,
+          policyFunction: anomaly.policyFunction,
+          version: anomaly.version,
+          occurrence: anomaly.occurrence,
+          detectedAt: normaliseInstant(anomaly.detectedAt, 'detectedAt'),
+          observation: JSON.stringify(anomaly.observation),
+          verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification),
+        });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    },
+
+    async latest(tenantId, key) {
+      assertTenantId(tenantId);
+      assertAnomalyKey(key);
+      const { type, policyModule, policyFunction, version } = key;
+      const doc = await anomalies.find({ tenantId, type, policyModule, policyFunction, version }).sort({ occurrence: -1 }).limit(1).next();
+      return doc === null ? null : withStatus(tenantId, doc);
+    },
+
+    async get(tenantId, id) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(id)) return null;
+      const doc = await anomalies.findOne({ _id: `${tenantId}:${id}` });
+      return doc === null ? null : withStatus(tenantId, doc);
+    },
+
+    async list(tenantId, query) {
+      assertTenantId(tenantId);
+      assertListQuery(query);
+      const filter: Filter<AnomalyDocument> = { tenantId, detectedAt: { $gte: normaliseInstant(query.detectedFrom, 'detectedFrom') } };
+      if (query.type !== undefined) filter.type = query.type;
+      const [docs, total] = await Promise.all([
+        anomalies.find(filter).sort({ detectedAt: -1, id: 1 }).skip(query.offset).limit(query.limit).toArray(),
+        anomalies.countDocuments(filter),
+      ]);
+      return { items: await Promise.all(docs.map((doc) => withStatus(tenantId, doc))), total };
+    },
+
+    async update(tenantId, id, change) {
+      assertTenantId(tenantId);
+      const set: Partial<AnomalyDocument> = {};
+      if (change.observation !== undefined) {
+        assertObservation(change.observation);
+        set.observation = JSON.stringify(change.observation);
+      }
+      if (change.verification !== undefined) {
+        assertVerification(change.verification);
+        set.verification = JSON.stringify(change.verification);
+      }
+      if (!isAnomalyId(id)) return false;
+      const result = await anomalies.updateOne({ _id: `${tenantId}:${id}` }, { $set: set });
+      return result.matchedCount === 1;
+    },
+
+    async appendTransition(tenantId, transition) {
+      assertTenantId(tenantId);
+      assertTransition(transition);
+      const { anomalyId, seq } = transition;
+      const [anomaly, predecessor] = await Promise.all([
+        anomalies.findOne({ _id: `${tenantId}:${anomalyId}` }, { projection: { _id: 1 } }),
+        seq > 1 ? transitionAt(tenantId, anomalyId, seq - 1) : Promise.resolve(null),
+      ]);
+      // A taken seq means another change won, whatever it was: not an error, a lost race.
+      if (await transitionAt(tenantId, anomalyId, seq)) return false;
+      assertTransitionExtends(transition, anomaly !== null, predecessor === null ? null : transitionOf(predecessor));
+      try {
+        await transitions.insertOne({
+          _id: transitionId(tenantId, anomalyId, seq),
+          tenantId,
+          anomalyId,
+          seq,
+          from: transition.from,
+          to: transition.to,
+          note: transition.note,
+          actorId: transition.actorId,
+          occurredAt: normaliseInstant(transition.occurredAt, 'occurredAt'),
+        });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    },
+
+    async transitions(tenantId, anomalyId) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(anomalyId)) return [];
+      const { head } = await contiguousHead((n) => transitionAt(tenantId, anomalyId, n), 0);
+      const docs = await Promise.all(Array.from({ length: head }, (_, i) => transitionAt(tenantId, anomalyId, i + 1)));
+      return docs.filter((doc): doc is AnomalyTransitionDocument => doc !== null).map(transitionOf);
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import type { Database } from 'better-sqlite3';
+import {
+  anomalyState,
+  assertAnomalyKey,
+  assertListQuery,
+  assertObservation,
+  assertStoredAnomaly,
+  assertTransition,
+  assertTransitionExtends,
+  assertVerification,
+  isAnomalyId,
+} from '../anomaly-store-rules.js';
+import type { AnomalyRepository, AnomalyState, AnomalyStatus, AnomalyTransition, AnomalyType } from '../ports.js';
+import { assertTenantId, normaliseInstant } from '../store-rules.js';
+
+interface AnomalyRow {
+  id: string;
+  type: string;
+  policy_module: string;
+  policy_function: string;
+  version: number;
+  occurrence: number;
+  detected_at: string;
+  observation: string;
+  verification: string | null;
+  status_seq: number | null;
+  to_status: string | null;
+  status_changed_at: string | null;
+}
+
+interface TransitionRow {
+  anomaly_id: string;
+  seq: number;
+  from_status: string;
+  to_status: string;
+  note: string | null;
+  actor_id: string;
+  occurred_at: string;
+}
+
+/** Every anomaly read comes with its newest transition (its status), joined in the same query. */
+const SELECT_STATE = `
+  SELECT a.id, a.type, a.policy_module, a.policy_function, a.version, a.occurrence, a.detected_at, a.observation,
+         a.verification, t.seq AS status_seq, t.to_status, t.occurred_at AS status_changed_at
+  FROM anomalies a
+  LEFT JOIN anomaly_transitions t ON t.tenant_id = a.tenant_id AND t.anomaly_id = a.id
+    AND t.seq = (SELECT max(seq) FROM anomaly_transitions m WHERE m.tenant_id = a.tenant_id AND m.anomaly_id = a.id)`;
+
+function stateOf(row: AnomalyRow): AnomalyState {
+  return anomalyState(
+    {
+      id: row.id,
+      type: row.type as AnomalyType,
+      policyModule: row.policy_module,
+      policyFunction: row.policy_function,
+      version: row.version,
+      occurrence: row.occurrence,
+      detectedAt: row.detected_at,
+      observation: JSON.parse(row.observation) as AnomalyState['observation'],
+      verification: row.verification === null ? null : (JSON.parse(row.verification) as AnomalyState['verification']),
+    },
+    row.status_seq === null ? null : { seq: row.status_seq, to: row.to_status as AnomalyStatus, occurredAt: row.status_changed_at! },
+  );
+}
+
+function transitionOf(row: TransitionRow): AnomalyTransition {
+  return {
+    anomalyId: row.anomaly_id,
+    seq: row.seq,
+    from: row.from_status as AnomalyStatus,
+    to: row.to_status as AnomalyStatus,
+    note: row.note,
+    actorId: row.actor_id,
+    occurredAt: row.occurred_at,
+  };
+}
+
+/** Inserts decide every race (unique occurrence, unique transition seq) inside SQLite's write lock. */
+export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO anomalies
+     (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation, verification)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare<[string, string], AnomalyRow>(`${SELECT_STATE} WHERE a.tenant_id = ? AND a.id = ?`);
+  const latest = db.prepare<[string, string, string, string, number], AnomalyRow>(
+    `${SELECT_STATE} WHERE a.tenant_id = ? AND a.type = ? AND a.policy_module = ? AND a.policy_function = ? AND a.version = ?
+     ORDER BY a.occurrence DESC LIMIT 1`,
+  );
+  const page = (typed: boolean) =>
+    db.prepare<unknown[], AnomalyRow>(
+      `${SELECT_STATE} WHERE a.tenant_id = ? ${typed ? 'AND a.type = ?' : ''} AND a.detected_at >= ?
+       ORDER BY a.detected_at DESC, a.id ASC LIMIT ? OFFSET ?`,
+    );
+  const count = (typed: boolean) =>
+    db.prepare<unknown[], { total: number }>(`SELECT count(*) AS total FROM anomalies WHERE tenant_id = ? ${typed ? 'AND type = ?' : ''} AND detected_at >= ?`);
+  const pages = { typed: page(true), all: page(false) };
+  const counts = { typed: count(true), all: count(false) };
+  const setObservation = db.prepare('UPDATE anomalies SET observation = ? WHERE tenant_id = ? AND id = ?');
+  const setVerification = db.prepare('UPDATE anomalies SET verification = ? WHERE tenant_id = ? AND id = ?');
+  const exists = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM anomalies WHERE tenant_id = ? AND id = ?');
+  const transitionAt = db.prepare<[string, string, number], TransitionRow>(
+    'SELECT anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? AND seq = ?',
+  );
+  const insertTransition = db.prepare(
+    `INSERT INTO anomaly_transitions (tenant_id, anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const transitions = db.prepare<[string, string], TransitionRow>(
+    'SELECT anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? ORDER BY seq',
+  );
+
+  const update = db.transaction((tenantId: string, id: string, observation: string | undefined, verification: string | undefined): boolean => {
+    if (exists.get(tenantId, id) === undefined) return false;
+    if (observation !== undefined) setObservation.run(observation, tenantId, id);
+    if (verification !== undefined) setVerification.run(verification, tenantId, id);
+    return true;
+  });
+
+  const append = db.transaction((tenantId: string, t: AnomalyTransition): boolean => {
+    if (transitionAt.get(tenantId, t.anomalyId, t.seq) !== undefined) return false;
+    const predecessor = t.seq > 1 ? transitionAt.get(tenantId, t.anomalyId, t.seq - 1) : undefined;
+    assertTransitionExtends(t, exists.get(tenantId, t.anomalyId) !== undefined, predecessor === undefined ? null : transitionOf(predecessor));
+    insertTransition.run(tenantId, t.anomalyId, t.seq, t.from, t.to, t.note, t.actorId, normaliseInstant(t.occurredAt, 'occurredAt'));
+    return true;
+  });
+
+  return {
+    async insert(tenantId, anomaly) {
+      assertTenantId(tenantId);
+      assertStoredAnomaly(anomaly);
+      const result = insert.run(
+        tenantId, anomaly.id, anomaly.type, anomaly.policyModule, anomaly.policyFunction, anomaly.version, anomaly.occurrence,
+        normaliseInstant(anomaly.detectedAt, 'detectedAt'), JSON.stringify(anomaly.observation),
+        anomaly.verification === null ? null : JSON.stringify(anomaly.verification),
+      );
+      return result.changes === 1;
+    },
+
+    async latest(tenantId, key) {
+      assertTenantId(tenantId);
+      assertAnomalyKey(key);
+      const row = latest.get(tenantId, key.type, key.policyModule, key.policyFunction, key.version);
+      return row === undefined ? null : stateOf(row);
+    },
+
+    async get(tenantId, id) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(id)) return null;
+      const row = byId.get(tenantId, id);
+      return row === undefined ? null : stateOf(row);
+    },
+
+    async list(tenantId, query) {
+      assertTenantId(tenantId);
+      assertListQuery(query);
+      const from = normaliseInstant(query.detectedFrom, 'detectedFrom');
+      const filter = query.type === undefined ? [tenantId, from] : [tenantId, query.type, from];
+      const which = query.type === undefined ? 'all' : 'typed';
+      const items = pages[which].all(...filter, query.limit, query.offset).map(stateOf);
+      return { items, total: counts[which].get(...filter)!.total };
+    },
+
+    async update(tenantId, id, change) {
+      assertTenantId(tenantId);
+      if (change.observation !== undefined) assertObservation(change.observation);
+      if (change.verification !== undefined) assertVerification(change.verification);
+      if (!isAnomalyId(id)) return false;
+      return update.immediate(
+        tenantId,
+        id,
+        change.observation === undefined ? undefined : JSON.stringify(change.observation),
+        change.verification === undefined ? undefined : JSON.stringify(change.verification),
+      );
+    },
+
+    async appendTransition(tenantId, transition) {
+      assertTenantId(tenantId);
+      assertTransition(transition);
+      return append.immediate(tenantId, transition);
+    },
+
+    async transitions(tenantId, anomalyId) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(anomalyId)) return [];
+      return transitions.all(tenantId, anomalyId).map(transitionOf);
+    },
+  };
+}
