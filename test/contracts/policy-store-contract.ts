@@ -62,6 +62,7 @@ function bucket(spec: Partial<RollupIncrement> = {}): RollupIncrement {
     failures: 0,
     timeSum: 2.5,
     max: 2.5,
+    timeSquares: 6.25,
     ...spec,
   };
 }
@@ -282,7 +283,7 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       ]);
       await rollups.add(tenant, [bucket({ count: 2, timeSum: 0.5, max: 0.25 })]);
       expect(await rollups.range(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:59:00Z' })).toEqual([
-        bucket({ count: 4, failures: 1, timeSum: 7, max: 4 }),
+        bucket({ count: 4, failures: 1, timeSum: 7, max: 4, timeSquares: 18.75 }),
         bucket({ minute: '2026-05-01T10:01:00.000Z', timeSum: 1, max: 1 }),
         bucket({ policyFunction: 'rate', version: 2, count: 3, failures: 2, timeSum: 9.75, max: 7.5 }),
       ]);
@@ -316,6 +317,7 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
         bucket({ max: Number.NaN }),
         bucket({ version: -1 }),
         bucket({ policyFunction: '' }),
+        bucket({ timeSquares: -1 }),
       ]) {
         await expect(rollups.add(tenant, [bucket(), bad])).rejects.toBeInstanceOf(StoreArgumentError);
       }
@@ -334,7 +336,29 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
         ),
       );
       const [stored] = await (await getTarget().connect()).rollups.range(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:00:00Z' });
-      expect(stored).toEqual(bucket({ count: 800, failures: 400, timeSum: 1200, max: 799 }));
+      expect(stored).toEqual(bucket({ count: 800, failures: 400, timeSum: 1200, max: 799, timeSquares: 5000 }));
     }, 120_000);
+
+    it('sums a window per version: counts, times, squares, the largest max and the buckets', async () => {
+      const rollups = getStore().rollups;
+      const tenant = newTenant('rollup-totals');
+      const others = await Promise.all([getTarget().connect(), getTarget().connect()]);
+      await rollups.add(tenant, [
+        bucket({ minute: '2026-05-01T09:59:00Z' }),
+        bucket({ minute: '2026-05-01T10:00:00Z', count: 4, failures: 1, timeSum: 8, max: 3, timeSquares: 17 }),
+        bucket({ minute: '2026-05-01T10:05:00Z', count: 2, timeSum: 1, max: 0.75, timeSquares: 0.625 }),
+        bucket({ policyFunction: 'rate', version: 2, minute: '2026-05-01T10:10:00Z', count: 3, failures: 3, timeSum: 3, max: 1, timeSquares: 3 }),
+        bucket({ minute: '2026-05-01T10:11:00Z' }),
+      ]);
+      // Other connections (on MongoDB: other writers, other documents) add to the same buckets.
+      await Promise.all(others.map((s) => s.rollups.add(tenant, [bucket({ minute: '2026-05-01T10:05:00Z', max: 9 })])));
+      const totals = await rollups.totals(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:10:00Z' });
+      expect(totals).toEqual([
+        { policyModule: 'lending.loan', policyFunction: 'eligible', version: 1, count: 8, failures: 1, timeSum: 14, timeSquares: 30.125, max: 9, buckets: 2 },
+        { policyModule: 'lending.loan', policyFunction: 'rate', version: 2, count: 3, failures: 3, timeSum: 3, timeSquares: 3, max: 1, buckets: 1 },
+      ]);
+      expect(await rollups.totals(newTenant('rollup-totals-other'), { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:10:00Z' })).toEqual([]);
+      await expect(rollups.totals(tenant, { from: 'soon', to: '2026-05-01T10:10:00Z' })).rejects.toBeInstanceOf(StoreArgumentError);
+    });
   });
 }

@@ -11,6 +11,7 @@ import {
 } from '../../src/store/index.js';
 import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
 import type { StoreTarget } from '../support/store-targets.js';
+import { runAnomalyStoreContract } from './anomaly-store-contract.js';
 import { runPolicyStoreContract } from './policy-store-contract.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -322,7 +323,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
       expect(await store.idempotency.get(tenant, 'key-1', now)).toBeNull();
       expect(await store.idempotency.putIfAbsent(tenant, record, now)).toBe(true);
       expect(await store.idempotency.get(tenant, 'key-1', now)).toEqual(record);
-      const retry = { ...record, requestHash: 'second', body: { other: true } };
+      const retry = { ...record, requestHash: 'second', response: { status: 201, body: { other: true } } };
       expect(await store.idempotency.putIfAbsent(tenant, retry, now)).toBe(false);
       expect(await store.idempotency.get(tenant, 'key-1', new Date(now.getTime() + 1000))).toEqual(record);
     });
@@ -355,7 +356,39 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
         expect(stored?.requestHash.startsWith(`r${round}-`)).toBe(true);
       }
     });
+
+    it('holds a running key for its owner, who completes it with the response or releases it', async () => {
+      const tenant = newTenant('idem-run');
+      const running: IdempotencyRecord = { ...idempotencyRecord('key-4', now, 60_000), owner: 'first', response: null };
+      expect(await store.idempotency.putIfAbsent(tenant, running, now)).toBe(true);
+      expect(await store.idempotency.get(tenant, 'key-4', now)).toEqual(running);
+      const response = { status: 409, body: { error: 'the anomaly is RESOLVED', list: [1, null] } };
+      const replayUntil = new Date(now.getTime() + 24 * 3600_000).toISOString();
+      expect(await store.idempotency.complete(tenant, 'key-4', 'someone-else', response, replayUntil)).toBe(false);
+      expect(await store.idempotency.complete(tenant, 'key-4', 'first', response, replayUntil)).toBe(true);
+      const completed = await store.idempotency.get(tenant, 'key-4', new Date(now.getTime() + 23 * 3600_000));
+      expect(completed).toEqual({ ...running, response, expiresAt: replayUntil });
+      // A completed record is not completed again nor released.
+      expect(await store.idempotency.complete(tenant, 'key-4', 'first', { status: 200, body: null }, replayUntil)).toBe(false);
+      await store.idempotency.release(tenant, 'key-4', 'first');
+      expect((await store.idempotency.get(tenant, 'key-4', now))?.response).toEqual(response);
+
+      const released: IdempotencyRecord = { ...idempotencyRecord('key-5', now, 60_000), owner: 'second', response: null };
+      await store.idempotency.putIfAbsent(tenant, released, now);
+      await store.idempotency.release(tenant, 'key-5', 'not-the-owner');
+      expect(await store.idempotency.get(tenant, 'key-5', now)).toEqual(released);
+      await store.idempotency.release(tenant, 'key-5', 'second');
+      expect(await store.idempotency.get(tenant, 'key-5', now)).toBeNull();
+      expect(await store.idempotency.putIfAbsent(tenant, { ...released, owner: 'third' }, now)).toBe(true);
+      // A lease that ran out frees the key for another request; the late owner changes nothing.
+      const late = new Date(now.getTime() + 60_000);
+      expect(await store.idempotency.putIfAbsent(tenant, { ...released, owner: 'fourth', expiresAt: new Date(late.getTime() + 60_000).toISOString() }, late)).toBe(true);
+      expect(await store.idempotency.complete(tenant, 'key-5', 'third', response, replayUntil)).toBe(false);
+      expect((await store.idempotency.get(tenant, 'key-5', late))?.owner).toBe('fourth');
+    });
   });
+
+  runAnomalyStoreContract(() => store, () => target, newTenant);
 
   describe('concurrency proof', () => {
     it('8 racing writers × 500 appends to one tenant: no gap, no duplicate seq, the chain verifies', async () => {
@@ -396,8 +429,8 @@ function idempotencyRecord(key: string, now: Date, ttlMs: number): IdempotencyRe
   return {
     key,
     requestHash: 'a1b2c3',
-    status: 200,
-    body: { id: 'anomaly-1', status: 'RESOLVED', nested: { list: [1, 'two', null] } },
+    owner: 'owner-1',
+    response: { status: 200, body: { id: 'anomaly-1', status: 'RESOLVED', nested: { list: [1, 'two', null] } } },
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
   };

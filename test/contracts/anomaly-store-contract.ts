@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import {
+  StoreArgumentError,
+  type AnomalyKey,
+  type AnomalyObservation,
+  type AnomalyTransition,
+  type Store,
+  type StoredAnomaly,
+} from '../../src/store/index.js';
+import type { StoreTarget } from '../support/store-targets.js';
+
+const KEY: AnomalyKey = { type: 'HIGH_FAILURE_RATE', policyModule: 'lending.loan', policyFunction: 'eligible', version: 3 };
+
+function observation(spec: Partial<AnomalyObservation> = {}): AnomalyObservation {
+  return {
+    observedAt: '2026-05-01T10:00:00.000Z',
+    severity: 'HIGH',
+    summary: 'lending.loan@3: eligible failed 31% of 120 evaluations',
+    metrics: { failureRate: 0.31, sampleSize: 120, windowStart: '2026-05-01T09:00:00.000Z', note: 'a.b $c', nothing: null },
+    recommendedActions: ['Roll back lending.loan to version 2'],
+    ...spec,
+  };
+}
+
+function anomaly(id: string, spec: Partial<StoredAnomaly> = {}): StoredAnomaly {
+  return { ...KEY, id, occurrence: 1, detectedAt: '2026-05-01T10:00:00.000Z', observation: observation(), verification: null, ...spec };
+}
+
+function transition(anomalyId: string, seq: number, from: AnomalyTransition['from'], to: AnomalyTransition['to'], spec: Partial<AnomalyTransition> = {}): AnomalyTransition {
+  return { anomalyId, seq, from, to, note: null, actorId: 'alice', occurredAt: `2026-05-01T11:0${seq}:00.000Z`, ...spec };
+}
+
+/**
+ * Anomalies, their status log and the tenants' detection settings: what every adapter must do,
+ * including the races (two detectors opening one occurrence, concurrent status changes) that a
+ * unique insert must decide without transactions.
+ */
+export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => StoreTarget, newTenant: (label: string) => string): void {
+  describe('anomalies', () => {
+    it('stores an anomaly once per key and occurrence, and reads it back with its status', async () => {
+      const store = getStore();
+      const tenant = newTenant('anomaly');
+      expect(await store.anomalies.insert(tenant, anomaly('a-1'))).toBe(true);
+      expect(await store.anomalies.insert(tenant, anomaly('a-2'))).toBe(false);
+      expect(await store.anomalies.insert(tenant, anomaly('a-1', { occurrence: 2 }))).toBe(false);
+      const stored = await store.anomalies.get(tenant, 'a-1');
+      expect(stored).toEqual({ ...anomaly('a-1'), status: 'OPEN', statusSeq: 0, statusChangedAt: null });
+      expect(await store.anomalies.get(tenant, 'a-2')).toBeNull();
+      expect(await store.anomalies.get(newTenant('anomaly-other'), 'a-1')).toBeNull();
+      expect(await store.anomalies.get(tenant, 'not an id!')).toBeNull();
+      expect(await store.anomalies.latest(tenant, KEY)).toEqual(stored);
+      expect(await store.anomalies.latest(tenant, { ...KEY, version: 4 })).toBeNull();
+      expect(await store.anomalies.insert(tenant, anomaly('a-2', { occurrence: 2, detectedAt: '2026-05-02T10:00:00.000Z' }))).toBe(true);
+      expect((await store.anomalies.latest(tenant, KEY))?.id).toBe('a-2');
+    });
+
+    it('keeps a linked status log: the newest transition is the status; a taken seq loses, a broken link throws', async () => {
+      const store = getStore();
+      const tenant = newTenant('anomaly-log');
+      await store.anomalies.insert(tenant, anomaly('b-1'));
+      expect(await store.anomalies.appendTransition(tenant, transition('b-1', 1, 'OPEN', 'VERIFYING'))).toBe(true);
+      expect(await store.anomalies.appendTransition(tenant, transition('b-1', 1, 'OPEN', 'DISMISSED'))).toBe(false);
+      expect(await store.anomalies.appendTransition(tenant, transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared' }))).toBe(true);
+      const state = await store.anomalies.get(tenant, 'b-1');
+      expect(state).toMatchObject({ status: 'RESOLVED', statusSeq: 2, statusChangedAt: '2026-05-01T11:02:00.000Z' });
+      expect(await store.anomalies.transitions(tenant, 'b-1')).toEqual([
+        transition('b-1', 1, 'OPEN', 'VERIFYING'),
+        transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared' }),
+      ]);
+      for (const broken of [
+        transition('b-1', 3, 'OPEN', 'DISMISSED'), // leaves a status it is not in
+        transition('b-1', 5, 'RESOLVED', 'OPEN'), // seq 4 missing
+        transition('nobody', 1, 'OPEN', 'RESOLVED'), // unknown anomaly
+        transition('b-1', 0, 'RESOLVED', 'OPEN'),
+        transition('b-1', 3, 'RESOLVED', 'CLOSED' as 'OPEN'),
+      ]) {
+        await expect(store.anomalies.appendTransition(tenant, broken), JSON.stringify(broken)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+      expect(await store.anomalies.transitions(tenant, 'b-1')).toHaveLength(2);
+      expect(await store.anomalies.transitions(newTenant('anomaly-log-other'), 'b-1')).toEqual([]);
+    });
+
+    it('lists newest first with a type filter, a detection floor, offset, limit and the total', async () => {
+      const store = getStore();
+      const tenant = newTenant('anomaly-list');
+      const day = (d: number) => `2026-05-0${d}T10:00:00.000Z`;
+      await store.anomalies.insert(tenant, anomaly('c-1', { detectedAt: day(1) }));
+      await store.anomalies.insert(tenant, anomaly('c-2', { ...KEY, type: 'ZOMBIE_VERSION', detectedAt: day(3) }));
+      await store.anomalies.insert(tenant, anomaly('c-3', { occurrence: 2, detectedAt: day(3) }));
+      await store.anomalies.insert(tenant, anomaly('c-4', { ...KEY, type: 'PERFORMANCE_DEGRADATION', detectedAt: day(5) }));
+      await store.anomalies.appendTransition(tenant, transition('c-3', 1, 'OPEN', 'DISMISSED'));
+      const all = await store.anomalies.list(tenant, { detectedFrom: day(1), offset: 0, limit: 10 });
+      expect(all.total).toBe(4);
+      expect(all.items.map((a) => [a.id, a.status])).toEqual([['c-4', 'OPEN'], ['c-2', 'OPEN'], ['c-3', 'DISMISSED'], ['c-1', 'OPEN']]);
+      const page = await store.anomalies.list(tenant, { detectedFrom: day(1), offset: 1, limit: 2 });
+      expect({ ids: page.items.map((a) => a.id), total: page.total }).toEqual({ ids: ['c-2', 'c-3'], total: 4 });
+      const recent = await store.anomalies.list(tenant, { detectedFrom: day(3), offset: 0, limit: 10, type: 'HIGH_FAILURE_RATE' });
+      expect({ ids: recent.items.map((a) => a.id), total: recent.total }).toEqual({ ids: ['c-3'], total: 1 });
+      expect(await store.anomalies.list(newTenant('anomaly-list-other'), { detectedFrom: day(1), offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      await expect(store.anomalies.list(tenant, { detectedFrom: day(1), offset: -1, limit: 10 })).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
+    it('replaces the observation and the verification, and refuses malformed anomalies', async () => {
+      const store = getStore();
+      const tenant = newTenant('anomaly-update');
+      await store.anomalies.insert(tenant, anomaly('d-1'));
+      const newer = observation({ observedAt: '2026-05-01T10:05:00.000Z', severity: 'CRITICAL', metrics: { failureRate: 0.5 } });
+      const verification = { verifiedAt: '2026-05-01T10:06:00.000Z', outcome: 'OPEN' as const, reason: 'CONDITION_HOLDS', metrics: { failureRate: 0.5 } };
+      expect(await store.anomalies.update(tenant, 'd-1', { observation: newer })).toBe(true);
+      expect(await store.anomalies.update(tenant, 'd-1', { verification })).toBe(true);
+      expect(await store.anomalies.update(tenant, 'd-9', { observation: newer })).toBe(false);
+      expect(await store.anomalies.get(tenant, 'd-1')).toMatchObject({ observation: newer, verification, detectedAt: '2026-05-01T10:00:00.000Z' });
+      for (const bad of [
+        anomaly('e-1', { type: 'SLOW' as 'ZOMBIE_VERSION' }),
+        anomaly('e-2', { occurrence: 0 }),
+        anomaly('e 3'),
+        anomaly('e-4', { observation: observation({ severity: 'HUGE' as 'LOW' }) }),
+        anomaly('e-5', { detectedAt: 'yesterday' }),
+        anomaly('e-6', { policyFunction: '' }),
+      ]) {
+        await expect(store.anomalies.insert(tenant, bad)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+      expect((await store.anomalies.list(tenant, { detectedFrom: '2026-01-01T00:00:00Z', offset: 0, limit: 10 })).total).toBe(1);
+    });
+
+    it('lets exactly one of concurrent openers and of concurrent status changes win, across connections', async () => {
+      const tenant = newTenant('anomaly-race');
+      const stores = [getStore(), ...(await Promise.all(Array.from({ length: 3 }, () => getTarget().connect())))];
+      const opened = await Promise.all(stores.flatMap((s, i) => [0, 1, 2].map((j) => s.anomalies.insert(tenant, anomaly(`f-${i}-${j}`)))));
+      expect(opened.filter(Boolean)).toHaveLength(1);
+      const winner = (await getStore().anomalies.latest(tenant, KEY))!;
+      const targets = ['RESOLVED', 'DISMISSED'] as const;
+      const changed = await Promise.all(
+        stores.flatMap((s, i) => [0, 1, 2].map((j) => s.anomalies.appendTransition(tenant, transition(winner.id, 1, 'OPEN', targets[(i + j) % 2]!, { actorId: `racer-${i}-${j}` })))),
+      );
+      expect(changed.filter(Boolean)).toHaveLength(1);
+      const log = await getStore().anomalies.transitions(tenant, winner.id);
+      expect(log).toHaveLength(1);
+      expect((await getStore().anomalies.get(tenant, winner.id))?.status).toBe(log[0]!.to);
+    }, 60_000);
+  });
+
+  describe('anomaly settings', () => {
+    it('replaces a tenant’s overrides as a whole and keeps tenants apart', async () => {
+      const store = getStore();
+      const tenant = newTenant('settings');
+      expect(await store.anomalySettings.get(tenant)).toBeNull();
+      const first = { values: { minSamples: 20, failureRateThreshold: 0.1 }, actorId: 'alice', updatedAt: '2026-05-01T10:00:00.000Z' };
+      await store.anomalySettings.put(tenant, first);
+      expect(await store.anomalySettings.get(tenant)).toEqual(first);
+      const second = { values: { windowMinutes: 30 }, actorId: 'bob', updatedAt: '2026-05-01T11:00:00.000Z' };
+      await store.anomalySettings.put(tenant, second);
+      expect(await store.anomalySettings.get(tenant)).toEqual(second);
+      expect(await store.anomalySettings.get(newTenant('settings-other'))).toBeNull();
+      await expect(store.anomalySettings.put(tenant, { ...second, values: { minSamples: Number.NaN } })).rejects.toBeInstanceOf(StoreArgumentError);
+      const racers = await Promise.all(Array.from({ length: 3 }, () => getTarget().connect()));
+      const fresh = newTenant('settings-race');
+      await Promise.all(racers.map((s, i) => s.anomalySettings.put(fresh, { ...first, actorId: `racer-${i}` })));
+      expect((await store.anomalySettings.get(fresh))?.actorId).toMatch(/^racer-\d$/);
+    });
+  });
+}
