@@ -36,7 +36,7 @@ export interface Assessment {
   holds: boolean;
   /** Set when the condition holds. */
   severity: AnomalySeverity | null;
-  /** JSON numbers, strings and nulls; the type's metrics (see docs/anomalies.md). */
+  /** JSON numbers, strings and nulls; the type's metrics (see src/anomalies/README.md). */
   metrics: Record<string, number | string | null>;
 }
 

@@ -136,7 +136,7 @@ export const envSchema = z.object({
   GRAPHQL_DECISION_COST: integer(1, 10_000).default(10),
   GRAPHQL_INTROSPECTION: boolean().default(true),
   GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
-  // Anomaly detection (docs/anomalies.md): the schedule, and the defaults a tenant's ADMIN may override.
+  // Anomaly detection (src/anomalies/README.md): the schedule, and the defaults a tenant's ADMIN may override.
   ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
   ANOMALY_WINDOW_MINUTES: detectionSetting('windowMinutes'),
   ANOMALY_BASELINE_DAYS: detectionSetting('baselineDays'),

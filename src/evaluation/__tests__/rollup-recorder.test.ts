@@ -53,13 +53,13 @@ describe('rollup recorder', () => {
       {
         tenantId: 't1',
         increments: [
-          { policyModule: 'm.x', policyFunction: 'f', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 2, failures: 1, timeSum: 9, max: 7 },
-          { policyModule: 'm.x', policyFunction: 'g', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 1, failures: 0, timeSum: 1, max: 1 },
+          { policyModule: 'm.x', policyFunction: 'f', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 2, failures: 1, timeSum: 9, max: 7, timeSquares: 53 },
+          { policyModule: 'm.x', policyFunction: 'g', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 1, failures: 0, timeSum: 1, max: 1, timeSquares: 1 },
         ],
       },
       {
         tenantId: 't2',
-        increments: [{ policyModule: 'm.x', policyFunction: 'f', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 1, failures: 0, timeSum: 4, max: 4 }],
+        increments: [{ policyModule: 'm.x', policyFunction: 'f', version: 2, minute: '2026-03-04T05:06:00.000Z', count: 1, failures: 0, timeSum: 4, max: 4, timeSquares: 16 }],
       },
     ]);
   });
