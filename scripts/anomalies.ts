@@ -5,10 +5,10 @@
  */
 import { InvalidArgumentError } from 'commander';
 import type { DetectionRun } from '../src/anomalies/index.js';
-import { ConfigError, loadConfig, redactUrl } from '../src/config/index.js';
+import { redactUrl } from '../src/config/index.js';
 import { createAnomalyJobQueues } from '../src/jobs/index.js';
 import { isValidTenantId } from '../src/tenants/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 function seconds(text: string): number {
   const value = /^\d{1,5}$/.test(text) ? Number(text) : Number.NaN;
@@ -31,13 +31,7 @@ export async function runAnomaliesCli(argv: readonly string[], io: CliIo): Promi
     .option('--timeout <seconds>', 'how long to wait for a worker to finish the job', seconds, 60)
     .option('--json', 'print the job result as JSON')
     .action(async (options: { tenant: string; timeout: number; json?: boolean }) => {
-      let config;
-      try {
-        config = loadConfig(io.env);
-      } catch (error) {
-        if (error instanceof ConfigError) throw new CliError(error.message);
-        throw error;
-      }
+      const config = loadCliConfig(io);
       const queues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
       let run: DetectionRun;
       try {

@@ -8,9 +8,9 @@
 import { existsSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import { AUDIT_TENANT_ID_PATTERN, verifyChain, type ChainVerification } from '../src/audit/index.js';
-import { ConfigError, loadConfig, redactUrl, storeLocation } from '../src/config/index.js';
+import { redactUrl, storeLocation } from '../src/config/index.js';
 import { openStore, type Store } from '../src/store/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 export const EXIT_VALID = 0;
 export const EXIT_INVALID = 1;
@@ -28,13 +28,7 @@ interface CommandOptions {
 }
 
 async function openConfiguredStore(io: CliIo): Promise<{ store: Store; where: string }> {
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message);
-    throw error;
-  }
+  const config = loadCliConfig(io);
   const location = storeLocation(config);
   if (location.mongodbUrl === undefined && !existsSync(location.sqlitePath)) {
     // Opening would create an empty store and call its (absent) chain valid.

@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { ConfigError, loadConfig, type Config } from '../src/config/index.js';
 
 /** Where a script reads its environment and writes its lines; tests pass their own. */
 export interface CliIo {
@@ -40,6 +41,16 @@ export async function runProgram(program: Command, argv: readonly string[], io: 
       io.err(`error: ${(error as Error).message}`);
       return 1;
     }
+    throw error;
+  }
+}
+
+/** The service's configuration from the script's environment; an invalid one is a CliError naming it. */
+export function loadCliConfig(io: CliIo): Config {
+  try {
+    return loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message);
     throw error;
   }
 }

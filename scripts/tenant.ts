@@ -3,19 +3,13 @@
  *   npm run -s tenant -- create acme    registers the tenant; its signing secret is the last line
  *   npm run -s tenant -- rotate acme    adds a new secret; the previous one stays valid until the next rotation
  */
-import { ConfigError, loadConfig, redactUrl, storeLocation } from '../src/config/index.js';
+import { redactUrl, storeLocation } from '../src/config/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { createTenantService, type TenantService } from '../src/tenants/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 async function withTenants<T>(io: CliIo, work: (tenants: TenantService) => Promise<T>): Promise<T> {
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(error.message);
-    throw error;
-  }
+  const config = loadCliConfig(io);
   const location = storeLocation(config);
   let store: Store;
   try {

@@ -7,9 +7,8 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, type Role } from '../src/auth/index.js';
-import { ConfigError, loadConfig } from '../src/config/index.js';
 import { isValidTenantId } from '../src/tenants/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const DEFAULT_TTL_SECONDS = 3600;
@@ -51,13 +50,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     .option('--ttl <duration>', 'lifetime, e.g. 15m, 1h, 12h (default 1h; at most JWT_MAX_LIFETIME_SECONDS, 24h by default)', parseTtl)
     .action(async (options: { tenant: string; role: Role; sub: string; ttl?: number }) => {
       if (options.sub.length === 0 || options.sub.length > 256) throw new CliError('--sub must be 1-256 characters');
-      let config;
-      try {
-        config = loadConfig(io.env);
-      } catch (error) {
-        if (error instanceof ConfigError) throw new CliError(error.message);
-        throw error;
-      }
+      const config = loadCliConfig(io);
       const maxLifetime = config.JWT_MAX_LIFETIME_SECONDS;
       const ttl = options.ttl ?? Math.min(DEFAULT_TTL_SECONDS, maxLifetime);
       if (ttl > maxLifetime) {

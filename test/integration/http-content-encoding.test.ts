@@ -43,8 +43,8 @@ let h: PoliciesHarness;
 
 beforeAll(async () => {
   h = await startPoliciesHarness({
-    extraRoutes: ({ registry, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(registry), decide: createDomainDecider(registry) }),
+    extraRoutes: ({ stack, store, nonceGuard }) => [
+      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
     ],
   });
 }, 60_000);

@@ -12,6 +12,7 @@ function recordingRepository(failFor?: string) {
       writes.push({ tenantId, increments: increments.map((i) => ({ ...i })) });
     },
     range: async () => [],
+    totals: async () => [],
     tenantsWithBuckets: async () => [],
   };
   return { repository, writes };
@@ -79,6 +80,7 @@ describe('rollup recorder', () => {
         }
       },
       range: async () => [],
+      totals: async () => [],
       tenantsWithBuckets: async () => [],
     };
     const recorder = createRollupRecorder(repository, { flushIntervalMs: 0 });

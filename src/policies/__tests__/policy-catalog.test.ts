@@ -42,7 +42,7 @@ describe('policy catalog deploy', () => {
   });
 
   it('answers a source with errors as 400 with its diagnostics, storing nothing', async () => {
-    const diagnostic = { code: 'PL1007', severity: 'error' as const, message: 'missing `.`', span: null };
+    const diagnostic = { code: 'PL1007' as const, severity: 'error' as const, message: 'missing `.`', span: null };
     const { catalog, store: opened } = await catalogCompiling({ kind: 'compiled', ok: false, code: 'PL1007', error: 'PL1007 missing `.`', diagnostics: [diagnostic], executionTimeMs: 1 });
     await expect(catalog.deploy('acme', { source: 'Module acme', locale: 'en-US' }, 'alice')).rejects.toMatchObject({
       status: 400,

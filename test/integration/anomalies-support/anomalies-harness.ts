@@ -17,6 +17,7 @@ import { createAnomalyRoutes } from '../../../src/api/index.js';
 import { createTokenSigner, type Role } from '../../../src/auth/index.js';
 import {
   createAnomalyJobQueues,
+  createRedisClient,
   QUEUE_NAMES,
   queuePrefix,
   startAnomalyWorkers,
@@ -110,7 +111,8 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
     verifier: createAnomalyVerifier(deps),
     detectEveryMs: DETECT_EVERY_MS,
   });
-  const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: REDIS_URL, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
+  const eventsConnection = createRedisClient(REDIS_URL, 'test-anomaly-detect-events');
+  const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
   await events.waitUntilReady();
   const signer = createTokenSigner(policies.keyRing);
 
@@ -180,6 +182,7 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
     },
     async close() {
       await events.close();
+      await eventsConnection.quit();
       await workers.close();
       await queues.close();
       await policies.close();

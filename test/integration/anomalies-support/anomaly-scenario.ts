@@ -4,6 +4,7 @@
 // listed, shown, verified (both outcomes), triaged and replayed with an Idempotency-Key over real HTTP.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnomalyDetail, AnomalyListItem, AnomalyPageView } from '../../../src/anomalies/index.js';
 import { idempotencyRequestHash } from '../../../src/api/index.js';
 import type { AuditRecord, Store } from '../../../src/store/index.js';
 import { startAnomaliesHarness, type AnomaliesHarness, type HttpAnswer } from './anomalies-harness.js';
@@ -36,32 +37,9 @@ Rule score given xs as List of Int, produce Int:
   Return total.
 `;
 
-interface Item {
-  id: string;
-  type: string;
-  policyModule: string;
-  policyFunction: string;
-  versionId: string;
-  detectedAt: string;
-  status: string;
-  severity: string;
-  summary: string;
-}
-
-interface Page {
-  content: Item[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
-
-type Detail = Item & {
-  metrics: Record<string, unknown>;
-  recommendedActions: string[];
-  lastSeenAt: string;
-  lastVerification: { outcome: string; reason: string; metrics: Record<string, unknown> } | null;
-};
+type Item = AnomalyListItem;
+type Page = AnomalyPageView;
+type Detail = AnomalyDetail & { lastVerification: { outcome: string; reason: string; metrics: Record<string, unknown> } | null };
 
 export function anomalyScenario(name: string, openStore?: () => Promise<Store>): void {
   describe(name, () => {
