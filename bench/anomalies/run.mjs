@@ -68,40 +68,52 @@ async function seed(store, tenant, buckets, perBucket) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function measure(name, store) {
-  const rows = [];
+/** One row: seeds a tenant, runs the detector once untimed (compiling the code) and RUNS times timed. */
+async function measureRow(store, buckets, perBucket) {
   const audit = createAuditChainWriter(store.audit);
   const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
   const detector = createAnomalyDetector({ store, settings, audit, builtinModules: new Set(), now: () => new Date(NOW) });
-  let perBucketAtSmallest;
+  const tenant = `bench-${buckets}-${perBucket}`;
   try {
-    for (const buckets of SIZES[name]) {
-      for (const perBucket of [1, 10_000]) {
-        const tenant = `bench-${buckets}-${perBucket}`;
-        const seeded = performance.now();
-        await seed(store, tenant, buckets, perBucket);
-        const seedSeconds = (performance.now() - seeded) / 1000;
-        // One untimed run first: the first detection of a process also pays for compiling the code.
-        let report = await detector.detectTenant(tenant);
-        const times = [];
-        for (let run = 0; run < RUNS; run += 1) {
-          const started = performance.now();
-          report = await detector.detectTenant(tenant);
-          times.push(performance.now() - started);
-        }
-        if (report.buckets !== buckets) throw new Error(`${name}: detector read ${report.buckets} buckets, ${buckets} were written`);
-        if (report.opened + report.updated !== 1) throw new Error(`${name}: expected one anomaly, got ${JSON.stringify(report)}`);
-        const ms = median(times);
+    const seeded = performance.now();
+    await seed(store, tenant, buckets, perBucket);
+    const seedSeconds = (performance.now() - seeded) / 1000;
+    let report = await detector.detectTenant(tenant);
+    const times = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const started = performance.now();
+      report = await detector.detectTenant(tenant);
+      times.push(performance.now() - started);
+    }
+    if (report.buckets !== buckets) throw new Error(`${store.kind}: detector read ${report.buckets} buckets, ${buckets} were written`);
+    if (report.opened + report.updated !== 1) throw new Error(`${store.kind}: expected one anomaly, got ${JSON.stringify(report)}`);
+    return { ms: median(times), seedSeconds };
+  } finally {
+    await audit.close();
+  }
+}
+
+/**
+ * Every row of a store. `openStore` gives the store for a row: SQLite shares one file (the
+ * (tenant, minute) index confines each query to its tenant); MongoDB gets a fresh database per
+ * row, because FerretDB's SQLite backend serves only `_id` lookups from an index, so a query
+ * would also read the rows before it.
+ */
+async function measure(name, openStore) {
+  const rows = [];
+  let perBucketAtSmallest;
+  for (const buckets of SIZES[name]) {
+    for (const perBucket of [1, 10_000]) {
+      const { store, release } = await openStore();
+      try {
+        const { ms, seedSeconds } = await measureRow(store, buckets, perBucket);
         const usPerBucket = (ms * 1000) / buckets;
         perBucketAtSmallest ??= usPerBucket;
         rows.push({ store: name, buckets, perBucket, ms, usPerBucket, ratio: usPerBucket / perBucketAtSmallest, seedSeconds });
-        // FerretDB's SQLite backend serves only `_id` lookups from an index, so a tenant's query reads
-        // every tenant's rollups: each row gets the collection to itself to be comparable.
-        if (store.kind === 'mongo') await store.raw.db.collection('policy_rollups').deleteMany({ tenantId: tenant });
+      } finally {
+        await release();
       }
     }
-  } finally {
-    await audit.close();
   }
   return rows;
 }
@@ -120,19 +132,24 @@ try {
   if (ONLY !== 'mongo') {
     const sqlite = await openSqliteStore(join(dir, 'bench.db'));
     try {
-      rows.push(...(await measure('sqlite', sqlite)));
+      rows.push(...(await measure('sqlite', async () => ({ store: sqlite, release: async () => {} }))));
     } finally {
       await sqlite.close();
     }
   }
   if (mongoUrl && ONLY !== 'sqlite') {
-    const mongo = await openMongoStore({ url: mongoUrl, database: `pe_bench_${randomBytes(4).toString('hex')}` });
-    try {
-      rows.push(...(await measure('mongo', mongo)));
-    } finally {
-      await mongo.raw.db.dropDatabase();
-      await mongo.close();
-    }
+    rows.push(
+      ...(await measure('mongo', async () => {
+        const store = await openMongoStore({ url: mongoUrl, database: `pe_bench_${randomBytes(4).toString('hex')}` });
+        return {
+          store,
+          release: async () => {
+            await store.raw.db.dropDatabase();
+            await store.close();
+          },
+        };
+      })),
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

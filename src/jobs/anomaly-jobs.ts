@@ -67,6 +67,7 @@ export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): Anomal
   verify.on('error', () => {});
   detect.on('error', () => {});
   let events: QueueEvents | undefined;
+  let eventsClient: ReturnType<typeof createRedisClient> | undefined;
 
   return {
     async enqueueVerification(data) {
@@ -75,10 +76,10 @@ export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): Anomal
     },
 
     async runDetection(tenantId, timeoutMs) {
-      events ??= new QueueEvents(QUEUE_NAMES.anomalyDetect, {
-        connection: createRedisClient(options.connection, 'anomaly-detect-events'),
-        prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix),
-      });
+      if (events === undefined) {
+        eventsClient = createRedisClient(options.connection, 'anomaly-detect-events');
+        events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsClient, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix) });
+      }
       await withTimeout(events.waitUntilReady(), ENQUEUE_TIMEOUT_MS, 'anomaly-detect events');
       const job = await withTimeout(
         detect.add('detect', { tenantId }, { jobId: `on-demand.${tenantId}.${randomUUID()}`, removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS }),
@@ -90,7 +91,8 @@ export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): Anomal
 
     async close() {
       await Promise.allSettled([verify.close(), detect.close(), events?.close()]);
-      await client.quit().catch(() => undefined);
+      // Connections handed to BullMQ are shared ones it does not close; an open one would keep a script alive.
+      await Promise.allSettled([client.quit(), eventsClient?.quit()]);
     },
   };
 }
