@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { DetectionRun } from '../src/anomalies/index.js';
 import { redactUrl } from '../src/config/index.js';
-import { createAnomalyJobQueues } from '../src/jobs/index.js';
+import { createAnomalyJobQueues, DetectionTimeoutError } from '../src/jobs/index.js';
 import { isValidTenantId } from '../src/tenants/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -38,7 +38,7 @@ export async function runAnomaliesCli(argv: readonly string[], io: CliIo): Promi
         run = (await queues.runDetection(options.tenant, options.timeout * 1000)) as DetectionRun;
       } catch (error) {
         const message = (error as Error).message;
-        if (/timed out|Job wait/i.test(message)) {
+        if (error instanceof DetectionTimeoutError) {
           throw new CliError(`no worker finished the detection within ${options.timeout} s: is a worker (role worker or all) running on ${redactUrl(config.REDIS_URL)} with prefix \`${config.REDIS_KEY_PREFIX}\`?`);
         }
         throw new CliError(`detection failed: ${message}`);

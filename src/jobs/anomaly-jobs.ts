@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
 
@@ -27,6 +27,17 @@ export const VERIFY_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: KEEP_FINISHED_JOBS,
   removeOnFail: KEEP_FINISHED_JOBS,
 };
+
+/** How often an on-demand detection looks whether its job has finished. */
+const POLL_MS = 100;
+
+/** No worker finished an on-demand detection in time. */
+export class DetectionTimeoutError extends Error {
+  override readonly name = 'DetectionTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`no worker finished the detection within ${timeoutMs} ms`);
+  }
+}
 
 /** Longest wait for Redis to take a job before the caller is told it could not be queued. */
 const ENQUEUE_TIMEOUT_MS = 5000;
@@ -66,8 +77,6 @@ export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): Anomal
   // Failures reach callers through the rejected call.
   verify.on('error', () => {});
   detect.on('error', () => {});
-  let events: QueueEvents | undefined;
-  let eventsClient: ReturnType<typeof createRedisClient> | undefined;
 
   return {
     async enqueueVerification(data) {
@@ -76,23 +85,27 @@ export function createAnomalyJobQueues(options: AnomalyJobQueuesOptions): Anomal
     },
 
     async runDetection(tenantId, timeoutMs) {
-      if (events === undefined) {
-        eventsClient = createRedisClient(options.connection, 'anomaly-detect-events');
-        events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsClient, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, options.prefix) });
-      }
-      await withTimeout(events.waitUntilReady(), ENQUEUE_TIMEOUT_MS, 'anomaly-detect events');
       const job = await withTimeout(
         detect.add('detect', { tenantId }, { jobId: `on-demand.${tenantId}.${randomUUID()}`, removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS }),
         ENQUEUE_TIMEOUT_MS,
         'anomaly-detect',
       );
-      return job.waitUntilFinished(events, timeoutMs);
+      // Polled rather than awaited through QueueEvents: a completion published before the event
+      // stream is first read would be missed, and this waits for one job of an operator's command.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const state = await job.getState();
+        if (state === 'completed') return (await detect.getJob(job.id!))?.returnvalue;
+        if (state === 'failed') throw new Error((await detect.getJob(job.id!))?.failedReason ?? 'the job failed');
+        if (Date.now() >= deadline) throw new DetectionTimeoutError(timeoutMs);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
     },
 
     async close() {
-      await Promise.allSettled([verify.close(), detect.close(), events?.close()]);
-      // Connections handed to BullMQ are shared ones it does not close; an open one would keep a script alive.
-      await Promise.allSettled([client.quit(), eventsClient?.quit()]);
+      await Promise.allSettled([verify.close(), detect.close()]);
+      // A connection handed to BullMQ is a shared one it does not close; left open it would keep a script alive.
+      await client.quit().catch(() => undefined);
     },
   };
 }

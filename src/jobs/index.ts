@@ -33,6 +33,7 @@ export { createRedisClient, type RedisConnection } from './redis-connection.js';
 export {
   ANOMALY_DETECT_SCHEDULER_ID,
   createAnomalyJobQueues,
+  DetectionTimeoutError,
   type AnomalyDetectJobData,
   type AnomalyJobQueues,
   type AnomalyJobQueuesOptions,
