@@ -51,11 +51,31 @@ export interface FunctionSignature {
   returnType: string;
 }
 
+/** A step of a workflow: a `Bool` rule called with workflow parameters (by name), or an awaited signal. */
+export type WorkflowStepInfo =
+  | {
+      name: string;
+      kind: 'rule';
+      rule: string;
+      /** The workflow parameters passed, in the rule's parameter order. */
+      args: string[];
+      /** Run when a later step fails; null when none. */
+      compensate: { rule: string; args: string[] } | null;
+    }
+  | { name: string; kind: 'await'; signal: string; /** Null: no time limit. */ withinMinutes: number | null };
+
+export interface WorkflowSignature {
+  name: string;
+  params: ParameterInfo[];
+  steps: WorkflowStepInfo[];
+}
+
 /** A checked, compiled module: immutable, reusable across evaluations and safe to cache. */
 export interface CompiledProgram {
   readonly moduleName: string;
   readonly locale: Locale;
   readonly functions: readonly FunctionSignature[];
+  readonly workflows: readonly WorkflowSignature[];
   readonly module: ModuleNode;
 }
 

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { WORKFLOW_EXAMPLE_ZH } from '../../language/parser/__tests__/fixtures/workflow-example.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripPositions } from '../../language/ast/index.js';
@@ -74,6 +75,7 @@ beforeAll(() => {
   writeFileSync(path('kredit.policy'), LOAN_DE);
   writeFileSync(path('zh.policy'), LOAN_ZH);
   writeFileSync(path('divide.policy'), DIVIDE);
+  writeFileSync(path('workflow.zh.policy'), WORKFLOW_EXAMPLE_ZH);
   writeFileSync(path('unknown.policy'), UNKNOWN_NAME);
   writeFileSync(path('headerless.policy'), 'Rule r produce Int:\n  Return 1.\n');
   writeFileSync(path('latin1.policy'), Buffer.from([0x4d, 0x6f, 0x64, 0x75, 0x6c, 0x65, 0x20, 0xe9, 0x2e, 0x0a]));
@@ -95,6 +97,13 @@ describe('policy check', () => {
     expect(r.err).toBe('');
     expect(r.out).toContain('module lending.demo');
     expect(r.out).toContain('2 rules: baseRate, evaluate');
+  });
+
+  it('names the workflows of a module, in any locale', async () => {
+    const r = await run('check', '--locale', 'zh-CN', path('workflow.zh.policy'));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('3 rules: identityVerified, creditAcceptable, releaseCreditHold; 1 workflow: originateLoan');
   });
 
   it('prints a diagnostic with the source line and a caret under the span, and exits 1', async () => {

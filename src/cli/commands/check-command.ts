@@ -15,6 +15,8 @@ export function runCheck(file: string, options: CheckOptions, io: CliIo): number
   if (program === null || diagnostics.some((d) => d.severity === 'error')) return EXIT_DIAGNOSTICS;
   const names = program.functions.map((f) => f.name);
   const rules = `${names.length} rule${names.length === 1 ? '' : 's'}`;
-  io.out(`ok: ${file}: module ${program.moduleName} (${program.locale}), ${rules}: ${names.join(', ')}\n`);
+  const flows = program.workflows.map((w) => w.name);
+  const workflows = flows.length === 0 ? '' : `; ${flows.length} workflow${flows.length === 1 ? '' : 's'}: ${flows.join(', ')}`;
+  io.out(`ok: ${file}: module ${program.moduleName} (${program.locale}), ${rules}: ${names.join(', ')}${workflows}\n`);
   return EXIT_OK;
 }

@@ -65,7 +65,7 @@ describe('compile', () => {
   it('keeps the program plain: JSON-serialisable without its executable part', () => {
     const program = compiled(loan);
     const json = JSON.parse(JSON.stringify(program)) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(['functions', 'locale', 'module', 'moduleName']);
+    expect(Object.keys(json).sort()).toEqual(['functions', 'locale', 'module', 'moduleName', 'workflows']);
   });
 
   it('PL6001 for an unsupported locale tag, listing the supported locales', () => {

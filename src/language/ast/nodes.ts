@@ -97,7 +97,45 @@ export interface RuleDecl extends NodeBase, Commented {
   body: Statement[];
 }
 
-export type Declaration = RecordDecl | EnumDecl | RuleDecl;
+export type DurationUnit = 'minutes' | 'hours' | 'days';
+
+/** `within 48 hours`: how long an awaited signal may take. */
+export interface DurationNode extends NodeBase {
+  kind: 'Duration';
+  amount: number;
+  unit: DurationUnit;
+}
+
+/** `creditAcceptable(applicant), compensate with releaseCreditHold(applicant)`: Bool rules of the module. */
+export interface RuleStepAction extends NodeBase {
+  kind: 'RuleStep';
+  call: CallExpr;
+  /** Run when a later step fails; null when the step needs no undoing. */
+  compensate: CallExpr | null;
+}
+
+/** `Await "underwriter-approval" within 48 hours`: past the limit the step's result is false. */
+export interface AwaitStepAction extends NodeBase {
+  kind: 'AwaitStep';
+  signal: TextLiteral;
+  within: DurationNode | null;
+}
+
+export interface StepDecl extends NodeBase, Commented {
+  kind: 'Step';
+  name: string;
+  action: RuleStepAction | AwaitStepAction;
+}
+
+/** A workflow: named steps run in order with the workflow's parameters. */
+export interface WorkflowDecl extends NodeBase, Commented {
+  kind: 'WorkflowDecl';
+  name: string;
+  params: ParamDecl[];
+  steps: StepDecl[];
+}
+
+export type Declaration = RecordDecl | EnumDecl | RuleDecl | WorkflowDecl;
 
 // ---------- statements ----------
 

@@ -5,11 +5,12 @@
 import type { ModuleNode } from '../ast/nodes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { orderRules } from './call-graph.js';
-import type { CheckedModule, EnumInfo, RecordInfo, RuleInfo } from './checked-module.js';
+import type { CheckedModule, EnumInfo, RecordInfo, RuleInfo, WorkflowInfo } from './checked-module.js';
 import { collectDeclarations } from './declarations.js';
 import { Reporter } from './reporter.js';
 import { ModuleState, RuleScope } from './rule-scope.js';
 import { checkRuleBody } from './statement-checker.js';
+import { checkWorkflows } from './workflow-checker.js';
 import { ERROR, prune, resolveType, type HoleType, type Type, type ValueType } from './types.js';
 
 export interface CheckResult {
@@ -33,6 +34,7 @@ export function check(module: ModuleNode): CheckResult {
     checkRuleBody(scope, rule.decl);
     scopes.push(scope);
   }
+  checkWorkflows(declarations, reporter);
   const callOrder = orderRules([...declarations.rules.keys()], state.callEdges, reporter);
   reportOpenHoles(state.holes, reporter);
 
@@ -67,6 +69,10 @@ export function check(module: ModuleNode): CheckResult {
       slotNames: scope.slotNames,
     });
   }
+  const workflows = new Map<string, WorkflowInfo>();
+  for (const [name, workflow] of declarations.workflows) {
+    workflows.set(name, { name, decl: workflow.decl, params: workflow.params.map((p) => ({ name: p.name, type: value(p.type) })) });
+  }
   const callees = new Map<string, string[]>([...rules.keys()].map((name) => [name, []]));
   for (const edge of state.callEdges) {
     const list = callees.get(edge.from)!;
@@ -81,6 +87,7 @@ export function check(module: ModuleNode): CheckResult {
       records,
       enums,
       rules,
+      workflows,
       callOrder,
       callees,
     },

@@ -2,7 +2,7 @@
  * What the checker learns about a module, recorded in maps keyed by node id (the tree itself is
  * never changed). The compiler reads only this and the tree.
  */
-import type { EnumDecl, ModuleNode, RecordDecl, RuleDecl } from '../ast/nodes.js';
+import type { EnumDecl, ModuleNode, RecordDecl, RuleDecl, WorkflowDecl } from '../ast/nodes.js';
 import type { BuiltinName } from '../builtins/builtin-names.js';
 import type { ValueType } from './types.js';
 
@@ -34,6 +34,12 @@ export interface RuleInfo {
   readonly slotNames: readonly string[];
 }
 
+export interface WorkflowInfo {
+  readonly name: string;
+  readonly decl: WorkflowDecl;
+  readonly params: readonly { readonly name: string; readonly type: ValueType }[];
+}
+
 /**
  * How a name-like node was resolved:
  * - `Name` → a variable slot of its rule, or an enum variant;
@@ -60,6 +66,7 @@ export interface CheckedModule {
   readonly enums: ReadonlyMap<string, EnumInfo>;
   /** In declaration order. */
   readonly rules: ReadonlyMap<string, RuleInfo>;
+  readonly workflows: ReadonlyMap<string, WorkflowInfo>;
   /** Rule names ordered so that every rule comes after the rules it calls. */
   readonly callOrder: readonly string[];
   /** The rules each rule calls directly. */

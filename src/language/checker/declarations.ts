@@ -3,7 +3,7 @@
  * written in a declaration resolved. Declaration order does not matter, so this runs before any
  * rule body is looked at.
  */
-import type { Declaration, EnumDecl, ModuleNode, RecordDecl, RuleDecl, TypeRef } from '../ast/nodes.js';
+import type { Declaration, EnumDecl, ModuleNode, ParamDecl, RecordDecl, RuleDecl, TypeRef, WorkflowDecl } from '../ast/nodes.js';
 import type { Reporter } from './reporter.js';
 import { didYouMean } from '../diagnostics/index.js';
 import { BOOL, ERROR, FLOAT, INT, listOf, TEXT, type Type } from './types.js';
@@ -26,10 +26,16 @@ export interface DeclaredRule {
   readonly returnType: Type;
 }
 
+export interface DeclaredWorkflow {
+  readonly decl: WorkflowDecl;
+  readonly params: { readonly name: string; readonly type: Type }[];
+}
+
 export interface Declarations {
   readonly records: Map<string, DeclaredRecord>;
   readonly enums: Map<string, DeclaredEnum>;
   readonly rules: Map<string, DeclaredRule>;
+  readonly workflows: Map<string, DeclaredWorkflow>;
   /** Variant name → name of the enum that declares it. */
   readonly variantOwner: Map<string, string>;
 }
@@ -38,6 +44,7 @@ export function collectDeclarations(module: ModuleNode, reporter: Reporter): Dec
   const records = new Map<string, DeclaredRecord>();
   const enums = new Map<string, DeclaredEnum>();
   const rules = new Map<string, DeclaredRule>();
+  const workflows = new Map<string, DeclaredWorkflow>();
   const variantOwner = new Map<string, string>();
   const firstByName = new Map<string, Declaration>();
 
@@ -92,23 +99,36 @@ export function collectDeclarations(module: ModuleNode, reporter: Reporter): Dec
         record.fields.push({ name: field.name, type });
       }
     } else if (decl.kind === 'RuleDecl') {
-      const params: { name: string; type: Type }[] = [];
-      const seen = new Set<string>();
-      for (const param of decl.params) {
-        const type = resolve(param.type);
-        if (seen.has(param.name)) {
-          reporter.error('PL2004', `parameter \`${param.name}\` is declared twice in rule \`${decl.name}\``, param.span);
-          continue;
-        }
-        seen.add(param.name);
-        params.push({ name: param.name, type });
-      }
+      const params = resolveParams(decl.params, `rule \`${decl.name}\``, resolve, reporter);
       rules.set(decl.name, { decl, params, returnType: resolve(decl.returnType) });
+    } else if (decl.kind === 'WorkflowDecl') {
+      workflows.set(decl.name, { decl, params: resolveParams(decl.params, `workflow \`${decl.name}\``, resolve, reporter) });
     }
   }
 
   reportSelfContainingRecords(records, reporter);
-  return { records, enums, rules, variantOwner };
+  return { records, enums, rules, workflows, variantOwner };
+}
+
+/** Parameters with their types; a repeated name is reported and dropped. */
+function resolveParams(
+  decls: readonly ParamDecl[],
+  owner: string,
+  resolve: (ref: TypeRef) => Type,
+  reporter: Reporter,
+): { name: string; type: Type }[] {
+  const params: { name: string; type: Type }[] = [];
+  const seen = new Set<string>();
+  for (const param of decls) {
+    const type = resolve(param.type);
+    if (seen.has(param.name)) {
+      reporter.error('PL2004', `parameter \`${param.name}\` is declared twice in ${owner}`, param.span);
+      continue;
+    }
+    seen.add(param.name);
+    params.push({ name: param.name, type });
+  }
+  return params;
 }
 
 function describeDeclaration(decl: Declaration): string {
@@ -119,6 +139,8 @@ function describeDeclaration(decl: Declaration): string {
       return 'an enum';
     case 'RuleDecl':
       return 'a rule';
+    case 'WorkflowDecl':
+      return 'a workflow';
   }
 }
 
@@ -147,8 +169,9 @@ function resolveTypeRef(
     case 'NamedType': {
       if (records.has(ref.name)) return { kind: 'Record', name: ref.name };
       if (enums.has(ref.name)) return { kind: 'Enum', name: ref.name };
-      if (declared.get(ref.name)?.kind === 'RuleDecl') {
-        reporter.error('PL2002', `\`${ref.name}\` is a rule, not a type`, ref.span);
+      const kind = declared.get(ref.name)?.kind;
+      if (kind === 'RuleDecl' || kind === 'WorkflowDecl') {
+        reporter.error('PL2002', `\`${ref.name}\` is a ${kind === 'RuleDecl' ? 'rule' : 'workflow'}, not a type`, ref.span);
         return ERROR;
       }
       const typeNames = [...records.keys(), ...enums.keys(), 'Int', 'Float', 'Text', 'Bool'];

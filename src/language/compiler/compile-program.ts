@@ -6,8 +6,9 @@
  * - the traced closure tree, built when a traced evaluation first asks for it. Untraced
  *   evaluations never run tracing code.
  */
-import type { CompiledProgram, FunctionSignature, Locale, TierUpFailure } from '../api-types.js';
-import type { CheckedModule } from '../checker/checked-module.js';
+import type { CompiledProgram, FunctionSignature, Locale, TierUpFailure, WorkflowSignature, WorkflowStepInfo } from '../api-types.js';
+import type { CallExpr, DurationUnit, NameExpr } from '../ast/nodes.js';
+import type { CheckedModule, WorkflowInfo } from '../checker/checked-module.js';
 import { typeToString } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
@@ -109,6 +110,8 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     });
   }
 
+  const workflows = [...checked.workflows.values()].map(workflowSignature);
+
   const runtime: ProgramRuntime = {
     moduleName: checked.moduleName,
     entries,
@@ -152,8 +155,29 @@ export function compileProgram(checked: CheckedModule, options: ProgramOptions):
     moduleName: checked.moduleName,
     locale: options.locale,
     functions,
+    workflows,
     module: checked.module,
     [PROGRAM_RUNTIME]: runtime,
   };
   return program;
 }
+
+/** What a workflow runner needs of a checked workflow: its parameters and its steps, in order. */
+function workflowSignature(workflow: WorkflowInfo): WorkflowSignature {
+  const names = (call: CallExpr) => call.args.map((arg) => (arg as NameExpr).name);
+  return {
+    name: workflow.name,
+    params: workflow.params.map((p) => ({ name: p.name, type: typeToString(p.type) })),
+    steps: workflow.decl.steps.map((step): WorkflowStepInfo => {
+      const action = step.action;
+      if (action.kind === 'AwaitStep') {
+        const within = action.within;
+        return { name: step.name, kind: 'await', signal: action.signal.value, withinMinutes: within === null ? null : within.amount * MINUTES[within.unit] };
+      }
+      const compensate = action.compensate === null ? null : { rule: action.compensate.callee, args: names(action.compensate) };
+      return { name: step.name, kind: 'rule', rule: action.call.callee, args: names(action.call), compensate };
+    }),
+  };
+}
+
+const MINUTES: Readonly<Record<DurationUnit, number>> = { minutes: 1, hours: 60, days: 1440 };

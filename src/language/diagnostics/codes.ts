@@ -23,6 +23,7 @@ export const DIAGNOSTIC_CODES = {
   PL1016: 'unexpected indentation',
   PL1017: 'invalid UTF-8 or control character in source',
   PL1018: 'backticks must quote a name (a letter or `_`, then letters, digits or `_`)',
+  PL1019: 'a workflow step must call a rule or await a signal',
 
   // --- PL2xxx names and types (checker) ---
   PL2001: 'unknown name',
@@ -49,6 +50,10 @@ export const DIAGNOSTIC_CODES = {
   PL2022: 'record type contains itself without a list in between (no value of it can exist)',
   PL2023: 'loop variable reuses the name of a variable that is already bound',
   PL2024: 'variable may be read before it has a value (it is bound only on some paths)',
+  PL2025: 'two steps of a workflow have the same name',
+  PL2026: 'a workflow step or compensation must call a rule of the module that produces `Bool`',
+  PL2027: 'a workflow step passes the workflow\'s parameters, by name, as the rule\'s arguments',
+  PL2028: 'an awaited signal needs a name and a time limit of at least 1',
 
   // --- PL3xxx runtime (evaluation) ---
   PL3001: 'division by zero',

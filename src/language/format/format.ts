@@ -1,4 +1,4 @@
-import type { Declaration, ModuleNode, Statement, TypeRef } from '../ast/nodes.js';
+import type { CallExpr, Declaration, ModuleNode, ParamDecl, Statement, StepDecl, TypeRef } from '../ast/nodes.js';
 import type { Locale } from '../api-types.js';
 import type { Concept } from '../locales/concepts.js';
 import { LOCALE_SYNTAXES } from '../locales/locale-syntaxes.js';
@@ -54,8 +54,8 @@ class ModuleFormatter {
     this.lines.push(`${this.kw('module')} ${module.name.map((segment) => this.expr.name(segment)).join('.')}${this.term}`);
     let previous: Declaration | null = null;
     for (const declaration of module.declarations) {
-      // Records and enums stay together; every rule stands apart (the layout of LANGUAGE.md §1).
-      if (previous === null || declaration.kind === 'RuleDecl' || previous.kind === 'RuleDecl') this.lines.push('');
+      // Records and enums stay together; every rule and workflow stands apart (the layout of LANGUAGE.md §1).
+      if (previous === null || !isTypeDeclaration(declaration) || !isTypeDeclaration(previous)) this.lines.push('');
       this.declaration(declaration);
       previous = declaration;
     }
@@ -83,13 +83,44 @@ class ModuleFormatter {
         return;
       }
       case 'RuleDecl': {
-        const params = declaration.params.map((param) => `${this.expr.name(param.name)} ${this.kw('as')} ${this.type(param.type)}`);
+        const params = this.params(declaration.params);
         const given = params.length > 0 ? `${this.kw('given')} ${params.join(this.comma)}${this.comma}` : '';
         this.lines.push(`${this.kw('rule')} ${name} ${given}${this.kw('produce')} ${this.type(declaration.returnType)}${this.colon}`);
         this.block(declaration.body, 1);
         return;
       }
+      case 'WorkflowDecl': {
+        const params = this.params(declaration.params);
+        const given = params.length > 0 ? ` ${this.kw('given')} ${params.join(this.comma)}` : '';
+        this.lines.push(`${this.kw('workflow')} ${name}${given}${this.colon}`);
+        for (const step of declaration.steps) this.step(step);
+        return;
+      }
     }
+  }
+
+  private params(params: readonly ParamDecl[]): string[] {
+    return params.map((param) => `${this.expr.name(param.name)} ${this.kw('as')} ${this.type(param.type)}`);
+  }
+
+  private step(step: StepDecl): void {
+    this.comments(step.leadingComments, INDENT);
+    const call = (expr: CallExpr): string => this.expr.format(expr);
+    const action = step.action;
+    let body: string;
+    if (action.kind === 'RuleStep') {
+      body = call(action.call);
+      if (action.compensate !== null) body += `${this.comma}${this.kw('compensateWith')} ${call(action.compensate)}`;
+    } else {
+      body = `${this.kw('await')} ${this.expr.format(action.signal)}`;
+      if (action.within !== null) {
+        const words = this.syntax.durations;
+        body += ` ${words.within[0]} ${action.within.amount} ${words[action.within.unit][0]}`;
+      }
+    }
+    // The comma carries a locale's spacing after punctuation (`, ` but `，`); the colon follows it.
+    const gap = this.comma.endsWith(' ') ? ' ' : '';
+    this.lines.push(`${INDENT}${this.kw('step')} ${this.expr.name(step.name)}${this.colon}${gap}${body}${this.term}`);
   }
 
   private block(statements: readonly Statement[], depth: number): void {
@@ -144,6 +175,10 @@ class ModuleFormatter {
       }
     }
   }
+}
+
+function isTypeDeclaration(declaration: Declaration): boolean {
+  return declaration.kind === 'RecordDecl' || declaration.kind === 'EnumDecl';
 }
 
 /**

@@ -43,6 +43,10 @@ export const CONCEPTS = [
   'text',
   'bool',
   'listOf',
+  'workflow',
+  'step',
+  'compensateWith',
+  'await',
 ] as const;
 
 export type Concept = (typeof CONCEPTS)[number];

@@ -52,6 +52,11 @@ export const DE_DE: LocaleSyntax = {
     text: ['Text'],
     bool: ['Wahrheitswert'],
     listOf: ['Liste von'],
+    workflow: ['Ablauf'],
+    step: ['Schritt'],
+    compensateWith: ['ausgleichen mit'],
+    await: ['Erwarte'],
   },
+  durations: { within: ['binnen'], minutes: ['Minuten', 'Minute'], hours: ['Stunden', 'Stunde'], days: ['Tagen', 'Tage', 'Tag'] },
   punctuation: { terminator: '.', colon: ':', comma: ', ', variantSeparator: ', ' },
 };

@@ -52,6 +52,11 @@ export const EN_US: LocaleSyntax = {
     text: ['Text'],
     bool: ['Bool'],
     listOf: ['List of'],
+    workflow: ['Workflow'],
+    step: ['Step'],
+    compensateWith: ['compensate with'],
+    await: ['Await'],
   },
+  durations: { within: ['within'], minutes: ['minutes', 'minute'], hours: ['hours', 'hour'], days: ['days', 'day'] },
   punctuation: { terminator: '.', colon: ':', comma: ', ', variantSeparator: ', ' },
 };

@@ -13,6 +13,16 @@ export interface LocaleSyntax {
   /** Keywords also match with ä→ae, ö→oe, ü→ue, ß→ss (identifiers are never rewritten). */
   readonly germanAsciiSpellings: boolean;
   readonly keywords: Readonly<Record<Concept, readonly string[]>>;
+  /**
+   * The words of a signal's time limit (`Await "x" within 48 hours`). They are recognised only
+   * there, after `Await` and its signal, so they stay ordinary names everywhere else.
+   */
+  readonly durations: {
+    readonly within: readonly string[];
+    readonly minutes: readonly string[];
+    readonly hours: readonly string[];
+    readonly days: readonly string[];
+  };
   /** Punctuation the formatter writes; the lexer accepts every form in every locale. */
   readonly punctuation: {
     readonly terminator: string;

@@ -53,6 +53,11 @@ export const ZH_CN: LocaleSyntax = {
     text: ['文本'],
     bool: ['布尔'],
     listOf: ['列表'],
+    workflow: ['流程'],
+    step: ['步骤'],
+    compensateWith: ['补偿'],
+    await: ['等待'],
   },
+  durations: { within: ['限时'], minutes: ['分钟'], hours: ['小时'], days: ['天'] },
   punctuation: { terminator: '。', colon: '：', comma: '，', variantSeparator: '、' },
 };

@@ -1,19 +1,31 @@
 import type {
+  AwaitStepAction,
+  CallExpr,
   Declaration,
+  DurationNode,
+  DurationUnit,
   EnumDecl,
   EnumVariantDecl,
+  Expr,
   FieldDecl,
   ModuleNode,
   ParamDecl,
   RecordDecl,
   RuleDecl,
+  RuleStepAction,
+  StepDecl,
+  WorkflowDecl,
 } from '../ast/nodes.js';
 import { suggestName } from '../diagnostics/index.js';
 import type { Token } from '../lexer/token.js';
 import type { Concept } from '../locales/concepts.js';
-import { ABORT, LIMIT_REACHED } from './parser-base.js';
+import { keywordKey } from '../locales/keyword-key.js';
+import type { LocaleSyntax } from '../locales/locale-syntax.js';
+import { ABORT, LIMIT_REACHED, MAX_NESTING } from './parser-base.js';
 import { spanFrom, spanOf } from './span.js';
 import { StatementParser } from './statement-parser.js';
+
+type LocaleDurations = LocaleSyntax['durations'];
 
 const STATEMENT_CONCEPTS: readonly Concept[] = ['let', 'return', 'if', 'elseIf', 'else', 'match', 'when', 'forEach', 'fail'];
 
@@ -107,6 +119,7 @@ export class ModuleParser extends StatementParser {
     try {
       if (this.isKw(token, 'define')) return this.parseDefine(token);
       if (this.isKw(token, 'rule')) return this.parseRule(token);
+      if (this.isKw(token, 'workflow')) return this.parseWorkflow(token);
       if (this.isKw(token, 'module')) {
         // A header that comes late was already reported as PL1010; it still names the module.
         if (this.lateHeaderAllowed) {
@@ -116,18 +129,19 @@ export class ModuleParser extends StatementParser {
         }
         this.fail('PL1011', 'more than one module header', token, 'a source file is exactly one module');
       }
-      const expected = `\`${this.spell('define')}\` or \`${this.spell('rule')}\``;
+      const expected = `\`${this.spell('define')}\`, \`${this.spell('rule')}\` or \`${this.spell('workflow')}\``;
       let help: string | undefined;
       if (token.concepts?.some((concept) => STATEMENT_CONCEPTS.includes(concept))) {
         help = 'statements belong inside a rule, indented by 2 spaces';
       } else if (token.kind === 'ident') {
-        const guess = suggestName(token.text, [this.spell('define'), this.spell('rule'), this.spell('module')]);
+        const guess = suggestName(token.text, [this.spell('define'), this.spell('rule'), this.spell('workflow'), this.spell('module')]);
         if (guess !== null) help = `did you mean \`${guess}\`?`;
       }
       return this.fail('PL1006', `expected ${expected}, found ${this.describe(token)}`, token, help);
     } catch (error) {
       if (error !== ABORT) throw error;
       this.exprDepth = 0;
+      // A rule's block holds statements worth checking; a workflow's steps are skipped with it.
       this.recoverLine(this.isKw(token, 'rule'));
       return null;
     }
@@ -168,24 +182,29 @@ export class ModuleParser extends StatementParser {
     return true;
   }
 
+  /** `given a as T, b as U` (absent: no parameters); a comma before `produce` is allowed. */
+  private parseParams(): ParamDecl[] {
+    const params: ParamDecl[] = [];
+    if (!this.atKw('given')) return params;
+    this.next();
+    for (;;) {
+      const param = this.expectName('a parameter name');
+      this.expectKw('as');
+      const type = this.parseType();
+      params.push({ kind: 'Param', id: 0, span: spanFrom(param, type.span), name: param.text, type });
+      if (!this.at('comma')) break;
+      this.next();
+      // The comma before `produce` is optional.
+      if (this.atKw('produce')) break;
+    }
+    return params;
+  }
+
   private parseRule(token: Token): RuleDecl {
     const leading = this.leadingComments(token.start);
     this.next();
     const name = this.expectName('a rule name');
-    const params: ParamDecl[] = [];
-    if (this.atKw('given')) {
-      this.next();
-      for (;;) {
-        const param = this.expectName('a parameter name');
-        this.expectKw('as');
-        const type = this.parseType();
-        params.push({ kind: 'Param', id: 0, span: spanFrom(param, type.span), name: param.text, type });
-        if (!this.at('comma')) break;
-        this.next();
-        // The comma before `produce` is optional.
-        if (this.atKw('produce')) break;
-      }
-    }
+    const params = this.parseParams();
     this.expectKw('produce');
     const returnType = this.parseType();
     const colon = this.expectColon();
@@ -201,5 +220,124 @@ export class ModuleParser extends StatementParser {
       returnType,
       body,
     };
+  }
+
+  /** `Workflow name given …:` and its indented `Step` lines (one per line, nothing nested). */
+  private parseWorkflow(token: Token): WorkflowDecl {
+    const leading = this.leadingComments(token.start);
+    this.next();
+    const name = this.expectName('a workflow name');
+    const params = this.parseParams();
+    const colon = this.expectColon();
+    this.claimLineComment(colon.line, leading);
+    const steps = this.parseSteps(token);
+    return { kind: 'WorkflowDecl', id: 0, span: spanFrom(token, this.lastToken), leadingComments: leading, name: name.text, params, steps };
+  }
+
+  private parseSteps(header: Token): StepDecl[] {
+    if (this.at('newline')) this.next();
+    if (!this.at('indent')) {
+      this.report('PL1009', 'expected an indented block of steps', header, `write each \`${this.spell('step')}\` on its own line, indented by 2 spaces`);
+      return [];
+    }
+    this.next();
+    const steps: StepDecl[] = [];
+    this.blockDepth++;
+    if (this.blockDepth > MAX_NESTING) {
+      this.reportNesting(header);
+      this.skipRestOfBlock();
+    } else {
+      for (;;) {
+        const token = this.peek();
+        if (token.kind === 'dedent' || token.kind === 'eof') break;
+        if (token.kind === 'newline') {
+          this.next();
+          continue;
+        }
+        if (token.kind === 'indent') {
+          this.report('PL1016', 'unexpected indentation', this.peek(1), 'steps are not nested: each one is a line of the workflow');
+          this.skipIndentedBlock();
+          continue;
+        }
+        try {
+          steps.push(this.parseStep(token));
+        } catch (error) {
+          if (error !== ABORT) throw error;
+          this.exprDepth = 0;
+          this.recoverLine(false);
+        }
+      }
+    }
+    this.blockDepth--;
+    if (this.at('dedent')) this.next();
+    return steps;
+  }
+
+  /** `Step name: rule(args)[, compensate with rule(args)].` or `Step name: Await "signal" [within n unit].` */
+  private parseStep(token: Token): StepDecl {
+    if (!this.isKw(token, 'step')) {
+      this.fail('PL1006', `expected \`${this.spell('step')}\`, found ${this.describe(token)}`, token, 'a workflow holds only steps, one per line');
+    }
+    const leading = this.leadingComments(token.start);
+    this.next();
+    const name = this.expectName('a step name');
+    this.expectKind('colon', `\`${this.syntax.punctuation.colon}\` after the step name`);
+    const action = this.atKw('await') ? this.parseAwait() : this.parseRuleStep();
+    const end = this.expectTerminator('statement');
+    this.claimLineComment(end.line, leading);
+    return { kind: 'Step', id: 0, span: spanFrom(token, end), leadingComments: leading, name: name.text, action };
+  }
+
+  private parseRuleStep(): RuleStepAction {
+    const call = this.stepCall();
+    let compensate: CallExpr | null = null;
+    if (this.at('comma')) {
+      this.next();
+      this.expectKw('compensateWith');
+      compensate = this.stepCall();
+    }
+    return { kind: 'RuleStep', id: 0, span: spanFrom(call.span, (compensate ?? call).span), call, compensate };
+  }
+
+  private stepCall(): CallExpr {
+    const start = this.peek();
+    const expr: Expr = this.parseExpr();
+    if (expr.kind !== 'Call') {
+      this.fail(
+        'PL1019',
+        `a step calls a rule, \`name(arguments)\`, or awaits a signal with \`${this.spell('await')}\``,
+        expr.span ?? start,
+        `e.g. \`identityVerified(applicant)\` or \`${this.spell('await')} "approval"\``,
+      );
+    }
+    return expr;
+  }
+
+  private parseAwait(): AwaitStepAction {
+    const keyword = this.next();
+    const signalToken = this.expectKind('string', 'the signal name in quotes');
+    const signal = { kind: 'TextLiteral' as const, id: 0, span: spanOf(signalToken), value: signalToken.value as string };
+    let within: DurationNode | null = null;
+    if (this.atDurationWord('within')) {
+      const word = this.next();
+      const amount = this.expectKind('int', 'a whole number of minutes, hours or days');
+      const unitToken = this.peek();
+      const unit = (['minutes', 'hours', 'days'] as const).find((u) => this.atDurationWord(u));
+      if (unit === undefined) {
+        const units = (['minutes', 'hours', 'days'] as const).map((u) => `\`${this.syntax.durations[u][0]}\``).join(', ');
+        this.unexpected(`a unit: ${units}`);
+      }
+      this.next();
+      within = { kind: 'Duration', id: 0, span: spanFrom(word, unitToken), amount: amount.value as number, unit: unit as DurationUnit };
+    }
+    return { kind: 'AwaitStep', id: 0, span: spanFrom(keyword, within?.span ?? signal.span), signal, within };
+  }
+
+  /** Duration words are names everywhere else, so they are matched here by their text. */
+  private atDurationWord(which: keyof LocaleDurations): boolean {
+    const token = this.peek();
+    if (token.kind !== 'ident') return false;
+    const key = keywordKey(token.text, this.syntax);
+    return this.syntax.durations[which].some((word) => keywordKey(word, this.syntax) === key);
   }
 }

@@ -4,9 +4,11 @@ import { stripPositions, type ModuleNode } from '../../ast/index.js';
 import { SUPPORTED_LOCALES, type Locale } from '../../api-types.js';
 import { parse } from '../../parser/index.js';
 import { LOAN_EXAMPLE_DE, LOAN_EXAMPLE_EN, LOAN_EXAMPLE_ZH } from '../../parser/__tests__/fixtures/loan-example.js';
+import { WORKFLOW_EXAMPLE_DE, WORKFLOW_EXAMPLE_EN, WORKFLOW_EXAMPLE_ZH } from '../../parser/__tests__/fixtures/workflow-example.js';
 import { format } from '../index.js';
 
 const EXAMPLE: Record<Locale, string> = { 'en-US': LOAN_EXAMPLE_EN, 'zh-CN': LOAN_EXAMPLE_ZH, 'de-DE': LOAN_EXAMPLE_DE };
+const WORKFLOW_EXAMPLE: Record<Locale, string> = { 'en-US': WORKFLOW_EXAMPLE_EN, 'zh-CN': WORKFLOW_EXAMPLE_ZH, 'de-DE': WORKFLOW_EXAMPLE_DE };
 
 function parseOk(source: string, locale: Locale): ModuleNode {
   const result = parse(source, locale);
@@ -24,12 +26,19 @@ describe('round trip: parse(format(parse(P, A), B), B) equals parse(P, A)', () =
     // The canonical form is a fixed point.
     expect(format(parseOk(printed, b), b)).toBe(printed);
   });
+
+  it.each(pairs)('workflow example from %s to %s', (a, b) => {
+    const original = parseOk(WORKFLOW_EXAMPLE[a], a);
+    const printed = format(original, b);
+    expect(printed).toBe(WORKFLOW_EXAMPLE[b]);
+    expect(stripPositions(parseOk(printed, b))).toEqual(stripPositions(original));
+  });
 });
 
 // ---------- generated trees ----------
 
 /** Plain names, and names that are keywords (or keyword words) in some locale. */
-const NAMES = ['a', 'rate', 'x1', '_t', '年龄', 'größe', 'in', 'is', 'Text', 'text', 'less', 'Fail', 'with', 'set', 'mit', 'ist', 'eines', 'Liste', '为', '中', '列表', 'Return', 'Otherwise', 'when', 'Pruefe', 'auf', 'MODUL'];
+const NAMES = ['a', 'rate', 'x1', '_t', '年龄', 'größe', 'in', 'is', 'Text', 'text', 'less', 'Fail', 'with', 'set', 'mit', 'ist', 'eines', 'Liste', '为', '中', '列表', 'Return', 'Otherwise', 'when', 'Pruefe', 'auf', 'MODUL', 'Step', 'within', 'hours', 'Ablauf', '等待'];
 const name = fc.constantFrom(...NAMES);
 const callee = fc.constantFrom(...NAMES, 'min', 'round', 'length');
 const textUnit = fc.oneof(
