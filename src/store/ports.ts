@@ -124,6 +124,7 @@ export interface Store {
   readonly rollups: RollupRepository;
   readonly anomalies: AnomalyRepository;
   readonly anomalySettings: AnomalySettingsRepository;
+  readonly workflows: WorkflowRepository;
   /** Resolves when the backend answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -379,4 +380,51 @@ export interface AnomalySettingsRepository {
   get(tenantId: string): Promise<AnomalySettingsRecord | null>;
   /** Replaces the tenant's overrides (last writer wins). */
   put(tenantId: string, record: AnomalySettingsRecord): Promise<void>;
+}
+
+/** A started workflow: what it runs and with which input. Stored once, never changed. */
+export interface WorkflowRecord {
+  /** Opaque and unique across tenants (the events endpoint tells another tenant's apart: 403). */
+  workflowId: string;
+  policyModule: string;
+  /** The module version pinned at start; 0 for the built-in module. */
+  version: number;
+  /** The workflow's name in the module. */
+  workflow: string;
+  /** The workflow's parameters by name. */
+  context: Record<string, unknown>;
+  actorId: string;
+  startedAt: string;
+}
+
+/** One entry of a workflow's event log, numbered `sequence` 1, 2, … without gaps. */
+export interface WorkflowEvent {
+  sequence: number;
+  eventType: string;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}
+
+/**
+ * Workflows and their event logs. A workflow's progress is only its log: appends are inserts into
+ * the unique (tenant, workflow, sequence), so two writers can never store the same sequence and a
+ * writer that lost learns it from the count.
+ */
+export interface WorkflowRepository {
+  /** Stores a new workflow; false when its id is taken (nothing changes). */
+  create(tenantId: string, record: WorkflowRecord): Promise<boolean>;
+  get(tenantId: string, workflowId: string): Promise<WorkflowRecord | null>;
+  /**
+   * The tenant that owns the workflow, or null when no tenant does. The only read across tenants:
+   * the interface answers 403, not 404, for another tenant's workflow.
+   */
+  ownerOf(workflowId: string): Promise<string | null>;
+  /**
+   * Inserts events with consecutive sequences in order, stopping at the first sequence that exists
+   * (another writer won); returns how many were inserted. Throws StoreArgumentError when the first
+   * does not follow the stored log (its predecessor is missing) or the workflow is unknown.
+   */
+  append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
+  /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
+  events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
 }

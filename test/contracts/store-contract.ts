@@ -13,6 +13,7 @@ import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
 import type { StoreTarget } from '../support/store-targets.js';
 import { runAnomalyStoreContract } from './anomaly-store-contract.js';
 import { runPolicyStoreContract } from './policy-store-contract.js';
+import { runWorkflowStoreContract } from './workflow-store-contract.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -389,6 +390,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
   });
 
   runAnomalyStoreContract(() => store, () => target, newTenant);
+  runWorkflowStoreContract(() => store, () => target, newTenant);
 
   describe('concurrency proof', () => {
     it('8 racing writers × 500 appends to one tenant: no gap, no duplicate seq, the chain verifies', async () => {

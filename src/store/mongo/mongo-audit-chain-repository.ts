@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type Db, type Filter } from 'mongodb';
+import type { Db, Filter } from 'mongodb';
 import { AuditRecordCorruptError } from '../errors.js';
 import type { AuditChainRepository, AuditRecord } from '../ports.js';
 import {
@@ -11,8 +11,8 @@ import {
   predecessorSeq,
 } from '../store-rules.js';
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
+import { insertedBeforeDuplicate } from './duplicate-key.js';
 
-const DUPLICATE_KEY = 11000;
 
 function toDocument(tenantId: string, r: AuditRecord): AuditDocument {
   return {
@@ -44,16 +44,6 @@ function toRecord(d: AuditDocument): AuditRecord {
     hash: d.hash,
     previousHash: d.previousHash,
   };
-}
-
-/** How many documents an ordered insert stored before a duplicate key; rethrows anything else. */
-function insertedBeforeDuplicate(error: unknown, attempted: number): number {
-  if (error instanceof MongoBulkWriteError) {
-    const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    const first = [...writeErrors].sort((a, b) => a.index - b.index)[0];
-    if (first !== undefined && first.code === DUPLICATE_KEY && first.index < attempted) return first.index;
-  }
-  throw error;
 }
 
 export function createMongoAuditChainRepository(db: Db): AuditChainRepository {

@@ -10,6 +10,8 @@ import { ensurePolicyIndexes } from './mongo-policy-collections.js';
 import { createMongoPolicyRepository } from './mongo-policy-repository.js';
 import { createMongoRollupRepository } from './mongo-rollup-repository.js';
 import { createMongoTenantRepository } from './mongo-tenant-repository.js';
+import { ensureWorkflowIndexes } from './mongo-workflow-collections.js';
+import { createMongoWorkflowRepository } from './mongo-workflow-repository.js';
 
 export interface MongoStore extends Store {
   readonly kind: 'mongo';
@@ -47,6 +49,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     const { ttlEnforced } = await ensureIndexes(db);
     await ensurePolicyIndexes(db);
     await ensureAnomalyIndexes(db);
+    await ensureWorkflowIndexes(db);
     return {
       kind: 'mongo',
       raw: { client, db },
@@ -58,6 +61,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       rollups: createMongoRollupRepository(db),
       anomalies: createMongoAnomalyRepository(db),
       anomalySettings: createMongoAnomalySettingsRepository(db),
+      workflows: createMongoWorkflowRepository(db),
       async ping() {
         await db.command({ ping: 1 });
       },

@@ -10,6 +10,7 @@ import { createSqliteIdempotencyRepository } from './sqlite-idempotency-reposito
 import { createSqlitePolicyRepository } from './sqlite-policy-repository.js';
 import { createSqliteRollupRepository } from './sqlite-rollup-repository.js';
 import { createSqliteTenantRepository } from './sqlite-tenant-repository.js';
+import { createSqliteWorkflowRepository } from './sqlite-workflow-repository.js';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
@@ -52,6 +53,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     rollups: createSqliteRollupRepository(db),
     anomalies: createSqliteAnomalyRepository(db),
     anomalySettings: createSqliteAnomalySettingsRepository(db),
+    workflows: createSqliteWorkflowRepository(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

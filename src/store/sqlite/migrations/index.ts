@@ -1,9 +1,10 @@
 import { migration001 } from './001-initial-schema.js';
 import { migration002 } from './002-policy-registry.js';
 import { migration003 } from './003-anomalies.js';
+import { migration004 } from './004-workflows.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** In version order; `migrate` refuses a list with gaps or repeats. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];

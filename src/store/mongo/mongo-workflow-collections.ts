@@ -1,0 +1,46 @@
+import type { Db, IndexDescription } from 'mongodb';
+
+/** Collections of workflows and their event logs. */
+export const WORKFLOW_COLLECTIONS = {
+  workflows: 'workflows',
+  events: 'workflow_events',
+} as const;
+
+/** `_id` is the workflow id, unique across tenants (so another tenant's workflow is told apart). */
+export interface WorkflowDocument {
+  _id: string;
+  tenantId: string;
+  policyModule: string;
+  version: number;
+  workflow: string;
+  /** JSON text: the input comes back exactly as given. */
+  context: string;
+  actorId: string;
+  startedAt: string;
+}
+
+/** `_id` is `<tenant>:<workflow>:<sequence>`: a repeated sequence is a duplicate key on every backend. */
+export interface WorkflowEventDocument {
+  _id: string;
+  tenantId: string;
+  workflowId: string;
+  sequence: number;
+  eventType: string;
+  payload: string;
+  occurredAt: string;
+}
+
+export function workflowEventId(tenantId: string, workflowId: string, sequence: number): string {
+  return `${tenantId}:${workflowId}:${sequence}`;
+}
+
+export const WORKFLOW_INDEXES: Record<string, IndexDescription[]> = {
+  [WORKFLOW_COLLECTIONS.events]: [{ key: { tenantId: 1, workflowId: 1, sequence: 1 }, name: 'tenant_workflow_sequence_unique', unique: true }],
+};
+
+/** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */
+export async function ensureWorkflowIndexes(db: Db): Promise<void> {
+  for (const [collection, indexes] of Object.entries(WORKFLOW_INDEXES)) {
+    for (const index of indexes) await db.collection(collection).createIndexes([index]);
+  }
+}

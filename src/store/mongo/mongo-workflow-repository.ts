@@ -1,0 +1,111 @@
+import type { Db } from 'mongodb';
+import { StoreArgumentError } from '../errors.js';
+import type { WorkflowRepository } from '../ports.js';
+import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
+import {
+  WORKFLOW_COLLECTIONS,
+  workflowEventId,
+  type WorkflowDocument,
+  type WorkflowEventDocument,
+} from './mongo-workflow-collections.js';
+
+/**
+ * Appends are ordered inserts whose `_id` (and the unique (tenant, workflow, sequence) index)
+ * refuse a sequence that exists: the count before the duplicate is what this writer stored, as for
+ * the audit chain. The predecessor check is an `_id` lookup, served from an index everywhere.
+ */
+export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
+  const workflows = db.collection<WorkflowDocument>(WORKFLOW_COLLECTIONS.workflows);
+  const events = db.collection<WorkflowEventDocument>(WORKFLOW_COLLECTIONS.events);
+
+  return {
+    async create(tenantId, record) {
+      assertTenantId(tenantId);
+      assertWorkflowRecord(record);
+      try {
+        await workflows.insertOne({
+          _id: record.workflowId,
+          tenantId,
+          policyModule: record.policyModule,
+          version: record.version,
+          workflow: record.workflow,
+          context: JSON.stringify(record.context),
+          actorId: record.actorId,
+          startedAt: normaliseInstant(record.startedAt, 'startedAt'),
+        });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    },
+
+    async get(tenantId, workflowId) {
+      assertTenantId(tenantId);
+      if (!isWorkflowId(workflowId)) return null;
+      const doc = await workflows.findOne({ _id: workflowId });
+      if (doc === null || doc.tenantId !== tenantId) return null;
+      return {
+        workflowId: doc._id,
+        policyModule: doc.policyModule,
+        version: doc.version,
+        workflow: doc.workflow,
+        context: JSON.parse(doc.context) as Record<string, unknown>,
+        actorId: doc.actorId,
+        startedAt: doc.startedAt,
+      };
+    },
+
+    async ownerOf(workflowId) {
+      if (!isWorkflowId(workflowId)) return null;
+      return (await workflows.findOne({ _id: workflowId }, { projection: { tenantId: 1 } }))?.tenantId ?? null;
+    },
+
+    async append(tenantId, workflowId, list) {
+      assertTenantId(tenantId);
+      if (list.length === 0) return 0;
+      assertWorkflowEvents(list);
+      const owner = isWorkflowId(workflowId) ? await workflows.findOne({ _id: workflowId }, { projection: { tenantId: 1 } }) : null;
+      if (owner === null || owner.tenantId !== tenantId) throw new StoreArgumentError(`workflow \`${workflowId}\` does not exist`);
+      const first = list[0]!;
+      if (first.sequence > 1 && (await events.findOne({ _id: workflowEventId(tenantId, workflowId, first.sequence - 1) })) === null) {
+        throw new StoreArgumentError(`event ${first.sequence - 1} of workflow \`${workflowId}\` does not exist`);
+      }
+      try {
+        await events.insertMany(
+          list.map((event) => ({
+            _id: workflowEventId(tenantId, workflowId, event.sequence),
+            tenantId,
+            workflowId,
+            sequence: event.sequence,
+            eventType: event.eventType,
+            payload: JSON.stringify(event.payload),
+            occurredAt: normaliseInstant(event.occurredAt, 'occurredAt'),
+          })),
+          { ordered: true },
+        );
+        return list.length;
+      } catch (error) {
+        return insertedBeforeDuplicate(error, list.length);
+      }
+    },
+
+    async events(tenantId, workflowId, fromSeq, limit) {
+      assertTenantId(tenantId);
+      if (!isWorkflowId(workflowId)) return [];
+      const docs = await events
+        .find({ tenantId, workflowId, sequence: { $gte: Math.max(1, fromSeq) } })
+        .sort({ sequence: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((doc) => ({
+        sequence: doc.sequence,
+        eventType: doc.eventType,
+        payload: JSON.parse(doc.payload) as Record<string, unknown>,
+        occurredAt: doc.occurredAt,
+      }));
+    },
+  };
+}

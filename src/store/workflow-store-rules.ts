@@ -1,0 +1,41 @@
+import { StoreArgumentError } from './errors.js';
+import { assertCount, assertPolicyName } from './policy-store-rules.js';
+import type { WorkflowEvent, WorkflowRecord } from './ports.js';
+import { normaliseInstant } from './store-rules.js';
+
+/** Checks shared by both adapters for workflows, so they refuse exactly the same input. */
+
+const WORKFLOW_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const EVENT_TYPE = /^[A-Z][A-Z_]{0,63}$/;
+
+/** Ids are opaque: letters, digits, `_`, `-` (UUIDs fit). A lookup by any other string finds nothing. */
+export function isWorkflowId(id: unknown): id is string {
+  return typeof id === 'string' && WORKFLOW_ID.test(id);
+}
+
+function assertObject(value: unknown, field: string): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new StoreArgumentError(`${field} must be an object`);
+}
+
+export function assertWorkflowRecord(record: WorkflowRecord): void {
+  if (!isWorkflowId(record.workflowId)) throw new StoreArgumentError('workflowId must be 1 to 128 letters, digits, `_` or `-`');
+  assertPolicyName(record.policyModule, 'policyModule');
+  assertPolicyName(record.workflow, 'workflow');
+  assertCount(record.version, 'version', 0);
+  assertObject(record.context, 'context');
+  if (typeof record.actorId !== 'string') throw new StoreArgumentError('actorId must be a string');
+  normaliseInstant(record.startedAt, 'startedAt');
+}
+
+/** Consecutive sequences from at least 1, each event well-formed. */
+export function assertWorkflowEvents(events: readonly WorkflowEvent[]): void {
+  events.forEach((event, i) => {
+    assertCount(event.sequence, 'sequence', 1);
+    if (i > 0 && event.sequence !== events[i - 1]!.sequence + 1) throw new StoreArgumentError('event sequences must be consecutive');
+    if (typeof event.eventType !== 'string' || !EVENT_TYPE.test(event.eventType)) {
+      throw new StoreArgumentError('eventType must be 1 to 64 capital letters or `_`');
+    }
+    assertObject(event.payload, 'payload');
+    normaliseInstant(event.occurredAt, 'occurredAt');
+  });
+}

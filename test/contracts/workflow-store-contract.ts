@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { StoreArgumentError, type Store, type WorkflowEvent, type WorkflowRecord } from '../../src/store/index.js';
+import type { StoreTarget } from '../support/store-targets.js';
+
+function record(workflowId: string, spec: Partial<WorkflowRecord> = {}): WorkflowRecord {
+  return {
+    workflowId,
+    policyModule: 'lending.origination',
+    version: 2,
+    workflow: 'originateLoan',
+    context: { applicant: { age: 30, 'dotted.key': 1, $dollar: true }, amounts: [1, 2.5, null] },
+    actorId: 'alice',
+    startedAt: '2026-05-01T10:00:00.000Z',
+    ...spec,
+  };
+}
+
+function event(sequence: number, eventType = 'POLICY_EVALUATED', payload: Record<string, unknown> = { step: `s${sequence}`, result: true }): WorkflowEvent {
+  return { sequence, eventType, payload, occurredAt: `2026-05-01T10:00:${String(sequence % 60).padStart(2, '0')}.000Z` };
+}
+
+/** Workflows and their event logs: unique ids across tenants, gapless logs, and racing appends. */
+export function runWorkflowStoreContract(getStore: () => Store, getTarget: () => StoreTarget, newTenant: (label: string) => string): void {
+  describe('workflows', () => {
+    it('stores a workflow once, under an id no other tenant can take, and tells whose it is', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf');
+      const other = newTenant('wf-other');
+      const id = `wf-${Math.random().toString(36).slice(2, 10)}`;
+      expect(await store.workflows.create(tenant, record(id))).toBe(true);
+      expect(await store.workflows.create(other, record(id))).toBe(false);
+      expect(await store.workflows.get(tenant, id)).toEqual(record(id));
+      expect(await store.workflows.get(other, id)).toBeNull();
+      expect(await store.workflows.ownerOf(id)).toBe(tenant);
+      expect(await store.workflows.ownerOf('nobody-has-this')).toBeNull();
+      expect(await store.workflows.ownerOf('not an id!')).toBeNull();
+      await expect(store.workflows.create(tenant, record('bad id'))).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
+    it('appends a gapless log, refuses a broken link and reads from a sequence on', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf-log');
+      const id = `wf-${Math.random().toString(36).slice(2, 10)}`;
+      await store.workflows.create(tenant, record(id));
+      expect(await store.workflows.append(tenant, id, [event(1, 'WORKFLOW_STARTED', {}), event(2), event(3)])).toBe(3);
+      expect(await store.workflows.append(tenant, id, [event(4), event(5)])).toBe(2);
+      await expect(store.workflows.append(tenant, id, [event(7)])).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.append(tenant, id, [event(6), event(8)])).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.append(newTenant('wf-log-other'), id, [event(6)])).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.append(tenant, id, [event(6, 'lower-case')])).rejects.toBeInstanceOf(StoreArgumentError);
+      const all = await store.workflows.events(tenant, id, 0, 100);
+      expect(all.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
+      expect(all[0]).toEqual(event(1, 'WORKFLOW_STARTED', {}));
+      expect((await store.workflows.events(tenant, id, 4, 100)).map((e) => e.sequence)).toEqual([4, 5]);
+      expect((await store.workflows.events(tenant, id, 2, 2)).map((e) => e.sequence)).toEqual([2, 3]);
+      expect(await store.workflows.events(tenant, id, 6, 100)).toEqual([]);
+      expect(await store.workflows.events(newTenant('wf-log-reader'), id, 0, 100)).toEqual([]);
+    });
+
+    it('stores each sequence once when writers race, and tells each how many it stored', async () => {
+      const tenant = newTenant('wf-race');
+      const id = `wf-${Math.random().toString(36).slice(2, 10)}`;
+      await getStore().workflows.create(tenant, record(id));
+      await getStore().workflows.append(tenant, id, [event(1, 'WORKFLOW_STARTED', {})]);
+      const stores = [getStore(), ...(await Promise.all(Array.from({ length: 3 }, () => getTarget().connect())))];
+      const counts = await Promise.all(
+        stores.flatMap((s, i) => [0, 1].map((j) => s.workflows.append(tenant, id, [event(2, 'POLICY_EVALUATED', { by: `${i}-${j}` }), event(3)]))),
+      );
+      expect(counts.filter((n) => n === 2)).toHaveLength(1);
+      expect(counts.every((n) => n === 0 || n === 2)).toBe(true);
+      expect((await getStore().workflows.events(tenant, id, 0, 100)).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    }, 60_000);
+  });
+}
