@@ -22,6 +22,7 @@ import {
   createPolicyRoutes,
   createSigningSecretCache,
   createTenantRateLimiter,
+  createWorkflowRoutes,
 } from './api/index.js';
 import { createAuditChainWriter, type AuditChainWriter } from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
@@ -42,7 +43,9 @@ import {
   createAnomalyJobQueues,
   createEvaluationDispatcher,
   createRedisBatchTransport,
+  createWorkflowJobQueue,
   startAnomalyWorkers,
+  startWorkflowWorker,
   startEvaluationWorker,
 } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
@@ -57,6 +60,7 @@ import {
   type BuiltinModule,
 } from './policies/index.js';
 import { openStore, type Store } from './store/index.js';
+import { createWorkflowDefinitions, createWorkflowRunner, createWorkflowService, evaluateStep } from './workflows/index.js';
 
 /** A start-up failure the operator can fix; printed as one line, exit code 1. */
 export class StartupError extends Error {
@@ -120,6 +124,32 @@ async function loadBuiltins(config: Config): Promise<BuiltinModule[]> {
     if (error instanceof BuiltinLibraryError) throw new StartupError(`cannot load the built-in policy library: ${error.message}`);
     throw error;
   }
+}
+
+/** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
+function createEvaluationPath({ config, store }: Runtime, builtins: readonly BuiltinModule[]) {
+  const dispatcher = createEvaluationDispatcher({
+    transport: createRedisBatchTransport({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
+    }),
+    maxBatchItems: config.BATCH_MAX_ITEMS,
+    flushMs: config.DISPATCH_FLUSH_MS,
+    maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
+    maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
+  });
+  const auditWriter = createAuditChainWriter(store.audit);
+  const builtinVersions = createBuiltinVersions(builtins);
+  const versions = createVersionResolver({ policies: store.policies, builtins: builtinVersions });
+  const evaluation: EvaluationService = createEvaluationService({
+    dispatcher,
+    audit: auditWriter,
+    rollups: store.rollups,
+    policies: versions,
+    limits: { contextMaxDepth: config.CONTEXT_MAX_DEPTH, maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES },
+  });
+  return { dispatcher, auditWriter, builtinVersions, versions, evaluation };
 }
 
 /** Per-tenant detection settings over the configured defaults. */
@@ -237,28 +267,8 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
-  const dispatcher = createEvaluationDispatcher({
-    transport: createRedisBatchTransport({
-      connection: config.REDIS_URL,
-      prefix: config.REDIS_KEY_PREFIX,
-      responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
-    }),
-    maxBatchItems: config.BATCH_MAX_ITEMS,
-    flushMs: config.DISPATCH_FLUSH_MS,
-    maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
-    maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
-  });
-  const auditWriter = createAuditChainWriter(store.audit);
-  const builtinVersions = createBuiltinVersions(builtins);
-  const versions = createVersionResolver({ policies: store.policies, builtins: builtinVersions });
+  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath({ config, logger, store, redis }, builtins);
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
-  const evaluation: EvaluationService = createEvaluationService({
-    dispatcher,
-    audit: auditWriter,
-    rollups: store.rollups,
-    policies: versions,
-    limits: { ...requestLimits, maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES },
-  });
   const catalog = createPolicyCatalog({
     policies: store.policies,
     audit: auditWriter,
@@ -273,10 +283,12 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
     windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
   });
   const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const releaseEvaluation = async () => {
     await evaluation.flush();
     await dispatcher.close();
     await anomalyQueues.close();
+    await workflowQueue.close();
     await auditWriter.close();
     requestRedis.disconnect();
   };
@@ -301,6 +313,17 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
           enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
         }),
         settings: anomalySettingsOf({ config, logger, store, redis }, auditWriter),
+      }),
+      createWorkflowRoutes({
+        service: createWorkflowService({
+          workflows: store.workflows,
+          versions,
+          definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
+          enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
+        }),
+        tenants: signingSecrets,
+        nonceGuard,
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
       }),
       createEvaluationRoutes({
         service: evaluation,
@@ -446,12 +469,52 @@ async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   };
 }
 
+/** The `workflow-run` consumer: advances workflows, each step through the one evaluation path. */
+async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
+  const { config, logger, store } = runtime;
+  const { dispatcher, auditWriter, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
+  const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
+  const runner = createWorkflowRunner({
+    workflows: store.workflows,
+    definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),
+    evaluate: (tenantId, record, rule, args) => evaluateStep(evaluation, tenantId, record, rule, args),
+    scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
+  });
+  const release = async () => {
+    await evaluation.flush();
+    await dispatcher.close();
+    await queue.close();
+    await auditWriter.close();
+  };
+  let worker: Awaited<ReturnType<typeof startWorkflowWorker>>;
+  try {
+    worker = await startWorkflowWorker({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      runner,
+      onError: (error) => logger.warn({ err: error }, 'workflow worker error'),
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return {
+    name: 'workflow-run',
+    async stop() {
+      await worker.close();
+      await release();
+    },
+  };
+}
+
 /** Background work. Queue processors register here, each as a part that can stop. */
 export const startWorker: PartStarter = async (runtime) => {
   const { logger } = runtime;
   const processors: RunningPart[] = [];
   processors.push(await startEvaluationProcessor(runtime));
   processors.push(await startAnomalyProcessor(runtime));
+  processors.push(await startWorkflowProcessor(runtime));
   logger.info({ processors: processors.map((p) => p.name) }, 'worker started');
   return {
     name: 'worker',

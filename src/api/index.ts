@@ -30,3 +30,4 @@ export {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_REPLAY_MS,
 } from './middleware/idempotency.js';
+export { createWorkflowRoutes, WORKFLOWS_ROUTE, type WorkflowRouteOptions } from './routes/workflows.js';

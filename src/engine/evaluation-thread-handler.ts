@@ -66,7 +66,7 @@ export function createEvaluationThreadHandler(
     const hasErrors = program === null || diagnostics.some((d) => d.severity === 'error');
     if (item.kind === 'compile') {
       if (hasErrors) return { result: diagnosticFailure('compiled', diagnostics, elapsed()), cacheHit };
-      const module = { moduleName: program.moduleName, locale: program.locale, functions: [...program.functions] };
+      const module = { moduleName: program.moduleName, locale: program.locale, functions: [...program.functions], workflows: [...program.workflows] };
       return { result: { kind: 'compiled', ok: true, module, diagnostics, executionTimeMs: elapsed() }, cacheHit };
     }
     if (hasErrors) return { result: diagnosticFailure('evaluated', diagnostics, elapsed()), cacheHit };

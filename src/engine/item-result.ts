@@ -3,7 +3,7 @@
  * function, bad input, runtime error, timeout, thread crash, cancellation) is an `ok: false`
  * result with a stable `code`.
  */
-import type { FunctionSignature, JsonValue, TraceEntry } from '../language/api-types.js';
+import type { FunctionSignature, JsonValue, TraceEntry, WorkflowSignature } from '../language/api-types.js';
 import { describeDiagnostic, type Diagnostic } from '../language/diagnostics/index.js';
 
 /** Codes of failures that have no language diagnostic (the engine's own). */
@@ -54,6 +54,8 @@ export interface CompiledModuleSummary {
   /** Canonical locale tag of the source. */
   locale: string;
   functions: FunctionSignature[];
+  /** The module's workflows, each with its parameters and steps. */
+  workflows: WorkflowSignature[];
 }
 
 export interface CompileSuccess {

@@ -40,3 +40,11 @@ export {
   type AnomalyVerifyJobData,
 } from './anomaly-jobs.js';
 export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './anomaly-workers.js';
+export {
+  createWorkflowJobQueue,
+  startWorkflowWorker,
+  WORKFLOW_RUN_JOB_OPTIONS,
+  type WorkflowJobQueue,
+  type WorkflowRunJobData,
+  type WorkflowWorker,
+} from './workflow-jobs.js';

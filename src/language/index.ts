@@ -26,6 +26,8 @@ export type {
   EvaluateOptions,
   EvaluationResult,
   FunctionSignature,
+  WorkflowSignature,
+  WorkflowStepInfo,
   JsonValue,
   Locale,
   ParameterInfo,

@@ -19,6 +19,8 @@ export interface VersionResolver extends PolicyResolver {
   storedVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
   /** The module's version, or the 404 that names what is missing. */
   findVersion(tenantId: string, policyModule: string, version: number): Promise<FoundVersion>;
+  /** The version a reference without `version` gets, or the 404 that says why there is none. */
+  activeVersion(tenantId: string, policyModule: string): Promise<number>;
 }
 
 function notFound(code: string, message: string): PolicyRegistryError {
@@ -84,6 +86,7 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
   return {
     storedVersion,
     findVersion,
+    activeVersion,
     async resolve(tenantId, request): Promise<PolicyResolution> {
       try {
         return { ok: true, policy: await resolvePolicy(tenantId, request.policyModule, request.policyFunction, request.version) };

@@ -1,0 +1,89 @@
+import { Queue, Worker, type JobsOptions } from 'bullmq';
+import type { WorkflowRunner } from '../workflows/index.js';
+import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { createRedisClient, type RedisConnection } from './redis-connection.js';
+
+/** `workflow-run`: advance a workflow; with `timedOutStep`, that step's time limit has passed. */
+export interface WorkflowRunJobData {
+  tenantId: string;
+  workflowId: string;
+  timedOutStep?: string;
+}
+
+const KEEP_FINISHED = { count: 1000 } as const;
+
+/** A job that fails (the engine away, a store error) is retried; stalled jobs are taken over by BullMQ. */
+export const WORKFLOW_RUN_JOB_OPTIONS: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 500 },
+  removeOnComplete: KEEP_FINISHED,
+  removeOnFail: KEEP_FINISHED,
+};
+
+export interface WorkflowJobQueue {
+  enqueueRun(tenantId: string, workflowId: string): Promise<void>;
+  scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function queueOf(connection: RedisConnection, prefix: string | undefined, name: string) {
+  const client = createRedisClient(connection, name);
+  const queue = new Queue<WorkflowRunJobData>(QUEUE_NAMES.workflowRun, { connection: client, prefix: queuePrefix(QUEUE_NAMES.workflowRun, prefix) });
+  // Failures reach callers through the rejected call.
+  queue.on('error', () => {});
+  return { client, queue };
+}
+
+/** The producer side of `workflow-run` (API: starts, signals, cancels; workers: time limits). */
+export function createWorkflowJobQueue(options: { connection: RedisConnection; prefix?: string }): WorkflowJobQueue {
+  const { client, queue } = queueOf(options.connection, options.prefix, 'workflow-run-queue');
+  return {
+    async enqueueRun(tenantId, workflowId) {
+      await queue.add('run', { tenantId, workflowId }, WORKFLOW_RUN_JOB_OPTIONS);
+    },
+    async scheduleTimeout(tenantId, workflowId, step, delayMs) {
+      // One timer per workflow and step: a repeated schedule (a replayed append) is not queued twice.
+      const jobId = `timeout.${tenantId}.${workflowId}.${Buffer.from(step).toString('base64url')}`;
+      await queue.add('timeout', { tenantId, workflowId, timedOutStep: step }, { ...WORKFLOW_RUN_JOB_OPTIONS, delay: delayMs, jobId });
+    },
+    async close() {
+      await queue.close();
+      await client.quit().catch(() => undefined);
+    },
+  };
+}
+
+export interface WorkflowWorker {
+  readonly worker: Worker<WorkflowRunJobData>;
+  close(): Promise<void>;
+}
+
+/** Consumes `workflow-run` on this process: each job advances one workflow as far as it can go. */
+export async function startWorkflowWorker(options: {
+  connection: RedisConnection;
+  prefix?: string;
+  runner: WorkflowRunner;
+  concurrency?: number;
+  onError?: (error: Error) => void;
+}): Promise<WorkflowWorker> {
+  const client = createRedisClient(options.connection, 'workflow-run-worker');
+  const worker = new Worker<WorkflowRunJobData>(
+    QUEUE_NAMES.workflowRun,
+    async (job) => {
+      const { tenantId, workflowId, timedOutStep } = job.data;
+      if (typeof tenantId !== 'string' || typeof workflowId !== 'string') throw new Error('workflow-run job data is not {tenantId, workflowId}');
+      const state = timedOutStep === undefined ? await options.runner.advance(tenantId, workflowId) : await options.runner.timedOut(tenantId, workflowId, timedOutStep);
+      return state === null ? null : { status: state.status, currentStep: state.currentStep };
+    },
+    { connection: client, prefix: queuePrefix(QUEUE_NAMES.workflowRun, options.prefix), concurrency: options.concurrency ?? 16 },
+  );
+  worker.on('error', (error) => options.onError?.(error));
+  await worker.waitUntilReady();
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await client.quit().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,15 @@
+export { WorkflowEventType, type WorkflowEventTypeValue } from './workflow-events.js';
+export { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
+export { isTerminal, replay, WORKFLOW_STATUSES, type StepState, type StepStatus, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
+export { createWorkflowDefinitions, type WorkflowDefinitions, type WorkflowDefinitionsDeps } from './workflow-definitions.js';
+export { createWorkflowRunner, type StepEvaluation, type WorkflowRunner, type WorkflowRunnerDeps } from './workflow-runner.js';
+export {
+  createWorkflowService,
+  WORKFLOW_EVENTS_PAGE,
+  type WorkflowCaller,
+  type WorkflowEventView,
+  type WorkflowService,
+  type WorkflowServiceDeps,
+  type WorkflowView,
+} from './workflow-service.js';
+export { evaluateStep } from './step-evaluation.js';

@@ -1,0 +1,26 @@
+/** Stable codes of workflows (`ERR_WORKFLOW_*`). */
+export const WorkflowErrorCode = {
+  /** 400: the request body or a query parameter is not what the endpoint takes. */
+  REQUEST_INVALID: 'ERR_WORKFLOW_REQUEST_INVALID',
+  /** 403: the workflow belongs to another tenant. */
+  OTHER_TENANT: 'ERR_WORKFLOW_OTHER_TENANT',
+  /** 404: no such workflow, or the module version declares no workflow of that name. */
+  NOT_FOUND: 'ERR_WORKFLOW_NOT_FOUND',
+  /** 409: the workflow is not in a state that takes this (a signal it does not await, a cancel after its end). */
+  STATE_CONFLICT: 'ERR_WORKFLOW_STATE_CONFLICT',
+  /** 422: the module version does not compile any more (it did when it was deployed). */
+  DEFINITION_UNAVAILABLE: 'ERR_WORKFLOW_DEFINITION_UNAVAILABLE',
+} as const;
+
+/** A refusal a client may see: `status`, `code` and `expose` let the error envelope show it as it is. */
+export class WorkflowError extends Error {
+  override readonly name: string = 'WorkflowError';
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

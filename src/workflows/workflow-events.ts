@@ -1,0 +1,19 @@
+/** Event types of a workflow's log (the interface names the first four). */
+export const WorkflowEventType = {
+  STARTED: 'WORKFLOW_STARTED',
+  /** A step's rule was evaluated: `{step, policyModule, policyFunction, result, executionTimeMs}`. */
+  POLICY_EVALUATED: 'POLICY_EVALUATED',
+  COMPLETED: 'WORKFLOW_COMPLETED',
+  COMPENSATION_STARTED: 'COMPENSATION_STARTED',
+  /** A compensation rule ran for a completed step: `{step, policyModule, policyFunction, result, executionTimeMs}`. */
+  COMPENSATION_COMPLETED: 'COMPENSATION_COMPLETED',
+  SIGNAL_AWAITED: 'SIGNAL_AWAITED',
+  SIGNAL_RECEIVED: 'SIGNAL_RECEIVED',
+  SIGNAL_TIMED_OUT: 'SIGNAL_TIMED_OUT',
+  /** Appended by a cancel request; the runner then compensates and ends with WORKFLOW_CANCELLED. */
+  CANCEL_REQUESTED: 'WORKFLOW_CANCEL_REQUESTED',
+  FAILED: 'WORKFLOW_FAILED',
+  CANCELLED: 'WORKFLOW_CANCELLED',
+} as const;
+
+export type WorkflowEventTypeValue = (typeof WorkflowEventType)[keyof typeof WorkflowEventType];

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
+import type { WorkflowSignature } from '../language/index.js';
+import type { WorkflowRecord, WorkflowRepository } from '../store/index.js';
+import type { WorkflowDefinitions } from './workflow-definitions.js';
+import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
+import { WorkflowEventType as E } from './workflow-events.js';
+import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
+
+/** The most events one read returns (a page of the log). */
+export const WORKFLOW_EVENTS_PAGE = 10_000;
+const MAX_ROUNDS = 100;
+
+export interface WorkflowCaller {
+  tenantId: string;
+  actorId: string;
+}
+
+/** A workflow as GET answers it: its state rebuilt by replaying its log. */
+export interface WorkflowView {
+  workflowId: string;
+  policyModule: string;
+  version: number;
+  workflow: string;
+  status: WorkflowStatus;
+  currentStep: string | null;
+  steps: StepState[];
+  finalResult: boolean | null;
+  error: string | null;
+  startedAt: string;
+}
+
+/** An event as the interface shows it. */
+export interface WorkflowEventView {
+  sequence: number;
+  workflowId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}
+
+export interface WorkflowService {
+  start(caller: WorkflowCaller, body: unknown): Promise<{ workflowId: string }>;
+  get(caller: WorkflowCaller, workflowId: string): Promise<WorkflowView>;
+  events(caller: WorkflowCaller, workflowId: string, fromSeq: number): Promise<WorkflowEventView[]>;
+  signal(caller: WorkflowCaller, workflowId: string, body: unknown): Promise<WorkflowView>;
+  cancel(caller: WorkflowCaller, workflowId: string): Promise<WorkflowView>;
+}
+
+export interface WorkflowServiceDeps {
+  workflows: WorkflowRepository;
+  versions: Pick<VersionResolver, 'activeVersion'>;
+  definitions: WorkflowDefinitions;
+  /** Queues a `workflow-run` job so a worker advances the workflow. */
+  enqueueRun(tenantId: string, workflowId: string): Promise<void>;
+  now?: () => Date;
+}
+
+const name = z.string().min(1).max(256);
+const startSchema = z.strictObject({
+  policyModule: name,
+  workflow: name,
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  context: z.record(z.string(), z.unknown()),
+});
+const signalSchema = z.strictObject({ signal: z.string().min(1).max(128), approved: z.boolean() });
+
+function invalid(message: string): WorkflowError {
+  return new WorkflowError(400, WorkflowErrorCode.REQUEST_INVALID, message);
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown, shape: string): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\`: ` : '';
+  const detail = issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `\`${k.slice(0, 64)}\``).join(', ')}` : issue.message;
+  throw invalid(`the body must be ${shape}; ${where}${detail}`);
+}
+
+function conflict(message: string): WorkflowError {
+  return new WorkflowError(409, WorkflowErrorCode.STATE_CONFLICT, message);
+}
+
+/**
+ * The API side of workflows: starts them (pinning the module version), answers their state and
+ * events by replaying the log, and turns signals and cancellations into events for the worker.
+ */
+export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowService {
+  const now = deps.now ?? (() => new Date());
+
+  /** The tenant's workflow; another tenant's is a 403 (the interface tells them apart), none a 404. */
+  async function owned(caller: WorkflowCaller, workflowId: string): Promise<WorkflowRecord> {
+    const record = await deps.workflows.get(caller.tenantId, workflowId);
+    if (record !== null) return record;
+    const owner = await deps.workflows.ownerOf(workflowId);
+    if (owner !== null) throw new WorkflowError(403, WorkflowErrorCode.OTHER_TENANT, 'the workflow belongs to another tenant');
+    throw new WorkflowError(404, WorkflowErrorCode.NOT_FOUND, `no workflow \`${workflowId.slice(0, 128)}\``);
+  }
+
+  async function current(caller: WorkflowCaller, record: WorkflowRecord): Promise<{ state: WorkflowState; definition: WorkflowSignature }> {
+    const definition = await deps.definitions.find(caller.tenantId, record.policyModule, record.version, record.workflow);
+    const events = await deps.workflows.events(caller.tenantId, record.workflowId, 0, Number.MAX_SAFE_INTEGER);
+    return { state: replay(definition, events), definition };
+  }
+
+  function view(record: WorkflowRecord, state: WorkflowState): WorkflowView {
+    return {
+      workflowId: record.workflowId,
+      policyModule: record.policyModule,
+      version: record.version,
+      workflow: record.workflow,
+      status: state.status,
+      currentStep: state.currentStep,
+      steps: state.steps,
+      finalResult: state.finalResult,
+      error: state.error,
+      startedAt: record.startedAt,
+    };
+  }
+
+  /** Appends the event `make` builds from the current state; re-reads after a lost race. */
+  async function appendOnState(
+    caller: WorkflowCaller,
+    record: WorkflowRecord,
+    make: (state: WorkflowState, definition: WorkflowSignature) => { eventType: string; payload: Record<string, unknown> },
+  ): Promise<WorkflowView> {
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const { state, definition } = await current(caller, record);
+      const event = make(state, definition);
+      const stored = await deps.workflows.append(caller.tenantId, record.workflowId, [
+        { sequence: state.nextSequence, ...event, occurredAt: now().toISOString() },
+      ]);
+      if (stored === 1) {
+        await deps.enqueueRun(caller.tenantId, record.workflowId);
+        return view(record, (await current(caller, record)).state);
+      }
+    }
+    throw conflict('the workflow kept changing concurrently: retry');
+  }
+
+  return {
+    async start(caller, body) {
+      const request = parse(startSchema, body, '{policyModule, workflow, version?, context}');
+      let version: number;
+      try {
+        version = request.version ?? (await deps.versions.activeVersion(caller.tenantId, request.policyModule));
+      } catch (error) {
+        if (error instanceof PolicyRegistryError && error.status === 404) throw new WorkflowError(404, WorkflowErrorCode.NOT_FOUND, error.message);
+        throw error;
+      }
+      let definition;
+      try {
+        definition = await deps.definitions.find(caller.tenantId, request.policyModule, version, request.workflow);
+      } catch (error) {
+        if (error instanceof PolicyRegistryError && error.status === 404) throw new WorkflowError(404, WorkflowErrorCode.NOT_FOUND, error.message);
+        throw error;
+      }
+      const expected = definition.params.map((p) => p.name);
+      const given = Object.keys(request.context);
+      const missing = expected.filter((p) => !given.includes(p));
+      const unknown = given.filter((p) => !expected.includes(p));
+      if (missing.length > 0 || unknown.length > 0) {
+        const parts = [
+          ...(missing.length > 0 ? [`missing ${missing.map((p) => `\`${p}\``).join(', ')}`] : []),
+          ...(unknown.length > 0 ? [`unknown ${unknown.map((p) => `\`${p.slice(0, 64)}\``).join(', ')}`] : []),
+        ];
+        throw invalid(`\`context\` must hold the workflow's parameters (${expected.map((p) => `\`${p}\``).join(', ') || 'none'}): ${parts.join('; ')}`);
+      }
+      const startedAt = now().toISOString();
+      const record: WorkflowRecord = {
+        workflowId: randomUUID(),
+        policyModule: request.policyModule,
+        version,
+        workflow: request.workflow,
+        context: request.context,
+        actorId: caller.actorId,
+        startedAt,
+      };
+      await deps.workflows.create(caller.tenantId, record);
+      await deps.workflows.append(caller.tenantId, record.workflowId, [{ sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt }]);
+      await deps.enqueueRun(caller.tenantId, record.workflowId);
+      return { workflowId: record.workflowId };
+    },
+
+    async get(caller, workflowId) {
+      const record = await owned(caller, workflowId);
+      return view(record, (await current(caller, record)).state);
+    },
+
+    async events(caller, workflowId, fromSeq) {
+      const record = await owned(caller, workflowId);
+      const events = await deps.workflows.events(caller.tenantId, workflowId, fromSeq, WORKFLOW_EVENTS_PAGE);
+      return events.map((e) => ({ sequence: e.sequence, workflowId: record.workflowId, eventType: e.eventType, payload: e.payload, occurredAt: e.occurredAt }));
+    },
+
+    async signal(caller, workflowId, body) {
+      const request = parse(signalSchema, body, '{signal, approved}');
+      const record = await owned(caller, workflowId);
+      return appendOnState(caller, record, (state, definition) => {
+        const step = state.steps.find((s) => s.status === 'WAITING');
+        if (state.status !== 'WAITING' || step === undefined) throw conflict(`the workflow is ${state.status}; it awaits no signal`);
+        const awaited = definition.steps.find((s) => s.name === step.name);
+        if (awaited?.kind === 'await' && awaited.signal !== request.signal) {
+          throw conflict(`step \`${step.name}\` awaits signal \`${awaited.signal}\`, not \`${request.signal}\``);
+        }
+        return { eventType: E.SIGNAL_RECEIVED, payload: { step: step.name, signal: request.signal, approved: request.approved } };
+      });
+    },
+
+    async cancel(caller, workflowId) {
+      const record = await owned(caller, workflowId);
+      return appendOnState(caller, record, (state) => {
+        if (isTerminal(state.status) || state.cancelRequested) throw conflict(`the workflow is ${state.cancelRequested ? 'being cancelled' : state.status}`);
+        return { eventType: E.CANCEL_REQUESTED, payload: { by: caller.actorId } };
+      });
+    },
+  };
+}
