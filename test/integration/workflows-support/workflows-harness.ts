@@ -1,0 +1,104 @@
+// Workflows as the service runs them: the policy registry harness (real HTTP, Redis, evaluation
+// worker and threads, a real store) plus the workflow routes and a `workflow-run` worker on real
+// Redis. A minute of a `within` limit lasts `minuteMs` here, so time-outs need no long waits.
+import { randomUUID } from 'node:crypto';
+import { createWorkflowRoutes } from '../../../src/api/index.js';
+import { createTokenSigner, type Role } from '../../../src/auth/index.js';
+import { createWorkflowJobQueue, startWorkflowWorker, type WorkflowJobQueue, type WorkflowWorker } from '../../../src/jobs/index.js';
+import type { Store } from '../../../src/store/index.js';
+import {
+  createWorkflowDefinitions,
+  createWorkflowRunner,
+  createWorkflowService,
+  evaluateStep,
+} from '../../../src/workflows/index.js';
+import { REDIS_URL, removeRedisPrefix } from '../../support/index.js';
+import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
+
+export type { TenantInfo };
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export interface WorkflowsHarness {
+  policies: PoliciesHarness;
+  store: Store;
+  call<T = unknown>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
+  deploy(tenant: TenantInfo, source: string): Promise<number>;
+  /** Polls the workflow's state until `done` holds for it. */
+  until(tenant: TenantInfo, workflowId: string, done: (state: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startWorkflowsHarness(options: { openStore?: () => Promise<Store>; minuteMs: number }): Promise<WorkflowsHarness> {
+  const prefix = `test-workflows-${randomUUID()}`;
+  const queue: WorkflowJobQueue = createWorkflowJobQueue({ connection: REDIS_URL, prefix });
+  const policies = await startPoliciesHarness({
+    ...(options.openStore ? { openStore: options.openStore } : {}),
+    extraRoutes: ({ stack, store, nonceGuard }) => [
+      createWorkflowRoutes({
+        service: createWorkflowService({
+          workflows: store.workflows,
+          versions: stack.versions,
+          definitions: createWorkflowDefinitions({ versions: stack.versions, compile: stack.evaluation.compile }),
+          enqueueRun: (tenantId, workflowId) => queue.enqueueRun(tenantId, workflowId),
+        }),
+        tenants: store.tenants,
+        nonceGuard,
+      }),
+    ],
+  });
+  const { stack, store } = policies;
+  const definitions = createWorkflowDefinitions({ versions: stack.versions, compile: stack.evaluation.compile });
+  const worker: WorkflowWorker = await startWorkflowWorker({
+    connection: REDIS_URL,
+    prefix,
+    runner: createWorkflowRunner({
+      workflows: store.workflows,
+      definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),
+      evaluate: (tenantId, record, rule, args) => evaluateStep(stack.evaluation, tenantId, record, rule, args),
+      scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
+      minuteMs: options.minuteMs,
+    }),
+  });
+  const signer = createTokenSigner(policies.keyRing);
+
+  async function call<T>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+    const token = await signer.sign({ subject: `${role.toLowerCase()}-of-${tenant.tenantId}`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 600 });
+    const response = await fetch(`${policies.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.tenantId, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T };
+  }
+
+  return {
+    policies,
+    store,
+    call,
+    async deploy(tenant, source) {
+      const answer = await call<{ version: number }>(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source });
+      if (answer.status !== 201) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body.version;
+    },
+    async until(tenant, workflowId, done) {
+      for (let attempt = 0; attempt < 600; attempt += 1) {
+        const answer = await call<Record<string, unknown>>(tenant, 'MEMBER', 'GET', `/api/v1/workflows/${workflowId}`);
+        if (answer.status !== 200) throw new Error(`state answered ${answer.status}`);
+        if (done(answer.body)) return answer.body;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`workflow ${workflowId} did not reach the state in time`);
+    },
+    async close() {
+      await worker.close();
+      await queue.close();
+      await policies.close();
+      await removeRedisPrefix(prefix);
+    },
+  };
+}
