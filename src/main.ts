@@ -493,12 +493,14 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
       connection: config.REDIS_URL,
       prefix: config.REDIS_KEY_PREFIX,
       runner,
+      lockMs: config.WORKFLOW_JOB_LOCK_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'workflow worker error'),
     });
   } catch (error) {
     await release();
     throw error;
   }
+  logger.info({ lockSeconds: config.WORKFLOW_JOB_LOCK_SECONDS }, 'workflow worker started');
   return {
     name: 'workflow-run',
     async stop() {

@@ -64,8 +64,14 @@ export async function startWorkflowWorker(options: {
   prefix?: string;
   runner: WorkflowRunner;
   concurrency?: number;
+  /**
+   * How long a worker holds a job without renewing the hold; when its process dies, another worker
+   * takes the job over after this (BullMQ's stalled-job recovery). Default 30,000.
+   */
+  lockMs?: number;
   onError?: (error: Error) => void;
 }): Promise<WorkflowWorker> {
+  const lockMs = options.lockMs ?? 30_000;
   const client = createRedisClient(options.connection, 'workflow-run-worker');
   const worker = new Worker<WorkflowRunJobData>(
     QUEUE_NAMES.workflowRun,
@@ -75,7 +81,13 @@ export async function startWorkflowWorker(options: {
       const state = timedOutStep === undefined ? await options.runner.advance(tenantId, workflowId) : await options.runner.timedOut(tenantId, workflowId, timedOutStep);
       return state === null ? null : { status: state.status, currentStep: state.currentStep };
     },
-    { connection: client, prefix: queuePrefix(QUEUE_NAMES.workflowRun, options.prefix), concurrency: options.concurrency ?? 16 },
+    {
+      connection: client,
+      prefix: queuePrefix(QUEUE_NAMES.workflowRun, options.prefix),
+      concurrency: options.concurrency ?? 16,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+    },
   );
   worker.on('error', (error) => options.onError?.(error));
   await worker.waitUntilReady();

@@ -1,0 +1,161 @@
+// Durability: workflows survive their worker being killed. The built service runs as separate
+// processes (dist/src/main.js: one `api`, two `worker`), 100 workflows are started, and one worker
+// is killed with SIGKILL twice while they run. BullMQ hands the dead worker's jobs to the other
+// (stalled-job recovery after WORKFLOW_JOB_LOCK_SECONDS); each retry replays the log and goes on.
+// Every workflow must complete, with one event per step and no gap in its sequence, on both stores.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJwtKeyRing, createTokenSigner } from '../../src/auth/index.js';
+import { parseJwtKeysSpec } from '../../src/config/index.js';
+import { assertServiceBuilt, describeWithMongo, REDIS_URL, removeRedisPrefix, runService, uniqueDatabaseName, type ServiceProcess } from '../support/index.js';
+
+const MODULE = `Module acme.durable.
+
+Rule busy given n as Int, produce Bool:
+  Let total be 0.
+  For each a in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]:
+    For each b in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]:
+      Let total be total plus a times b plus n.
+  Return total is greater than 0.
+
+Workflow fourSteps given n as Int:
+  Step one: busy(n).
+  Step two: busy(n).
+  Step three: busy(n).
+  Step four: busy(n).
+`;
+
+const WORKFLOWS = 100;
+
+interface Event {
+  sequence: number;
+  eventType: string;
+}
+
+function durability(name: string, storeEnv: () => Promise<{ env: Record<string, string>; dispose(): Promise<void> }>): void {
+  describe(name, () => {
+    const processes: ServiceProcess[] = [];
+    let env: Record<string, string>;
+    let dispose: () => Promise<void>;
+    let dataDir: string;
+
+    beforeAll(async () => {
+      assertServiceBuilt();
+      dataDir = await mkdtemp(join(tmpdir(), 'pe-durable-'));
+      const store = await storeEnv();
+      dispose = store.dispose;
+      env = {
+        DATA_DIR: dataDir,
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `test-${randomUUID()}`,
+        JWT_KEYS: `k1:${randomBytes(32).toString('base64url')}`,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        ENGINE_THREADS: '1',
+        LOG_LEVEL: 'warn',
+        WORKFLOW_JOB_LOCK_SECONDS: '2',
+        RATE_LIMIT_POINTS: '1000000',
+        ...store.env,
+      };
+    });
+
+    afterAll(async () => {
+      for (const running of processes) {
+        if (running.child.exitCode === null && running.child.signalCode === null) {
+          running.child.kill('SIGKILL');
+          await running.exited;
+        }
+      }
+      await removeRedisPrefix(env.REDIS_KEY_PREFIX!);
+      await dispose?.();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    const start = async (role: string) => {
+      const running = runService(['--role', role], { ...env, LOG_LEVEL: 'info' });
+      processes.push(running);
+      await running.waitForLog('service started');
+      return running;
+    };
+    const kill = async (running: ServiceProcess) => {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    };
+
+    it('completes 100 workflows while a worker is killed twice: no gap, no duplicate, one event per step', async () => {
+      const api = await start('api');
+      await start('worker');
+      let victim = await start('worker');
+      const port = (await api.waitForLog('api listening')).port as number;
+      const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(env.JWT_KEYS!), 'JWT_KEYS'));
+      const token = await signer.sign({ subject: 'durability', tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 3600 });
+      const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'x-tenant-id': 'acme', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: response.status, body: (await response.json()) as T };
+      };
+      expect((await call('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
+
+      const ids: string[] = [];
+      for (let n = 0; n < WORKFLOWS; n += 1) {
+        const started = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.durable', workflow: 'fourSteps', context: { n } });
+        expect(started.status).toBe(201);
+        ids.push(started.body.workflowId);
+      }
+      // Kill a worker while workflows are in flight, start another, and kill that one too.
+      const last = await call<{ status: string }>('GET', `/api/v1/workflows/${ids.at(-1)}`);
+      expect(last.body.status, 'the workflows must still be running when the worker is killed').toBe('RUNNING');
+      await kill(victim);
+      victim = await start('worker');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await kill(victim);
+      await start('worker');
+
+      const pending = new Set(ids);
+      for (let round = 0; round < 1200 && pending.size > 0; round += 1) {
+        for (const id of [...pending]) {
+          const state = await call<{ status: string; finalResult: boolean | null }>('GET', `/api/v1/workflows/${id}`);
+          if (state.body.status === 'COMPLETED') {
+            expect(state.body.finalResult).toBe(true);
+            pending.delete(id);
+          } else {
+            expect(['RUNNING', 'WAITING']).toContain(state.body.status);
+          }
+        }
+        if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(pending.size).toBe(0);
+      for (const id of ids) {
+        const events = (await call<Event[]>('GET', `/api/v1/workflows/${id}/events`)).body;
+        expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+        expect(events.map((e) => e.eventType)).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'WORKFLOW_COMPLETED']);
+      }
+    }, 240_000);
+  });
+}
+
+durability('workflow durability on SQLite (separate processes)', async () => ({ env: {}, dispose: async () => {} }));
+
+describeWithMongo('workflow durability on MongoDB', (url) => {
+  durability('workflow durability on MongoDB (separate processes)', async () => {
+    const database = uniqueDatabaseName('pe_test_durable');
+    return {
+      env: { MONGODB_URL: url, MONGODB_DATABASE: database },
+      async dispose() {
+        const client = new MongoClient(url);
+        try {
+          await client.db(database).dropDatabase();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  });
+});
