@@ -1,3 +1,4 @@
+import { ClientError } from '../errors/index.js';
 import type { AnomalyStatus } from '../store/index.js';
 
 /** Stable codes of anomaly triage (`ERR_ANOMALY_*`). */
@@ -14,17 +15,9 @@ export const AnomalyErrorCode = {
   CONTENDED: 'ERR_ANOMALY_CONTENDED',
 } as const;
 
-/** A refusal a client may see: `status`, `code` and `expose` let the error envelope show it as it is. */
-export class AnomalyError extends Error {
+/** A refusal of anomaly triage that the client sees as it is. */
+export class AnomalyError extends ClientError {
   override readonly name: string = 'AnomalyError';
-  readonly expose = true;
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export function anomalyNotFound(id: string): AnomalyError {

@@ -1,3 +1,4 @@
+import { ClientError } from '../errors/index.js';
 import type { Diagnostic } from '../language/index.js';
 
 /** Stable codes of the policy registry (`ERR_POLICY_*`). */
@@ -20,20 +21,9 @@ export const PolicyErrorCode = {
   CONTENDED: 'ERR_POLICY_CONTENDED',
 } as const;
 
-/**
- * A refusal of the registry that the client may see: `status`, `code` and `expose` let the API's
- * error envelope show it as it is.
- */
-export class PolicyRegistryError extends Error {
+/** A refusal of the registry that the client sees as it is. */
+export class PolicyRegistryError extends ClientError {
   override readonly name: string = 'PolicyRegistryError';
-  readonly expose = true;
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** A deploy whose source does not compile (400); the route adds the diagnostics to the envelope. */

@@ -1,3 +1,5 @@
+import { ClientError } from '../errors/index.js';
+
 /** Stable codes of workflows (`ERR_WORKFLOW_*`). */
 export const WorkflowErrorCode = {
   /** 400: the request body or a query parameter is not what the endpoint takes. */
@@ -12,15 +14,7 @@ export const WorkflowErrorCode = {
   DEFINITION_UNAVAILABLE: 'ERR_WORKFLOW_DEFINITION_UNAVAILABLE',
 } as const;
 
-/** A refusal a client may see: `status`, `code` and `expose` let the error envelope show it as it is. */
-export class WorkflowError extends Error {
+/** A refusal of the workflow endpoints that the client sees as it is. */
+export class WorkflowError extends ClientError {
   override readonly name: string = 'WorkflowError';
-  readonly expose = true;
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -183,6 +183,7 @@ describe('engine pool', () => {
           { name: 'double', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' },
           { name: 'check', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' },
         ],
+        workflows: [],
       },
       diagnostics: [],
       executionTimeMs: expect.any(Number),

@@ -7,11 +7,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtKeyRing, createTokenSigner } from '../../src/auth/index.js';
 import { parseJwtKeysSpec } from '../../src/config/index.js';
-import { assertServiceBuilt, describeWithMongo, REDIS_URL, removeRedisPrefix, runService, uniqueDatabaseName, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, describeWithMongo, dropMongoDatabase, REDIS_URL, removeRedisPrefix, runService, uniqueDatabaseName, type ServiceProcess } from '../support/index.js';
 
 const MODULE = `Module acme.durable.
 
@@ -148,14 +147,7 @@ describeWithMongo('workflow durability on MongoDB', (url) => {
     const database = uniqueDatabaseName('pe_test_durable');
     return {
       env: { MONGODB_URL: url, MONGODB_DATABASE: database },
-      async dispose() {
-        const client = new MongoClient(url);
-        try {
-          await client.db(database).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
+      dispose: () => dropMongoDatabase(url, database),
     };
   });
 });

@@ -1,4 +1,5 @@
-export { MONGODB_URL, MONGO_SKIP_REASON, describeWithMongo } from './mongo-env.js';
+export { MONGODB_URL, MONGO_SKIP_REASON, describeWithMongo, dropMongoDatabase } from './mongo-env.js';
+export { createBearerCaller, type BearerCall, type HttpAnswer } from './bearer-caller.js';
 export { sqliteTarget, mongoTarget, uniqueDatabaseName, type StoreTarget, type RawAuditChanges } from './store-targets.js';
 export { buildRecords, buildChain, headOf, type RecordSpec } from './audit-records.js';
 export { connectRedis, removeRedisPrefix, REDIS_URL } from './test-redis.js';

@@ -29,3 +29,14 @@ export function describeWithMongo(name: string, body: (url: string) => void): vo
   process.stderr.write(`[${name}] ${MONGO_SKIP_REASON}\n`);
   describe.skip(`${name} (skipped: ${MONGO_SKIP_REASON})`, () => body(''));
 }
+
+/** Drops a suite's database (its afterAll), closing the client it opens. */
+export async function dropMongoDatabase(url: string, database: string): Promise<void> {
+  const { MongoClient } = await import('mongodb');
+  const client = new MongoClient(url);
+  try {
+    await client.db(database).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}

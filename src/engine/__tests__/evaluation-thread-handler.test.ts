@@ -25,7 +25,7 @@ function recordingLanguage() {
       compileOptions.push(options);
       if (source === 'broken') return { program: null, diagnostics: [warning, syntaxError] };
       const functions = [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }];
-      const program = { moduleName: `m.${source}`, locale: 'en-US', functions, module: {} } as unknown as CompiledProgram;
+      const program = { moduleName: `m.${source}`, locale: 'en-US', functions, workflows: [], module: {} } as unknown as CompiledProgram;
       return { program, diagnostics: source === 'warned' ? [warning] : [] };
     },
     evaluate(_program, functionName, context, options): EvaluationResult {
@@ -173,7 +173,7 @@ describe('evaluation thread handler', () => {
     expect(decode(results[0])).toEqual({
       kind: 'compiled',
       ok: true,
-      module: { moduleName: 'm.warned', locale: 'en-US', functions: [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }] },
+      module: { moduleName: 'm.warned', locale: 'en-US', functions: [{ name: 'f', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }], workflows: [] },
       diagnostics: [warning],
       executionTimeMs: expect.any(Number),
     });

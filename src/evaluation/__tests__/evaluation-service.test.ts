@@ -12,7 +12,7 @@ type Answer = (request: EngineRequest) => ItemResult;
 const echo: Answer = (request) =>
   request.kind === 'evaluate'
     ? { kind: 'evaluated', ok: true, value: `${request.functionName}:${JSON.stringify(request.context)}`, executionTimeMs: 1, moduleName: 'm' }
-    : { kind: 'compiled', ok: true, module: { moduleName: 'm', locale: 'en-US', functions: [] }, diagnostics: [], executionTimeMs: 1 };
+    : { kind: 'compiled', ok: true, module: { moduleName: 'm', locale: 'en-US', functions: [], workflows: [] }, diagnostics: [], executionTimeMs: 1 };
 
 // The dispatcher, audit writer, rollup store and resolver are the edges of this unit: stand-ins record what they get.
 function edges(answer: Answer = echo) {

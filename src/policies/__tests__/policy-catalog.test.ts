@@ -32,7 +32,7 @@ describe('policy catalog deploy', () => {
     const { catalog, audited } = await catalogCompiling({
       kind: 'compiled',
       ok: true,
-      module: { moduleName: 'acme.pricing', locale: 'en-US', functions: [{ name: 'price', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }] },
+      module: { moduleName: 'acme.pricing', locale: 'en-US', functions: [{ name: 'price', params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }], workflows: [] },
       diagnostics: [],
       executionTimeMs: 1,
     });

@@ -14,7 +14,6 @@ import {
   type DetectionRun,
 } from '../../../src/anomalies/index.js';
 import { createAnomalyRoutes } from '../../../src/api/index.js';
-import { createTokenSigner, type Role } from '../../../src/auth/index.js';
 import {
   createAnomalyJobQueues,
   createRedisClient,
@@ -26,7 +25,9 @@ import {
 } from '../../../src/jobs/index.js';
 import { loadBuiltinLibrary } from '../../../src/policies/index.js';
 import type { Store } from '../../../src/store/index.js';
-import { REDIS_URL, removeRedisPrefix } from '../../support/index.js';
+import { createBearerCaller, REDIS_URL, removeRedisPrefix, type BearerCall } from '../../support/index.js';
+
+export type { HttpAnswer } from '../../support/index.js';
 import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
 
 export type { TenantInfo };
@@ -53,12 +54,6 @@ export function createTestClock(startIso: string): TestClock {
   };
 }
 
-export interface HttpAnswer<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
 export interface AnomaliesHarness {
   policies: PoliciesHarness;
   /** The detect and verify workers (a suite may pause verification to see VERIFYING). */
@@ -66,7 +61,7 @@ export interface AnomaliesHarness {
   clock: TestClock;
   store: Store;
   /** Any REST call with a bearer token of the tenant and role (a string body is sent as it is); never throws on an HTTP status. */
-  call<T = unknown>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>>;
+  call: BearerCall;
   /** Deploys a module source as MEMBER of the tenant; the new version number. */
   deploy(tenant: TenantInfo, source: string): Promise<number>;
   /** Evaluates a deployed policy (pinned to `version` when given); the `error` of the answer or null. */
@@ -114,23 +109,8 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
   const eventsConnection = createRedisClient(REDIS_URL, 'test-anomaly-detect-events');
   const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
   await events.waitUntilReady();
-  const signer = createTokenSigner(policies.keyRing);
 
-  async function call<T>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer<T>> {
-    const token = await signer.sign({ subject: `${role.toLowerCase()}-of-${tenant.tenantId}`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 600 });
-    const response = await fetch(`${policies.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-tenant-id': tenant.tenantId,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: (text === '' ? null : JSON.parse(text)) as T };
-  }
+  const call = createBearerCaller(policies.baseUrl, policies.keyRing);
 
   return {
     policies,

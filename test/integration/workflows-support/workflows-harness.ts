@@ -3,7 +3,6 @@
 // Redis. A minute of a `within` limit lasts `minuteMs` here, so time-outs need no long waits.
 import { randomUUID } from 'node:crypto';
 import { createWorkflowRoutes } from '../../../src/api/index.js';
-import { createTokenSigner, type Role } from '../../../src/auth/index.js';
 import { createWorkflowJobQueue, startWorkflowWorker, type WorkflowJobQueue, type WorkflowWorker } from '../../../src/jobs/index.js';
 import type { Store } from '../../../src/store/index.js';
 import {
@@ -12,20 +11,15 @@ import {
   createWorkflowService,
   evaluateStep,
 } from '../../../src/workflows/index.js';
-import { REDIS_URL, removeRedisPrefix } from '../../support/index.js';
+import { createBearerCaller, REDIS_URL, removeRedisPrefix, type BearerCall } from '../../support/index.js';
 import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
 
 export type { TenantInfo };
 
-export interface HttpAnswer<T = unknown> {
-  status: number;
-  body: T;
-}
-
 export interface WorkflowsHarness {
   policies: PoliciesHarness;
   store: Store;
-  call<T = unknown>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>>;
+  call: BearerCall;
   deploy(tenant: TenantInfo, source: string): Promise<number>;
   /** Polls the workflow's state until `done` holds for it. */
   until(tenant: TenantInfo, workflowId: string, done: (state: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
@@ -63,18 +57,8 @@ export async function startWorkflowsHarness(options: { openStore?: () => Promise
       minuteMs: options.minuteMs,
     }),
   });
-  const signer = createTokenSigner(policies.keyRing);
 
-  async function call<T>(tenant: TenantInfo, role: Role, method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
-    const token = await signer.sign({ subject: `${role.toLowerCase()}-of-${tenant.tenantId}`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 600 });
-    const response = await fetch(`${policies.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'x-tenant-id': tenant.tenantId, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T };
-  }
+  const call = createBearerCaller(policies.baseUrl, policies.keyRing);
 
   return {
     policies,

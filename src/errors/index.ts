@@ -1,0 +1,1 @@
+export { ClientError } from './client-error.js';
