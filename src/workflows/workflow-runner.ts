@@ -143,7 +143,8 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       const loaded = await load(tenantId, workflowId);
       if (loaded === null) return null;
       const step = loaded.state.steps.find((s) => s.name === stepName);
-      if (step?.status === 'WAITING' && !isTerminal(loaded.state.status)) {
+      // A workflow being cancelled is compensated instead; its awaited step does not time out.
+      if (step?.status === 'WAITING' && !isTerminal(loaded.state.status) && !loaded.state.cancelRequested) {
         const signal = loaded.definition.steps.find((s) => s.name === stepName);
         const event: WorkflowEvent = {
           sequence: loaded.state.nextSequence,
