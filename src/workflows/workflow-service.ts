@@ -178,7 +178,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         actorId: caller.actorId,
         startedAt,
       };
-      await deps.workflows.create(caller.tenantId, record);
+      if (!(await deps.workflows.create(caller.tenantId, record))) throw new Error(`workflow id ${record.workflowId} is already taken`);
       await deps.workflows.append(caller.tenantId, record.workflowId, [{ sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt }]);
       await deps.enqueueRun(caller.tenantId, record.workflowId);
       return { workflowId: record.workflowId };
