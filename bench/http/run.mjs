@@ -6,16 +6,18 @@
 // counted and verified afterwards.
 // Run through `npm run bench:http` (QUICK=1 for a tiny run).
 import { spawnSync } from 'node:child_process';
+import { deepStrictEqual } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../dist/src/audit/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
-import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
+import { FUNCTION_NAME, POLICY_SOURCE, priceInJs, SAMPLES } from '../language/loan-pricing.mjs';
 import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, TENANT } from '../support/bench-service.mjs';
 import { startChild, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
+import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
 import { signedPool } from '../support/signed-requests.mjs';
 import { fmt, printTable } from '../support/table.mjs';
 
@@ -90,6 +92,26 @@ async function measureStandalone(autocannon, script, env, options, name) {
   }
 }
 
+/**
+ * OPA's REST server on the same rule: its answers must equal the plain JS function's on every
+ * sample before anything is timed; then one run without and one with decision logs.
+ */
+async function measureOpa(autocannon, binary, decisionLogs, name) {
+  const opa = await startOpa(binary, { decisionLogs });
+  try {
+    for (const sample of SAMPLES) {
+      const response = await fetch(`${opa.base}${OPA_DECISION_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: sample }) });
+      deepStrictEqual((await response.json()).result, priceInJs(sample), 'OPA answers differently from the other engines');
+    }
+    const requests = SAMPLES.map((sample) => ({ method: 'POST', path: OPA_DECISION_PATH, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: sample }) }));
+    const run = { url: opa.base, connections: CONNECTIONS, requests, serverPid: opa.child.pid };
+    await cannon(autocannon, { ...run, duration: WARMUP_S });
+    return summarise(name, await cannon(autocannon, { ...run, duration: DURATION_S }), 1);
+  } finally {
+    await stopOpa(opa);
+  }
+}
+
 async function main() {
   const autocannon = loadAutocannon();
   const service = await prepareBenchService('http');
@@ -111,6 +133,15 @@ async function main() {
 
   const rows = [];
   const redisPid = redisServerPid();
+  // The full run installs OPA when it is missing; QUICK=1 skips it then (CI's smoke run).
+  const opa = opaBinary({ install: !quick });
+  const opaRows = [];
+  if (opa !== null) {
+    opaRows.push(await measureOpa(autocannon, opa, false, `(e) OPA ${OPA_VERSION} REST, no decision log`));
+    opaRows.push(await measureOpa(autocannon, opa, true, `(f) OPA ${OPA_VERSION} REST, decision log to console`));
+  } else {
+    console.log(`  OPA ${OPA_VERSION} is not installed: QUICK=1 skips it (the full run installs it with go install)`);
+  }
 
   // (a) the ceiling.
   rows.push(
@@ -153,6 +184,7 @@ async function main() {
     count(summarise('warm-up', await cannon(autocannon, { ...batched, duration: WARMUP_S }), BATCH_ITEMS), BATCH_ITEMS);
     rows.push(count(summarise(`(c) evaluate-source/batch, ${BATCH_ITEMS} items`, await cannon(autocannon, { ...batched, duration: DURATION_S }), BATCH_ITEMS), BATCH_ITEMS));
     rows.push(floor);
+    rows.push(...opaRows);
 
     // A graceful stop lets every handler finish (also those whose client left at the end of a run).
     await stopChild(running);
@@ -166,8 +198,9 @@ async function main() {
     }
 
     const ceiling = rows[0];
+    const peer = opaRows[0];
     printTable(
-      ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs (a)', 'server CPU µs/request', 'Redis CPU µs/request', 'load generator CPU µs/request'],
+      ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs (a)', 'evaluations/s vs OPA (e)', 'server CPU µs/request', 'Redis CPU µs/request', 'load generator CPU µs/request'],
       rows.map((row) => [
         row.run,
         fmt(row.requests),
@@ -177,6 +210,7 @@ async function main() {
         fmt(row.p99, 1),
         `${fmt(row.reqPerSec / ceiling.reqPerSec, 2)}×`,
         row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / ceiling.reqPerSec, 2)}×`,
+        peer === undefined || row.evalPerSec === null ? '-' : `${fmt(row.evalPerSec / peer.evalPerSec, 2)}×`,
         fmt(row.serverCpuUs),
         fmt(row.redisCpuUs),
         fmt(row.clientCpuUs),
@@ -192,6 +226,12 @@ async function main() {
     if (ceiling.serverCpuUs !== null && source.serverCpuUs !== null) {
       console.log(
         `CPU per request (all threads; independent of what else the machine runs): (a) ${fmt(ceiling.serverCpuUs)} µs, (b) ${fmt(source.serverCpuUs)} µs + ${fmt(source.redisCpuUs)} µs in Redis, (c) ${fmt(rows[2].serverCpuUs / BATCH_ITEMS, 1)} µs per evaluation`,
+      );
+    }
+    if (peer !== undefined) {
+      console.log(
+        `against OPA (e): evaluate-source ${fmt(source.reqPerSec / peer.reqPerSec, 2)}× (p99 ${fmt(source.p99, 1)} vs ${fmt(peer.p99, 1)} ms), ` +
+          `batch ${fmt(rows[2].evalPerSec / peer.evalPerSec, 2)}× in evaluations/s; OPA with decision logs (f) ${fmt(opaRows[1].reqPerSec / peer.reqPerSec, 2)}× of (e)`,
       );
     }
     const audited = verification.checked;
