@@ -42,6 +42,7 @@ import { createGraphqlRoute } from './graphql/index.js';
 import {
   createAnomalyJobQueues,
   createEvaluationDispatcher,
+  createRedisClient,
   createRedisBatchTransport,
   createWorkflowJobQueue,
   startAnomalyWorkers,
@@ -55,7 +56,9 @@ import {
   createDomainDecider,
   createPolicyCatalog,
   createPolicyLookup,
+  createRedisActivationNotices,
   createVersionResolver,
+  type ActivationNotices,
   loadBuiltinLibrary,
   type BuiltinModule,
 } from './policies/index.js';
@@ -74,6 +77,8 @@ export interface Runtime {
   store: Store;
   /** General-purpose connection (readiness, rate limits); roles open their own for blocking work. */
   redis: Redis;
+  /** Deploys and rollbacks of any process, for the caches of active versions of this one. */
+  activationNotices: ActivationNotices;
 }
 
 export interface RunningPart {
@@ -127,7 +132,7 @@ async function loadBuiltins(config: Config): Promise<BuiltinModule[]> {
 }
 
 /** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
-function createEvaluationPath({ config, store }: Runtime, builtins: readonly BuiltinModule[]) {
+function createEvaluationPath({ config, store, activationNotices }: Runtime, builtins: readonly BuiltinModule[]) {
   const dispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({
       connection: config.REDIS_URL,
@@ -141,7 +146,12 @@ function createEvaluationPath({ config, store }: Runtime, builtins: readonly Bui
   });
   const auditWriter = createAuditChainWriter(store.audit);
   const builtinVersions = createBuiltinVersions(builtins);
-  const versions = createVersionResolver({ policies: store.policies, builtins: builtinVersions });
+  const versions = createVersionResolver({
+    policies: store.policies,
+    builtins: builtinVersions,
+    activeVersionCacheMs: config.ACTIVE_VERSION_CACHE_MS,
+    notices: activationNotices,
+  });
   const evaluation: EvaluationService = createEvaluationService({
     dispatcher,
     audit: auditWriter,
@@ -178,13 +188,24 @@ async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
   // No offline queue: while Redis is away, commands fail at once instead of piling up.
   const redis = new Redis(config.REDIS_URL, { connectionName: 'pe-runtime', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  const subscriber = createRedisClient(config.REDIS_URL, 'pe-policy-activations');
+  subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
+  let activationNotices: ActivationNotices;
   try {
     await awaitRedisReady(redis, config.REDIS_URL);
+    activationNotices = await createRedisActivationNotices({
+      publisher: redis,
+      subscriber,
+      channel: `${config.REDIS_KEY_PREFIX}:policy-activations`,
+      onError: (error) => logger.warn({ err: error }, 'could not announce a policy activation to other processes'),
+    });
   } catch (error) {
+    subscriber.disconnect();
+    redis.disconnect();
     await store.close();
     throw error;
   }
-  return { config, logger, store, redis };
+  return { config, logger, store, redis, activationNotices };
 }
 
 /** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
@@ -256,7 +277,8 @@ function trackHandlers(handler: (req: IncomingMessage, res: ServerResponse) => P
 }
 
 /** The HTTP API. */
-export const startApi: PartStarter = async ({ config, logger, store, redis }) => {
+export const startApi: PartStarter = async (runtime) => {
+  const { config, logger, store } = runtime;
   let keyRing: JwtKeyRing;
   try {
     keyRing = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
@@ -267,7 +289,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
-  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath({ config, logger, store, redis }, builtins);
+  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins);
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
   const catalog = createPolicyCatalog({
     policies: store.policies,
@@ -295,7 +317,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
   const app = createApp({
     logger,
     store,
-    redis,
+    redis: runtime.redis,
     tokenVerifier: createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS }),
     rateLimiter: createTenantRateLimiter({
       redis: requestRedis,
@@ -312,7 +334,7 @@ export const startApi: PartStarter = async ({ config, logger, store, redis }) =>
           audit: auditWriter,
           enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
         }),
-        settings: anomalySettingsOf({ config, logger, store, redis }, auditWriter),
+        settings: anomalySettingsOf(runtime, auditWriter),
       }),
       createWorkflowRoutes({
         service: createWorkflowService({
@@ -552,6 +574,7 @@ export async function startService(role: ProcessRole, config: Config, logger: Lo
         logger.error({ err: error, part: part.name }, 'part failed to stop cleanly');
       }
     }
+    await runtime.activationNotices.close();
     runtime.redis.disconnect();
     await runtime.store.close();
   };

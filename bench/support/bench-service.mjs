@@ -45,9 +45,9 @@ export async function prepareBenchService(name) {
   return { dataDir, storePath, prefix, base: `http://127.0.0.1:${port}`, secret, env };
 }
 
-/** Starts dist/src/main.js on the prepared environment and waits until it is ready (or stops it). */
-export async function startBenchService(prepared) {
-  const service = startChild([join(projectRoot, 'dist', 'src', 'main.js')], prepared.env);
+/** Starts dist/src/main.js (after `nodeArgs`, e.g. --cpu-prof) on the prepared environment and waits until it is ready (or stops it). */
+export async function startBenchService(prepared, nodeArgs = []) {
+  const service = startChild([...nodeArgs, join(projectRoot, 'dist', 'src', 'main.js')], prepared.env);
   try {
     await waitForReady(prepared.base, service);
   } catch (error) {

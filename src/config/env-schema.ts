@@ -110,6 +110,9 @@ export const envSchema = z.object({
   EVALUATION_STEP_BUDGET: integer(1, Number.MAX_SAFE_INTEGER).default(1_000_000),
   PROGRAM_CACHE_SIZE: integer(0, 1_000_000).default(64),
   PROGRAM_CACHE_TENANTS: integer(1, 100_000).default(32),
+  // How long an API or worker process answers with a module's active version before asking the store
+  // again; deploys and rollbacks end it at once (in other processes through Redis pub/sub).
+  ACTIVE_VERSION_CACHE_MS: integer(0, 60_000).default(1000),
   ENGINE_TASK_SLICE_MS: integer(1, 10_000).default(5),
   EVALUATION_MAX_RESULT_BYTES: integer(1024, 256 * 1024 * 1024).default(1024 * 1024),
   EVALUATION_MAX_TRACE_BYTES: integer(1024, 256 * 1024 * 1024).default(1024 * 1024),

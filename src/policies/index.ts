@@ -19,7 +19,8 @@ export {
   type PolicyStatus,
   type RollbackResult,
 } from './policy-catalog.js';
-export { createVersionResolver, type VersionResolver } from './version-resolver.js';
+export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
+export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
 export { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';

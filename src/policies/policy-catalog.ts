@@ -216,6 +216,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         at: now(),
         initialVersion: initial(policyModule),
       });
+      if (outcome.activation !== null) await versions.activationChanged(tenantId, policyModule);
       await deps.audit.append(tenantId, deployedEvent(actorId, outcome.version, outcome.activation));
       const state = await stateOf(tenantId, policyModule);
       return {
@@ -242,6 +243,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         );
       }
       const activation: PolicyActivation = outcome.activation;
+      await versions.activationChanged(tenantId, policyModule);
       await deps.audit.append(tenantId, rolledBackEvent(actorId, activation));
       return {
         policyModule,

@@ -1,5 +1,7 @@
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from '../evaluation/index.js';
-import type { PolicyModuleVersion, PolicyRepository } from '../store/index.js';
+import { LRUCache } from 'lru-cache';
+import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../store/index.js';
+import type { ActivationNotices } from './activation-notices.js';
 import { initialVersion, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { versionId } from './policy-id.js';
@@ -9,7 +11,18 @@ export interface VersionResolverDeps {
   builtins: BuiltinVersions;
   /** Module versions kept in memory (they never change); default 512. */
   versionCacheSize?: number;
+  /**
+   * How long a module's active version is used without asking the store again
+   * (ACTIVE_VERSION_CACHE_MS; default DEFAULT_ACTIVE_VERSION_CACHE_MS, 0 asks every time). Changes
+   * announced through `notices` end it at once: in this process always, in others over Redis.
+   */
+  activeVersionCacheMs?: number;
+  notices?: Pick<ActivationNotices, 'announce' | 'listen'>;
 }
+
+/** The longest a process may go on answering with a version another process has just replaced. */
+export const DEFAULT_ACTIVE_VERSION_CACHE_MS = 1000;
+const ACTIVE_VERSION_CACHE_ENTRIES = 10_000;
 
 export type FoundVersion = { builtin: BuiltinVersion } | { stored: PolicyModuleVersion };
 
@@ -21,6 +34,12 @@ export interface VersionResolver extends PolicyResolver {
   findVersion(tenantId: string, policyModule: string, version: number): Promise<FoundVersion>;
   /** The version a reference without `version` gets, or the 404 that says why there is none. */
   activeVersion(tenantId: string, policyModule: string): Promise<number>;
+  /** After a deploy or rollback stored an activation: no process goes on with the old one for long. */
+  activationChanged(tenantId: string, policyModule: string): Promise<void>;
+}
+
+function moduleKey(tenantId: string, policyModule: string): string {
+  return `${tenantId}\u0000${policyModule}`;
 }
 
 function notFound(code: string, message: string): PolicyRegistryError {
@@ -32,6 +51,27 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
   const { builtins } = deps;
   const cacheSize = deps.versionCacheSize ?? 512;
   const versionCache = new Map<string, PolicyModuleVersion>();
+  const activeCacheMs = deps.activeVersionCacheMs ?? DEFAULT_ACTIVE_VERSION_CACHE_MS;
+  // Head activations by tenant and module; `{ head: null }` remembers that there is none.
+  const heads =
+    activeCacheMs > 0 ? new LRUCache<string, { head: PolicyActivation | null }>({ max: ACTIVE_VERSION_CACHE_ENTRIES, ttl: activeCacheMs }) : null;
+  // Bumped by every change heard: a read that began before it must not cache what it read.
+  let changes = 0;
+  deps.notices?.listen((change) => {
+    changes += 1;
+    if (change === null) heads?.clear();
+    else heads?.delete(moduleKey(change.tenantId, change.policyModule));
+  });
+
+  async function headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null> {
+    const key = moduleKey(tenantId, policyModule);
+    const cached = heads?.get(key);
+    if (cached !== undefined) return cached.head;
+    const before = changes;
+    const head = await repo.headActivation(tenantId, policyModule);
+    if (before === changes) heads?.set(key, { head });
+    return head;
+  }
 
   async function storedVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null> {
     const key = `${tenantId}\u0000${policyModule}\u0000${version}`;
@@ -61,7 +101,7 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
   }
 
   async function activeVersion(tenantId: string, policyModule: string): Promise<number> {
-    const head = await repo.headActivation(tenantId, policyModule);
+    const head = await headActivation(tenantId, policyModule);
     const active = head === null ? initialVersion(builtins, policyModule) : head.version;
     if (active !== null) return active;
     if ((await repo.latestVersion(tenantId, policyModule)) === 0) {
@@ -87,6 +127,11 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
     storedVersion,
     findVersion,
     activeVersion,
+    async activationChanged(tenantId, policyModule) {
+      changes += 1;
+      heads?.delete(moduleKey(tenantId, policyModule));
+      await deps.notices?.announce(tenantId, policyModule);
+    },
     async resolve(tenantId, request): Promise<PolicyResolution> {
       try {
         return { ok: true, policy: await resolvePolicy(tenantId, request.policyModule, request.policyFunction, request.version) };

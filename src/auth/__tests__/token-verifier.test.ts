@@ -123,4 +123,39 @@ describe('token signer and verifier', () => {
       expect(() => createTokenVerifier(ring, { maxLifetimeSeconds: 0 })).toThrow(/maxLifetimeSeconds/);
     });
   });
+
+  describe('verified-token cache', () => {
+    let now = 1_800_000_000;
+    const at = (seconds: number) => new Date(seconds * 1000);
+    const claims = { subject: 'a', tenantId: 'acme', roles: ['MEMBER'] as const, ttlSeconds: 60 };
+
+    it('answers a remembered token until it expires, then refuses it as expired', async () => {
+      now = 1_800_000_000;
+      const cached = createTokenVerifier(ring, { nowSeconds: () => now });
+      const token = await signer.sign(claims, at(now));
+      expect((await cached.verify(token)).role).toBe('MEMBER');
+      now += 64; // exp + 4 s: within the 5 s tolerance
+      expect((await cached.verify(token)).role).toBe('MEMBER');
+      now += 1; // exp + 5 s: expired by jose's rule
+      await expect(cached.verify(token)).rejects.toMatchObject({ code: 'ERR_AUTH_TOKEN_EXPIRED' });
+    });
+
+    it('refuses any changed byte of a remembered token', async () => {
+      now = 1_800_000_000;
+      const cached = createTokenVerifier(ring, { nowSeconds: () => now });
+      const token = await signer.sign(claims, at(now));
+      await cached.verify(token);
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      const elevated = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), roles: ['OWNER'] })).toString('base64url');
+      await expect(cached.verify(`${header}.${elevated}.${signature}`)).rejects.toMatchObject({ code: 'ERR_AUTH_TOKEN_INVALID' });
+      const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`;
+      await expect(cached.verify(`${header}.${payload}.${flipped}`)).rejects.toMatchObject({ code: 'ERR_AUTH_TOKEN_INVALID' });
+      expect((await cached.verify(token)).role).toBe('MEMBER');
+    });
+
+    it('refuses a negative cacheSize; 0 turns the cache off', () => {
+      expect(() => createTokenVerifier(ring, { cacheSize: -1 })).toThrow(/cacheSize/);
+      expect(() => createTokenVerifier(ring, { cacheSize: 0 })).not.toThrow();
+    });
+  });
 });

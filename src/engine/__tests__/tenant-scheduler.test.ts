@@ -58,11 +58,18 @@ describe('tenant scheduler', () => {
     expect(firstTask([8_000])).toBe(1);
   });
 
-  it("spreads one tenant's queue over the free threads", () => {
+  it("spreads one tenant's queue over the free threads in parts worth a thread hop (1 ms)", () => {
     const s = scheduler();
-    s.observe('cheap', 0.01);
+    s.observe('cheap', 0.1);
     s.enqueue(items('cheap', 40));
     expect(s.next(4)).toHaveLength(10);
+    // 30 items of 0.1 ms left: three parts of at least 1 ms, though four threads are free.
+    expect(s.next(4)).toHaveLength(10);
+    s.observe('cheaper', 0.01);
+    s.enqueue(items('cheaper', 40));
+    // Turns alternate: the rest of `cheap` (2 ms) in two parts; `cheaper` (0.4 ms in all) in one
+    // task, not four hops of 0.1 ms each.
+    expect(takeAll(s, 4).map((task) => task.length)).toEqual([10, 40, 10]);
   });
 
   it('follows the cost as it changes (running average)', () => {
