@@ -92,7 +92,7 @@ async function main() {
   const autocannon = loadAutocannon();
   const service = await prepareBenchService('profile');
   const profileDir = mkdtempSync(join(tmpdir(), 'pe-profile-'));
-  const running = await startBenchService(service, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  const running = await startBenchService(service, [...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []), '--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   let requests = 0;
   // Evaluations per request: the budget is per evaluation.
   let perRequest = 1;

@@ -199,6 +199,15 @@ async function main() {
     (url) => ({ url: `${url.replace(/\/$/, '')}${SOURCE_PATH}`, connections: CONNECTIONS, requests: floorPool.requests }),
     '(d) floor: Koa + signature check + nonce in Redis + JSON parse',
   );
+  // (j) the floor of what the service promises for every evaluation: (d) + the queue hop + an audit record.
+  const mandatedPool = signedPool(sourceBodies, SOURCE_PATH, secret, SIGNATURE_RATE_CAP * (WARMUP_S + DURATION_S));
+  const mandated = await measureStandalone(
+    autocannon,
+    'koa-floor-mandated.mjs',
+    { ...floorEnv, FLOOR_KEY_PREFIX: `${prefix}:floor-mandated:` },
+    (url) => ({ url: `${url.replace(/\/$/, '')}${SOURCE_PATH}`, connections: CONNECTIONS, requests: mandatedPool.requests }),
+    '(j) floor + BullMQ queue hop + audit record (no evaluation)',
+  );
 
   // Evaluations answered (at least this many records) and sent (at most this many) over all runs.
   const evaluations = { answered: 0, sent: 0 };
@@ -243,7 +252,7 @@ async function main() {
       await audit.close();
     }
 
-    const rows = [ceiling, source, deployedBearer, deployedSigned, graphql, batch, floor, ...opaRows];
+    const rows = [ceiling, source, deployedBearer, deployedSigned, graphql, batch, floor, mandated, ...opaRows];
     const peer = opaRows[0];
     printTable(
       ['run', 'requests', 'requests/s', 'evaluations/s', 'p50 ms', 'p99 ms', 'requests/s vs (a)', 'evaluations/s vs OPA (e)', 'server CPU µs/request', 'Redis CPU µs/request', 'load generator CPU µs/request'],
@@ -263,6 +272,7 @@ async function main() {
     );
     console.log('');
     console.log(`floor (d): ${fmt(floor.reqPerSec / ceiling.reqPerSec, 2)}× of (a) before any rate limit, queue, evaluation or audit record; (b) reaches ${fmt(source.reqPerSec / floor.reqPerSec, 2)}× of (d)`);
+    console.log(`floor of the promises (j): ${fmt(mandated.reqPerSec / floor.reqPerSec, 2)}× of (d)${peer === undefined ? '' : `, ${fmt(mandated.reqPerSec / peer.reqPerSec, 2)}× of OPA (e)`}; (g) reaches ${fmt(deployedBearer.reqPerSec / mandated.reqPerSec, 2)}× of (j)`);
     console.log(`CPU per evaluation in the batch (c): ${fmt(batch.serverCpuUs / BATCH_ITEMS, 1)} µs in the service + ${fmt(batch.redisCpuUs / BATCH_ITEMS, 1)} µs in Redis`);
     if (peer !== undefined) {
       console.log(`targets against OPA without decision logs (e), ${fmt(peer.reqPerSec)} requests/s, p99 ${fmt(peer.p99, 1)} ms:`);
