@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './app-types.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { fixedPathMethods } from './middleware/fixed-path-methods.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRouteKit } from './route-kit.js';
@@ -19,6 +20,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(fixedPathMethods(router));
   app.use(jsonBody({ limitBytes: deps.bodyLimitBytes }));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -115,7 +115,9 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
     const now = nowSeconds();
     const precheck = checkSigningHeaders(headers, { nowSeconds: now, windowSeconds });
     if (!precheck.ok && precheck.code === SignedRequestErrorCode.SIGNATURE_MISSING) {
-      throw new AuthorizationError(precheck.code, precheck.message);
+      // Where a token also works, a caller with neither must learn of both ways in.
+      const either = options.allowBearer ? '; sign the request with those headers, or send `Authorization: Bearer <token>` instead' : '';
+      throw new AuthorizationError(precheck.code, `${precheck.message}${either}`);
     }
 
     const role = singleHeader(ctx, SIGNING_HEADERS.role);

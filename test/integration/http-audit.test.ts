@@ -94,7 +94,17 @@ describe('audit endpoints over HTTP', () => {
       expect(await seqs(await h.get('/api/v1/audit/type/POLICY_DEPLOYED'))).toEqual([9, 5, 1]);
       expect(await seqs(await h.get('/api/v1/audit/type/POLICY_EVALUATED?limit=3'))).toEqual([11, 10, 7]);
       expect(await seqs(await h.get('/api/v1/audit/type/POLICY_EVALUATED?before=7'))).toEqual([6, 3, 2]);
-      expect(await seqs(await h.get('/api/v1/audit/type/NO_SUCH_TYPE'))).toEqual([]);
+    });
+
+    it('400 for an event type the service never records, listing the known ones', async () => {
+      const response = await h.get('/api/v1/audit/type/NO_SUCH_TYPE');
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { code: string; error: string };
+      expect(body.code).toBe('ERR_REQUEST_PATH_INVALID');
+      expect(body.error).toContain('`NO_SUCH_TYPE`');
+      for (const known of ['POLICY_EVALUATED', 'SOURCE_EVALUATED', 'POLICY_DEPLOYED', 'POLICY_ROLLED_BACK', 'ANOMALY_DETECTED', 'ANOMALY_STATUS_CHANGED', 'ANOMALY_SETTINGS_CHANGED']) {
+        expect(body.error).toContain(known);
+      }
     });
 
     it('400 for bad paging', async () => {

@@ -267,6 +267,35 @@ describe('deploy refusals and roles', () => {
     expect(rolledBack.map((r) => r.actorId)).toEqual([`user-of-${a.tenantId}`]);
   });
 
+  it('answers 405 with Allow for a wrong method on an action path, though GET /api/v1/policies/:id would take it', async () => {
+    for (const [path, method] of [
+      ['/api/v1/policies/evaluate-source', 'GET'],
+      ['/api/v1/policies/evaluate', 'GET'],
+      ['/api/v1/policies/evaluate-source/batch', 'PUT'],
+    ] as const) {
+      const response = await fetch(`${h.baseUrl}${path}`, { method, headers: { 'x-tenant-id': h.tenants.a.tenantId } });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(((await response.json()) as { code: string }).code).toBe('ERR_ROUTE_METHOD_NOT_ALLOWED');
+    }
+    // A policy id is still read through the parameter route.
+    const read = await fetch(`${h.baseUrl}/api/v1/policies/acme.pricing.nothing`, { headers: { 'x-tenant-id': h.tenants.a.tenantId } });
+    expect(read.status).not.toBe(405);
+  });
+
+  it('names both ways to authenticate when a request carries neither', async () => {
+    const response = await fetch(`${h.baseUrl}/api/v1/policies/evaluate`, {
+      method: 'POST',
+      headers: { 'x-tenant-id': h.tenants.a.tenantId, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(403);
+    const body = (await response.json()) as { code: string; error: string };
+    expect(body.code).toBe('ERR_AUTH_SIGNATURE_MISSING');
+    expect(body.error).toContain('X-Policy-Signature');
+    expect(body.error).toContain('Authorization: Bearer');
+  });
+
   it('refuses a bad signature and a missing tenant header before anything else', async () => {
     const forged = await failure(
       h.signed({ tenantId: h.tenants.a.tenantId, secret: 'not-the-secret' }, 'ADMIN').request('POST', '/api/v1/policies', { source: PRICING_V1 }),

@@ -1,9 +1,35 @@
+import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
 import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, verifyChain } from '../../audit/index.js';
+import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
+import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import type { AuditQuery, AuditRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { integerParam, timeRangeParams } from '../query-params.js';
+
+/** Every event type the service records; a list by any other type could only ever be empty. */
+export const AUDIT_EVENT_TYPES: readonly string[] = [
+  POLICY_EVALUATED,
+  SOURCE_EVALUATED,
+  POLICY_DEPLOYED,
+  POLICY_ROLLED_BACK,
+  ANOMALY_DETECTED,
+  ANOMALY_STATUS_CHANGED,
+  ANOMALY_SETTINGS_CHANGED,
+];
+
+function eventTypeParam(ctx: AppContext): string {
+  const eventType = pathName(ctx, 'eventType');
+  if (!AUDIT_EVENT_TYPES.includes(eventType)) {
+    throw new ApiError(
+      400,
+      ApiErrorCode.REQUEST_PATH_INVALID,
+      `unknown event type \`${eventType.slice(0, 64)}\`; known event types: ${AUDIT_EVENT_TYPES.join(', ')}`,
+    );
+  }
+  return eventType;
+}
 
 /** The public shape of a record: stored fields only, whatever else an adapter carries. */
 function view(record: AuditRecord): AuditRecord {
@@ -49,7 +75,7 @@ export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): vo
   });
 
   router.get('/api/v1/audit/type/:eventType', guard, async (ctx) => {
-    await list(ctx, { ...paging(ctx), eventType: pathName(ctx, 'eventType') });
+    await list(ctx, { ...paging(ctx), eventType: eventTypeParam(ctx) });
   });
 
   router.get('/api/v1/audit/policy/:policyModule/:policyFunction', guard, async (ctx) => {
