@@ -3,6 +3,7 @@
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';
+import { serviceVersion } from '../config/index.js';
 import { type CliIo, CliUsageError, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, processIo } from './cli-io.js';
 import { runCheck } from './commands/check-command.js';
 import { runEval } from './commands/eval-command.js';
@@ -13,7 +14,8 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('Check, evaluate and translate policy modules written in en-US, zh-CN or de-DE.')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) })
-    .showHelpAfterError('(run `policy --help` for usage)');
+    .showHelpAfterError('(run `policy --help` for usage)')
+    .version(serviceVersion().version, '-V, --version', 'print the version of the policy language tools');
 
   program
     .command('check')

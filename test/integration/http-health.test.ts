@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unusedPort } from '../support/index.js';
@@ -16,6 +17,14 @@ describe('health endpoints', () => {
     const response = await h.request('/healthz');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /version names the build from its package.json, without tenant or token', async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+    const response = await h.request('/version');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ service: manifest.name, version: manifest.version, api: ['v1'], node: process.version });
+    expect((await h.request('/version', { method: 'POST' })).status).toBe(405);
   });
 
   it('GET /readyz is 200 when the store and Redis answer', async () => {

@@ -1,8 +1,9 @@
 import type { RouteModule } from '../app-types.js';
 import { auditRoutes } from './audit.js';
 import { healthRoutes } from './health.js';
+import { versionRoutes } from './version.js';
 
 /** Every route module of the service, registered in this order on one router. */
-export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, auditRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, auditRoutes];
 
-export { auditRoutes, healthRoutes };
+export { auditRoutes, healthRoutes, versionRoutes };

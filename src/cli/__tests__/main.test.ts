@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { WORKFLOW_EXAMPLE_ZH } from '../../language/parser/__tests__/fixtures/workflow-example.js';
 import { join } from 'node:path';
@@ -326,6 +326,15 @@ describe('policy usage', () => {
     expect(r.out).toContain('check');
     expect(r.out).toContain('eval');
     expect(r.out).toContain('fmt');
+  });
+
+  it('prints the version of the package for --version and -V, exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const r = await run(flag);
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toBe(version);
+    }
   });
 
   it('prints usage and exits 2 without arguments or with an unknown command', async () => {
