@@ -32,6 +32,7 @@ import {
   loadConfig,
   PROCESS_ROLES,
   redactUrl,
+  serviceVersion,
   storeLocation,
   type Config,
   type ProcessRole,
@@ -83,6 +84,8 @@ export interface Runtime {
 
 export interface RunningPart {
   name: string;
+  /** Where clients reach it, for the start-up line (the API's base URL). */
+  url?: string;
   stop(): Promise<void>;
 }
 
@@ -395,6 +398,8 @@ export const startApi: PartStarter = async (runtime) => {
   logger.info({ host: address.address, port: address.port, jwtKeys: keyRing.source, store: store.kind }, 'api listening');
   return {
     name: 'api',
+    // A wildcard address is not one a browser or curl can use.
+    url: `http://${['0.0.0.0', '::'].includes(address.address) ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -587,6 +592,17 @@ export async function startService(role: ProcessRole, config: Config, logger: Lo
   return { role, runtime, parts, stop };
 }
 
+/** One line for the person who started it, beside the JSON logs (on stderr, so log pipes stay JSON). */
+function startupLine(service: Service): string {
+  const { version } = serviceVersion();
+  const { config, store } = service.runtime;
+  const where = storeLocation(config);
+  const storeText = store.kind === 'sqlite' ? `SQLite at ${where.sqlitePath}` : `MongoDB at ${redactUrl(where.mongodbUrl ?? '')}`;
+  const api = service.parts.find((part) => part.url !== undefined)?.url;
+  const serving = api === undefined ? 'no API in this role' : `API at ${api} (try ${api}/readyz)`;
+  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}. Stop with Ctrl-C.\n`;
+}
+
 function parseRole(value: string): ProcessRole {
   if (!(PROCESS_ROLES as readonly string[]).includes(value)) {
     throw new InvalidArgumentError(`must be one of ${PROCESS_ROLES.join(', ')}`);
@@ -616,7 +632,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw error;
   }
   const role = (program.opts<{ role?: ProcessRole }>().role ?? config.ROLE) as ProcessRole;
-  const logger = createLogger({ level: config.LOG_LEVEL, base: { role } });
+  const logger = createLogger({ level: config.LOG_LEVEL, base: { role }, format: config.LOG_FORMAT });
 
   let service: Service;
   try {
@@ -629,6 +645,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw error;
   }
   logger.info({ store: service.runtime.store.kind }, 'service started');
+  process.stderr.write(startupLine(service));
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

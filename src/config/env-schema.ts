@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { LOG_FORMATS } from '../logging/index.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
@@ -102,6 +103,7 @@ export const envSchema = z.object({
     })
     .default(1024 * 1024),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_FORMAT: z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('json'),
   TRUST_PROXY: boolean().default(false),
   SHUTDOWN_GRACE_SECONDS: integer(0, 600).default(10),
   // Evaluation engine (src/engine/README.md): worker-side pool, API-side dispatcher, endpoints.

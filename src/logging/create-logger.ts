@@ -8,9 +8,14 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /** Fields on every line, e.g. the process role. */
   base?: Record<string, unknown>;
+  /** `json` (default): one JSON object per line. `pretty`: coloured, readable lines for development. */
+  format?: LogFormat;
 }
 
-/** JSON lines with ISO time; secrets in auth headers never reach a log. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** JSON lines with ISO time (or readable ones); secrets in auth headers never reach a log. */
 export function createLogger(options: LoggerOptions): Logger {
   const settings = {
     level: options.level,
@@ -18,5 +23,10 @@ export function createLogger(options: LoggerOptions): Logger {
     timestamp: stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.secret'], censor: '[redacted]' },
   };
-  return options.destination ? pino(settings, options.destination) : pino(settings);
+  if (options.destination) return pino(settings, options.destination);
+  if (options.format === 'pretty') {
+    // pino-pretty runs in pino's transport thread: formatting costs the service nothing.
+    return pino({ ...settings, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(settings);
 }

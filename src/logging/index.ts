@@ -1,1 +1,1 @@
-export { createLogger, type Logger, type LoggerOptions } from './create-logger.js';
+export { createLogger, LOG_FORMATS, type LogFormat, type Logger, type LoggerOptions } from './create-logger.js';

@@ -186,6 +186,13 @@ describe('error envelope over HTTP', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const logged = h.logs.lines.find((l) => l.reqId === 'abc-123' && l.msg === 'request completed');
     expect(logged).toMatchObject({ method: 'GET', path: '/healthz', status: 200 });
+    expect(logged).not.toHaveProperty('code');
+  });
+
+  it('logs the error code of every request answered with an error', async () => {
+    await h.request('/api/v1/audit', { method: 'DELETE', headers: { 'x-request-id': 'coded-405' } });
+    const logged = h.logs.lines.find((l) => l.reqId === 'coded-405' && l.msg === 'request completed');
+    expect(logged).toMatchObject({ status: 405, code: 'ERR_ROUTE_METHOD_NOT_ALLOWED' });
   });
 });
 

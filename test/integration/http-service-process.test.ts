@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
 import { createPolicyClient } from '../../src/client/index.js';
-import { assertServiceBuilt, REDIS_URL, runService, unusedPort, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, MAIN, REDIS_URL, runService, unusedPort, type ServiceProcess } from '../support/index.js';
 
 const silentIo = (env: Record<string, string>) => {
   const out: string[] = [];
@@ -145,5 +147,51 @@ describe('the service process (npm start)', () => {
     running = runService(['--role', 'boss'], baseEnv);
     expect(await running.exited).toBe(1);
     expect(running.stderr.join('\n')).toContain('api, worker, all');
+  });
+
+  it('says where it listens in one readable line on stderr, beside the JSON log', async () => {
+    running = runService([], baseEnv);
+    const listening = await running.waitForLog('service started');
+    const port = (running.lines.find((l) => l.msg === 'api listening')!.port as number).toString();
+    await expect.poll(() => running!.stderr.length).toBe(1);
+    expect(running.stderr[0]).toMatch(new RegExp(`^policy engine \\S+ started, role all: API at http://127\\.0\\.0\\.1:${port} .*SQLite at .*Stop with Ctrl-C\\.$`));
+    expect(listening).toMatchObject({ role: 'all' });
+  });
+
+  it('writes readable log lines with LOG_FORMAT=pretty', async () => {
+    const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...baseEnv, LOG_FORMAT: 'pretty' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    await expect.poll(() => out, { timeout: 20_000 }).toContain('service started');
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(out).toMatch(/INFO.*service started/);
+    expect(out.split('\n').some((line) => line.startsWith('{'))).toBe(false);
+  });
+});
+
+describe('npm start', () => {
+  beforeAll(assertServiceBuilt);
+
+  it('hands the signals to node itself: stopping npm stops the service, nothing is left serving', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'pe-npm-start-'));
+    const env = { ...process.env, DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' };
+    const npm = spawn('npm', ['start', '--silent'], { cwd: join(MAIN, '..', '..', '..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      npm.stdout.on('data', (chunk) => (out += chunk));
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('"msg":"service started"');
+      const servicePid = Number(/"pid":(\d+)/.exec(out)![1]);
+      // Node is npm's own child (no shell in between to swallow the signal).
+      const parent = readFileSync(`/proc/${servicePid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
+      expect(Number(parent)).toBe(npm.pid);
+      npm.kill('SIGTERM');
+      await new Promise((resolve) => npm.on('exit', resolve));
+      await expect.poll(() => existsSync(`/proc/${servicePid}`), { timeout: 15_000 }).toBe(false);
+      expect(out).toContain('"msg":"stopped"');
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
