@@ -16,6 +16,8 @@ export interface TenantService {
    * TenantSecretsChangedError when a concurrent rotation added the same version first.
    */
   rotateSecret(tenantId: string): Promise<SigningSecret>;
+  /** The newest request-signing secret (the one clients should sign with); UnknownTenantError when absent. */
+  currentSecret(tenantId: string): Promise<SigningSecret>;
 }
 
 export interface TenantServiceOptions {
@@ -44,6 +46,13 @@ export function createTenantService(repo: TenantRepository, options: TenantServi
       const secret: SigningSecret = { version: 1, secret: generateSecret(), createdAt };
       if (!(await repo.create(tenant, secret))) throw new TenantExistsError(tenantId);
       return { tenant, secret };
+    },
+
+    async currentSecret(tenantId) {
+      assertValid(tenantId);
+      const [newest] = await repo.activeSecrets(tenantId);
+      if (newest === undefined) throw new UnknownTenantError(tenantId);
+      return newest;
     },
 
     async rotateSecret(tenantId) {

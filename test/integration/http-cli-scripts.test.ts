@@ -162,6 +162,25 @@ function tenantCliSuite(envFor: () => Record<string, string>) {
     ]);
   });
 
+  it('create --if-missing and show print the newest secret of an existing tenant, changing nothing', async () => {
+    const env = envFor();
+    const created = io(env);
+    expect(await runTenantCli(['create', 'acme', '--if-missing'], created)).toBe(0);
+    const v1 = created.stdout.at(-1)!;
+    const again = io(env);
+    expect(await runTenantCli(['create', 'acme', '--if-missing'], again)).toBe(0);
+    expect(again.stdout.at(-1)).toBe(v1);
+    const rotated = io(env);
+    await runTenantCli(['rotate', 'acme'], rotated);
+    const shown = io(env);
+    expect(await runTenantCli(['show', 'acme'], shown)).toBe(0);
+    expect(shown.stdout.at(-1)).toBe(rotated.stdout.at(-1));
+    expect((await activeVersions(env, 'acme')).map((s) => s.version)).toEqual([2, 1]);
+    const ghost = io(env);
+    expect(await runTenantCli(['show', 'ghost'], ghost)).toBe(1);
+    expect(ghost.stderr).toEqual(['error: tenant `ghost` does not exist']);
+  });
+
   it('rotate exits 1 for an unknown tenant', async () => {
     const run = io(envFor());
     expect(await runTenantCli(['rotate', 'ghost'], run)).toBe(1);
