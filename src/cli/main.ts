@@ -1,5 +1,5 @@
 /**
- * The `policy` command: `check`, `eval` and `fmt` over policy source files. `scripts/policy.mjs`
+ * The `policy` command: `check`, `eval`, `fmt` and `test` over policy source files. `scripts/policy.mjs`
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';
@@ -8,10 +8,11 @@ import { type CliIo, CliUsageError, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, processI
 import { runCheck } from './commands/check-command.js';
 import { runEval } from './commands/eval-command.js';
 import { runFmt } from './commands/fmt-command.js';
+import { runTest } from './commands/test-command.js';
 
 function createProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command('policy')
-    .description('Check, evaluate and translate policy modules written in en-US, zh-CN or de-DE.')
+    .description('Check, evaluate, format, translate and test policy modules written in en-US, zh-CN or de-DE.')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) })
     .showHelpAfterError('(run `policy --help` for usage)')
@@ -21,8 +22,8 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('check')
     .description('compile a module and report its diagnostics')
     .argument('<file>', 'policy source file')
-    .option('--locale <tag>', 'locale the module is written in', 'en-US')
-    .action((file: string, options: { locale: string }) => setExit(runCheck(file, options, io)));
+    .option('--locale <tag>', 'locale the module is written in (default: detected from its module header)')
+    .action((file: string, options: { locale?: string }) => setExit(runCheck(file, options, io)));
 
   program
     .command('eval')
@@ -30,20 +31,28 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .argument('<file>', 'policy source file')
     .requiredOption('--function <name>', 'rule to evaluate')
     .option('--context <file>', 'JSON context: an object keyed by parameter name or an array in parameter order (`-` reads standard input)')
-    .option('--locale <tag>', 'locale the module is written in', 'en-US')
+    .option('--locale <tag>', 'locale the module is written in (default: detected from its module header)')
     .option('--trace', 'print the decision trace')
     .option('--json', 'print {"result", "error", "diagnostics"} as JSON whatever the outcome')
-    .action((file: string, options: { function: string; context?: string; locale: string; trace?: boolean; json?: boolean }) =>
+    .action((file: string, options: { function: string; context?: string; locale?: string; trace?: boolean; json?: boolean }) =>
       setExit(runEval(file, options, io)),
     );
 
   program
     .command('fmt')
-    .description('print a module in canonical layout, optionally translated to another locale')
-    .argument('<file>', 'policy source file')
+    .description('print a module in canonical layout, optionally translated to another locale; or check or rewrite files')
+    .argument('<files...>', 'policy source files (one, unless --check or --write)')
     .option('--from <tag>', 'locale the module is written in (default: detected from its module header)')
     .option('--locale <tag>', 'locale to print in (default: the module\'s own)')
-    .action((file: string, options: { from?: string; locale?: string }) => setExit(runFmt(file, options, io)));
+    .option('--check', 'list the files not in canonical layout and exit 1 when any is; change nothing')
+    .option('--write', 'rewrite the files not in canonical layout in place')
+    .action((files: string[], options: { from?: string; locale?: string; check?: boolean; write?: boolean }) => setExit(runFmt(files, options, io)));
+
+  program
+    .command('test')
+    .description('run the test cases of modules: every <module>.tests.json under the paths, against <module>.policy beside it')
+    .argument('<paths...>', 'test files or directories to search')
+    .action((paths: string[]) => setExit(runTest(paths, io)));
 
   return program;
 }

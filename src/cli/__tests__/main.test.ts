@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { WORKFLOW_EXAMPLE_ZH } from '../../language/parser/__tests__/fixtures/workflow-example.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripPositions } from '../../language/ast/index.js';
 import { detectLocale, parse } from '../../language/index.js';
@@ -129,13 +129,13 @@ describe('policy check', () => {
     expect(caretLine.slice(caretLine.indexOf('^'))).toBe('^^^^');
   });
 
-  it('defaults to en-US, so a module in another locale needs --locale', async () => {
-    const wrong = await run('check', path('kredit.policy'));
+  it('detects the locale from the module header as fmt does; --locale overrides it', async () => {
+    const detected = await run('check', path('kredit.policy'));
+    expect(detected.code).toBe(0);
+    expect(detected.out).toContain('module kredit.demo (de-DE)');
+    const wrong = await run('check', path('kredit.policy'), '--locale', 'en');
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain('PL6003');
-    const right = await run('check', path('kredit.policy'), '--locale', 'de');
-    expect(right.code).toBe(0);
-    expect(right.out).toContain('module kredit.demo');
   });
 
   it('reports an unsupported locale as PL6001', async () => {
@@ -260,6 +260,28 @@ describe('policy eval', () => {
 });
 
 describe('policy fmt', () => {
+  it('--check lists files not in canonical layout (exit 1), --write rewrites them, then --check passes', async () => {
+    const canonical = (await run('fmt', path('loan.policy'))).out;
+    writeFileSync(path('messy.policy'), `${canonical}\n\n\n`);
+    writeFileSync(path('tidy.policy'), canonical);
+    const checked = await run('fmt', '--check', path('messy.policy'), path('tidy.policy'));
+    expect(checked.code).toBe(1);
+    expect(checked.out).toBe(`not canonical: ${path('messy.policy')}\n`);
+    expect(readFileSync(path('messy.policy'), 'utf8')).toBe(`${canonical}\n\n\n`);
+    const written = await run('fmt', '--write', path('messy.policy'), path('tidy.policy'));
+    expect(written.code).toBe(0);
+    expect(written.out).toBe(`rewrote ${path('messy.policy')}\n`);
+    expect(readFileSync(path('messy.policy'), 'utf8')).toBe(canonical);
+    expect((await run('fmt', '--check', path('messy.policy'), path('tidy.policy'))).code).toBe(0);
+  });
+
+  it('refuses --check with --write, and several files without either (exit 2)', async () => {
+    expect((await run('fmt', '--check', '--write', path('loan.policy'))).code).toBe(2);
+    const several = await run('fmt', path('loan.policy'), path('kredit.policy'));
+    expect(several.code).toBe(2);
+    expect(several.err).toContain('--check or --write');
+  });
+
   it('prints the module in its own locale by default, detected from the header', async () => {
     const r = await run('fmt', path('loan.policy'));
     expect(r.code).toBe(0);
@@ -316,6 +338,71 @@ describe('policy fmt', () => {
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
     expect(r.err).toContain('error[PL1006]');
+  });
+});
+
+describe('policy test', () => {
+  const DOUBLE = 'Module t.double.\n\nDefine Pair has a as Int, b as Int.\n\nRule double given x as Int, produce Int:\n  If x is less than 0:\n    Fail with "negative".\n  Return x times 2.\n\nRule pair given x as Int, produce Pair:\n  Return Pair with a set to x, b set to x plus 1.\n';
+  const suite = (name: string, cases: unknown[]): string => {
+    const at = join(dir, 'suite', name);
+    mkdirSync(dirname(at), { recursive: true });
+    writeFileSync(at, JSON.stringify({ cases }));
+    return at;
+  };
+
+  beforeAll(() => {
+    mkdirSync(join(dir, 'suite'), { recursive: true });
+    writeFileSync(join(dir, 'suite', 'double.policy'), DOUBLE);
+    writeFileSync(join(dir, 'suite', 'broken.policy'), 'Module t.broken.\nRule r produce Int:\n  Return "x".\n');
+  });
+
+  it('runs every case of a test file against the module beside it: whole result, some fields, an expected error', async () => {
+    const file = suite('double.tests.json', [
+      { name: 'doubles', rule: 'double', context: { x: 21 }, expect: 42 },
+      { name: 'positional', rule: 'double', context: [2], expect: 4 },
+      { name: 'a field of a record', rule: 'pair', context: [1], expectFields: { b: 2 } },
+      { name: 'refuses negatives', why: 'the Fail with branch', rule: 'double', context: [-1], expectError: 'PL3004' },
+    ]);
+    const r = await run('test', file);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`ok   ${join(dir, 'suite', 'double.policy')}: 4/4 passed`);
+    expect(r.out).toContain('PASS: 4/4 cases passed in 1 of 1 files');
+  });
+
+  it('reports each failing case with what was expected and what came, and exits 1', async () => {
+    const file = suite('double.tests.json', [
+      { name: 'wrong', rule: 'double', context: [2], expect: 5 },
+      { name: 'no error', rule: 'double', context: [2], expectError: 'PL3004' },
+      { name: 'wrong field', rule: 'pair', context: [1], expectFields: { a: 9 } },
+      { name: 'right', rule: 'double', context: [3], expect: 6 },
+    ]);
+    const r = await run('test', file);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('FAIL');
+    expect(r.err).toContain('wrong: expected 5, got 4');
+    expect(r.err).toContain('no error: expected error PL3004, got 4');
+    expect(r.err).toContain('wrong field: field `a`: expected 9, got 1');
+    expect(r.out).toContain('FAIL: 1/4 cases passed');
+  });
+
+  it('finds test files in directories; a malformed test file or a module that does not compile fails the run', async () => {
+    suite('double.tests.json', [{ name: 'doubles', rule: 'double', context: [1], expect: 2 }]);
+    suite('broken.tests.json', [{ name: 'never runs', rule: 'r', expect: 1 }]);
+    const r = await run('test', join(dir, 'suite'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`BROKEN ${join(dir, 'suite', 'broken.policy')}: does not compile`);
+    suite('broken.tests.json', [{ name: 'two expectations', rule: 'r', expect: 1, expectError: 'PL3004' }]);
+    const malformed = await run('test', join(dir, 'suite', 'broken.tests.json'));
+    expect(malformed.code).toBe(1);
+    expect(malformed.err).toContain('exactly one of `expect`, `expectFields` and `expectError`');
+  });
+
+  it('exits 2 when a path holds no test files', async () => {
+    const empty = join(dir, 'empty');
+    mkdirSync(empty, { recursive: true });
+    const r = await run('test', empty);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no test files');
   });
 });
 

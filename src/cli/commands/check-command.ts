@@ -2,15 +2,17 @@ import { compile } from '../../language/index.js';
 import { type CliIo, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
 import { readSource } from '../read-input.js';
 import { renderDiagnostics } from '../render-diagnostic.js';
+import { sourceLocale } from '../source-locale.js';
 
 export interface CheckOptions {
-  locale: string;
+  /** Default: detected from the module header keyword, as `fmt` does; en-US when it names none. */
+  locale?: string;
 }
 
 /** `policy check`: compiles the module and reports every diagnostic; exit 1 when any is an error. */
 export function runCheck(file: string, options: CheckOptions, io: CliIo): number {
   const source = readSource(file);
-  const { program, diagnostics } = compile(source, options.locale);
+  const { program, diagnostics } = compile(source, sourceLocale(source, options.locale));
   if (diagnostics.length > 0) io.err(renderDiagnostics(diagnostics, source, file));
   if (program === null || diagnostics.some((d) => d.severity === 'error')) return EXIT_DIAGNOSTICS;
   const names = program.functions.map((f) => f.name);

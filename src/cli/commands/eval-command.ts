@@ -4,11 +4,13 @@ import { compile, describeDiagnostic, evaluate } from '../../language/index.js';
 import { type CliIo, CliUsageError, EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { readContext, readSource } from '../read-input.js';
 import { renderDiagnostics } from '../render-diagnostic.js';
+import { sourceLocale } from '../source-locale.js';
 
 export interface EvalOptions {
   function: string;
   context?: string;
-  locale: string;
+  /** Default: detected from the module header keyword. */
+  locale?: string;
   trace?: boolean;
   json?: boolean;
 }
@@ -54,7 +56,7 @@ export function runEval(file: string, options: EvalOptions, io: CliIo): number {
   }
 
   const trace = options.trace === true;
-  const compiled = compile(source, options.locale);
+  const compiled = compile(source, sourceLocale(source, options.locale));
   const warnings = compiled.diagnostics;
   if (compiled.program === null || compiled.diagnostics.some((d) => d.severity === 'error')) {
     if (options.json) print({ result: null, error: errorLine(compiled.diagnostics), diagnostics: compiled.diagnostics });
