@@ -1,5 +1,5 @@
 /**
- * The endpoint's schema in SDL. Object and input types are DOMAIN.md's, field for field. Root
+ * The endpoint's schema in SDL. Object and input types are docs/domain.md's, field for field. Root
  * fields: `getPolicy` and `listPolicies` as the spec gives them; the nine domain decisions are
  * nullable at the root (src/graphql/README.md, "Nullability"): a `!` there would turn one failed
  * decision into `data: null` and wipe every other root field of the request.

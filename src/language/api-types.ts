@@ -17,7 +17,7 @@ export interface ParseResult {
 }
 
 export interface CompileOptions {
-  /** Default 1,000,000 (LANGUAGE.md §7). */
+  /** Default 1,000,000 (docs/language.md §7). */
   stepBudget?: number;
   /**
    * Called at most once per program when building the generated (hot) form of an entry point

@@ -88,7 +88,7 @@ export function loadCaseFiles(dir: string = CASES_DIR): { file: string; descript
     });
 }
 
-/** Maps the tag spellings accepted by LANGUAGE.md §8 to a canonical locale, or null. */
+/** Maps the tag spellings accepted by docs/language.md §8 to a canonical locale, or null. */
 export function canonicalLocale(tag: string): 'en-US' | 'zh-CN' | 'de-DE' | null {
   const t = tag.toLowerCase().replace('_', '-');
   if (t === 'en' || t === 'en-us') return 'en-US';

@@ -118,7 +118,7 @@ const LOCALES = ['en-US', 'zh-CN', 'de-DE'] as const;
 
 /**
  * A case that evaluates to a result must give the same result when its module is formatted into
- * each locale and compiled again: the keywords change, the meaning never does (LANGUAGE.md §8).
+ * each locale and compiled again: the keywords change, the meaning never does (docs/language.md §8).
  */
 export function judgeTranslations(c: LoadedCase): Verdict {
   if (!('result' in c.expect) || c.function === undefined) return { pass: true, reason: '' };

@@ -1,6 +1,6 @@
 /**
  * Every domain query through real signed HTTP, answered by the built-in policies on real engine
- * threads. Expected values are worked out from DOMAIN.md's rules by hand (see each case's note).
+ * threads. Expected values are worked out from docs/domain.md's rules by hand (see each case's note).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGraphqlHarness, type GraphqlHarness } from './graphql-support/graphql-harness.js';

@@ -348,7 +348,7 @@ describe('partial results', () => {
     ]);
   });
 
-  it('shows the nullability choice in the schema: decisions nullable at the root, their types as DOMAIN.md', async () => {
+  it('shows the nullability choice in the schema: decisions nullable at the root, their types as docs/domain.md', async () => {
     const { body } = await h.graphql(
       '{ __type(name: "Query") { fields { name type { kind name ofType { kind name } } } } loan: __type(name: "LoanEligibility") { fields { name type { kind ofType { name } } } } }',
       undefined,

@@ -3,7 +3,7 @@
  * Match, For each, Fail with and Return, with expressions of the right types. Every choice goes
  * through a `Chooser`, so fast-check drives (and shrinks) the generation.
  *
- * The generator keeps to what LANGUAGE.md makes valid without doubt: names are unique in the
+ * The generator keeps to what docs/language.md makes valid without doubt: names are unique in the
  * module (variables never shadow variants or each other), loop variables are fresh, a variable
  * bound inside a block is not used after it, nothing follows a statement that always returns,
  * every rule returns on every path, rules only call rules generated before them (acyclic), and
@@ -274,7 +274,7 @@ class ModuleGenerator {
     for (let i = 0; i < recordCount; i++) declarations.push(this.recordDecl());
     const ruleCount = this.c.int(1, this.limits.maxRules);
     for (let i = 0; i < ruleCount; i++) declarations.push(this.ruleDecl());
-    // Declaration order does not matter (LANGUAGE.md §3): shuffle to prove it.
+    // Declaration order does not matter (docs/language.md §3): shuffle to prove it.
     for (let i = declarations.length - 1; i > 0; i--) {
       const j = this.c.int(0, i);
       [declarations[i], declarations[j]] = [declarations[j]!, declarations[i]!];

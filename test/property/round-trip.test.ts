@@ -24,7 +24,7 @@ function compileOrExplain(source: string, locale: string): ReturnType<typeof com
 }
 
 // Generous: the work grows with PROPERTY_RUNS, and CI shares two cores with other suites.
-describe('format → parse round trip (LANGUAGE.md §8)', { timeout: 600_000 }, () => {
+describe('format → parse round trip (docs/language.md §8)', { timeout: 600_000 }, () => {
   it('prints every generated module in each locale so that it parses back to the same tree', () => {
     fc.assert(
       fc.property(fc.gen(), (g) => {

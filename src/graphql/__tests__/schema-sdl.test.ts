@@ -1,67 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { buildSchema, printType, type GraphQLNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createGraphqlSchema } from '../create-graphql-schema.js';
 
-/** DOMAIN.md's schema block, verbatim: the contract the endpoint's types must match field for field. */
-const DOMAIN_SDL = /* GraphQL */ `
-type Policy { id: ID!, policyModule: String!, policyFunction: String!, version: Int!,
-  status: PolicyStatus!, createdAt: String!, updatedAt: String!, source: String! }
-enum PolicyStatus { ACTIVE SUPERSEDED RETIRED }
-
-input LifeInsuranceApplicant { name: String!, age: Int!, smoker: Boolean!, bmi: Float!,
-  healthScore: Int!, occupationRisk: String!, familyHistory: Boolean! }   # occupationRisk LOW|MEDIUM|HIGH
-input LifeInsurancePolicyRequest { coverageAmount: Int!, termYears: Int!, policyType: String! }  # TERM|WHOLE
-type LifeQuote { premium: Float!, coverageAmount: Int!, term: Int!, eligibility: String!, exclusions: [String!]! }
-type LifeRiskScore { score: Int!, band: String!, factors: [String!]! }
-
-input AutoInsuranceDriver { age: Int!, yearsLicensed: Int!, accidents: Int!, violations: Int!, creditScore: Int! }
-input AutoInsuranceVehicle { ageYears: Int!, value: Int!, safetyRating: Int!, usage: String! }  # PERSONAL|COMMUTE|BUSINESS
-type CoverageOption { type: String!, included: Boolean!, premium: Float! }
-type AutoQuote { annualPremium: Float!, monthlyPremium: Float!, coverageOptions: [CoverageOption!]! }
-
-input HealthcarePatient { age: Int!, insuranceType: String!, chronicConditions: Int!, hasReferral: Boolean! }  # NONE|BASIC|STANDARD|PREMIUM
-input HealthcareService { serviceCode: String!, category: String!, requiresPreAuth: Boolean!, preAuthObtained: Boolean! }
-type IneligibleService { service: String!, reason: String! }
-type ServiceEligibility { eligible: Boolean!, reason: String!, eligibleServices: [String!]!, ineligibleServices: [IneligibleService!]! }
-
-input HealthcareClaim { claimId: String!, amount: Float!, category: String!, diagnosisCode: String!,
-  hasDocumentation: Boolean!, daysSinceService: Int! }
-input HealthcareProvider { providerId: String!, inNetwork: Boolean!, qualityScore: Int! }
-type ClaimDecision { approved: Boolean!, approvedAmount: Float!, denialReason: String,
-  requiredDocuments: [String!]!, referenceNumber: String! }
-
-input LoanApplication { requestedAmount: Int!, termMonths: Int!, purpose: String! }
-input LoanApplicant { age: Int!, annualIncome: Int!, creditScore: Int!, monthlyDebt: Int!, yearsEmployed: Int! }
-type LoanEligibility { eligible: Boolean!, maxApprovedAmount: Int!, interestRate: Float!, term: Int!,
-  conditions: [String!]!, rejectionReasons: [String!]! }
-
-input CreditCardApplicantInfo { age: Int!, annualIncome: Int!, creditScore: Int!, employmentStatus: String!,
-  monthlyHousingCost: Int! }   # EMPLOYED|SELF_EMPLOYED|STUDENT|RETIRED|UNEMPLOYED
-input CreditCardFinancialHistory { bankruptcies: Int!, latePayments12m: Int!, utilizationPercent: Int!,
-  accountAgeYears: Int!, hardInquiries6m: Int! }
-input CreditCardOffer { productType: String!, requestedLimit: Int! }   # BASIC|REWARDS|PREMIUM
-type CreditCardDecision { approved: Boolean!, creditLimit: Int!, interestRate: Float!, cardType: String!,
-  conditions: [String!]!, rejectionReasons: [String!]! }
-
-input EnterpriseInfo { name: String!, industry: String!, yearsInBusiness: Int!, employees: Int!,
-  annualRevenue: Int!, profitMarginPercent: Float! }
-input FinancialPosition { totalAssets: Int!, totalLiabilities: Int!, currentAssets: Int!,
-  currentLiabilities: Int!, monthlyCashFlow: Int! }
-input BusinessHistory { previousDefaults: Int!, latePayments: Int!, relationshipYears: Int! }
-input EnterpriseLoanApplication { requestedAmount: Int!, termMonths: Int!, collateralValue: Int!, purpose: String! }
-type EnterpriseLoanDecision { eligible: Boolean!, approvedAmount: Int!, interestRate: Float!,
-  collateralRequired: Boolean!, conditions: [String!]!, rejectionReasons: [String!]! }
-
-input PersonalInfo { name: String!, age: Int!, employmentYears: Int!, dependents: Int! }
-input IncomeProfile { annualIncome: Int!, employmentType: String! }  # PERMANENT|CONTRACT|SELF_EMPLOYED|UNEMPLOYED
-input CreditProfile { creditScore: Int!, latePayments: Int!, defaults: Int! }
-input DebtProfile { totalMonthlyDebt: Int! }
-input PersonalLoanRequest { requestedAmount: Int!, requestedTermMonths: Int!, purpose: String! }
-type PersonalLoanDecision { eligible: Boolean!, approvedAmount: Int!, interestRate: Float!,
-  monthlyRepayment: Float!, term: Int!, conditions: [String!]!, rejectionReasons: [String!]! }
-
-type Query { placeholder: Boolean }
-`;
+/** The schema block of docs/domain.md: the documented contract the endpoint's types must match field for field. */
+const DOMAIN_DOC = readFileSync(new URL('../../../docs/domain.md', import.meta.url), 'utf8');
+const DOMAIN_SDL = `${/```graphql\n([\s\S]*?)```/.exec(DOMAIN_DOC)![1]}\ntype Query { placeholder: Boolean }\n`;
 
 const domain = buildSchema(DOMAIN_SDL);
 const schema = createGraphqlSchema();
@@ -69,11 +13,11 @@ const userTypes = (types: Record<string, GraphQLNamedType>) =>
   Object.keys(types).filter((name) => !name.startsWith('__') && !['String', 'Int', 'Float', 'Boolean', 'ID', 'Query'].includes(name));
 
 describe('the schema', () => {
-  it('has exactly the types of DOMAIN.md and no other', () => {
+  it('has exactly the types of docs/domain.md and no other', () => {
     expect(userTypes(schema.getTypeMap()).sort()).toEqual(userTypes(domain.getTypeMap()).sort());
   });
 
-  it.each(userTypes(domain.getTypeMap()))('%s matches DOMAIN.md field for field', (name) => {
+  it.each(userTypes(domain.getTypeMap()))('%s matches docs/domain.md field for field', (name) => {
     expect(printType(schema.getType(name)!)).toBe(printType(domain.getType(name)!));
   });
 

@@ -1,5 +1,5 @@
 /**
- * The names of the built-in functions (LANGUAGE.md §5): the same English names in every locale.
+ * The names of the built-in functions (docs/language.md §5): the same English names in every locale.
  * A leaf module, so the parser and formatter can tell a built-in call without the type rules.
  */
 export const BUILTIN_NAMES = [

@@ -1,5 +1,5 @@
 /**
- * The rule call graph must be acyclic (LANGUAGE.md §4): that is what guarantees termination.
+ * The rule call graph must be acyclic (docs/language.md §4): that is what guarantees termination.
  * The same walk yields the order in which rules can be compiled, callees first.
  */
 import type { Reporter } from './reporter.js';

@@ -1,5 +1,5 @@
 /**
- * The checker: names, types and the structural rules of LANGUAGE.md §3–5. It never changes the
+ * The checker: names, types and the structural rules of docs/language.md §3–5. It never changes the
  * tree; what it learns goes into maps keyed by node id (see CheckedModule).
  */
 import type { ModuleNode } from '../ast/nodes.js';

@@ -1,5 +1,5 @@
 /**
- * Types every expression (LANGUAGE.md §5) and resolves its names; the type of each node is
+ * Types every expression (docs/language.md §5) and resolves its names; the type of each node is
  * recorded by id. An expression with an error gets the Error type, which fits anywhere, so that
  * one mistake yields one diagnostic.
  */

@@ -1,7 +1,7 @@
 /**
  * State shared while checking one module (`ModuleState`) and one rule (`RuleScope`).
  *
- * Blocks do not open scopes (LANGUAGE.md §4): `names` grows in source order for the whole rule,
+ * Blocks do not open scopes (docs/language.md §4): `names` grows in source order for the whole rule,
  * except that a loop variable is removed after its loop. Separately, `assigned` tracks which slots
  * certainly hold a value on every path to the current point, so a variable bound in only one
  * branch cannot be read after it (PL2024). `assigned === null` means the point is unreachable.

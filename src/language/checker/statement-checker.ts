@@ -1,5 +1,5 @@
 /**
- * Checks statements (LANGUAGE.md §4). Each check returns whether the statement always ends the
+ * Checks statements (docs/language.md §4). Each check returns whether the statement always ends the
  * rule (`Return`, `Fail with`, or an `If`/`Match` all of whose branches do), which drives both the
  * every-path-returns proof (PL2009) and the unreachable-statement warning (PL2021).
  */

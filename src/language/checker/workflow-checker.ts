@@ -1,5 +1,5 @@
 /**
- * Workflows (LANGUAGE.md, workflows): each step calls a `Bool` rule of the module with the
+ * Workflows (docs/language.md, workflows): each step calls a `Bool` rule of the module with the
  * workflow's parameters, passed by name, or awaits a named signal; step names are unique.
  */
 import type { CallExpr, WorkflowDecl } from '../ast/nodes.js';

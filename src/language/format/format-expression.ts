@@ -6,7 +6,7 @@ import type { LocaleSyntax } from '../locales/locale-syntax.js';
 import { formatFloat, formatText } from './format-literal.js';
 import { formatName } from './format-name.js';
 
-/** Binding strength, LANGUAGE.md §5. A record construction binds weakest of all: its last value runs to the end. */
+/** Binding strength, docs/language.md §5. A record construction binds weakest of all: its last value runs to the end. */
 const RECORD = 0;
 const OR = 1;
 const AND = 2;

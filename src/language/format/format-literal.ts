@@ -38,7 +38,7 @@ function escapeChar(ch: string): string {
   }
 }
 
-/** A string literal in `"…"` with the escapes of LANGUAGE.md §2. */
+/** A string literal in `"…"` with the escapes of docs/language.md §2. */
 export function formatText(value: string): string {
   return `"${value.replace(ESCAPED, escapeChar)}"`;
 }

@@ -54,7 +54,7 @@ class ModuleFormatter {
     this.lines.push(`${this.kw('module')} ${module.name.map((segment) => this.expr.name(segment)).join('.')}${this.term}`);
     let previous: Declaration | null = null;
     for (const declaration of module.declarations) {
-      // Records and enums stay together; every rule and workflow stands apart (the layout of LANGUAGE.md §1).
+      // Records and enums stay together; every rule and workflow stands apart (the layout of docs/language.md §1).
       if (previous === null || !isTypeDeclaration(declaration) || !isTypeDeclaration(previous)) this.lines.push('');
       this.declaration(declaration);
       previous = declaration;

@@ -16,7 +16,7 @@ function hex(code: number): string {
 }
 
 /**
- * Maps full-width forms to ASCII (LANGUAGE.md §2) and reports characters that cannot appear in
+ * Maps full-width forms to ASCII (docs/language.md §2) and reports characters that cannot appear in
  * source (controls other than tab and line ends, unpaired surrogates), which become spaces.
  * String literals and comments are later read from the original text, so they keep what the user wrote.
  */

@@ -1,7 +1,7 @@
-/** Comparison keywords (LANGUAGE.md §5, level 4); `betweenAnd` is the `and` of `between a and b`. */
+/** Comparison keywords (docs/language.md §5, level 4); `betweenAnd` is the `and` of `between a and b`. */
 export const COMPARISON_CONCEPTS = ['eq', 'ne', 'lt', 'gt', 'ge', 'le', 'between', 'betweenAnd', 'oneOf', 'contains'] as const;
 
-/** Arithmetic keywords (LANGUAGE.md §5, levels 5 and 6). */
+/** Arithmetic keywords (docs/language.md §5, levels 5 and 6). */
 export const ARITHMETIC_CONCEPTS = ['plus', 'minus', 'times', 'dividedBy', 'modulo'] as const;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Source normalisation (LANGUAGE.md §2) for one UTF-16 code unit: full-width ASCII forms
+ * Source normalisation (docs/language.md §2) for one UTF-16 code unit: full-width ASCII forms
  * (U+FF01–U+FF5E: digits, letters, `：`, `，`, `（）`, …), the ideographic space and `、` `。` `【】`
  * map to ASCII. Always one unit to one unit, so offsets into the user's text never move.
  */

@@ -76,7 +76,7 @@ function keywordOp<T>(token: Token, table: ReadonlyMap<Concept, T>): T | undefin
 }
 
 /**
- * Expressions and types, by precedence climbing (LANGUAGE.md §5, lowest first): `or`, `and`,
+ * Expressions and types, by precedence climbing (docs/language.md §5, lowest first): `or`, `and`,
  * `not`, one comparison, additive, multiplicative, unary `-`, postfix `.field`, primary.
  *
  * Nesting is counted as the tree grows: brackets, calls, records and unary operators, and also
@@ -294,7 +294,7 @@ export abstract class ExpressionParser extends ParserBase {
 
   /**
    * After a `,` inside a record, `name set to` (or `name =`) continues the record; anything else
-   * ends it and the comma belongs to the enclosing list, call or record (LANGUAGE.md §5).
+   * ends it and the comma belongs to the enclosing list, call or record (docs/language.md §5).
    */
   private continuesRecord(): boolean {
     if (!this.at('comma')) return false;

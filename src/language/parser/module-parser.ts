@@ -29,7 +29,7 @@ type LocaleDurations = LocaleSyntax['durations'];
 
 const STATEMENT_CONCEPTS: readonly Concept[] = ['let', 'return', 'if', 'elseIf', 'else', 'match', 'when', 'forEach', 'fail'];
 
-/** A module: its header, then records, enums and rules (LANGUAGE.md §3). */
+/** A module: its header, then records, enums and rules (docs/language.md §3). */
 export class ModuleParser extends StatementParser {
   private readonly declarations: Declaration[] = [];
   /** Set after PL1010: the first `Module` line found later is the (misplaced) header, not a second one. */

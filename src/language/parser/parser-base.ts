@@ -7,7 +7,7 @@ import type { SourceComment, Token, TokenizeResult, TokenKind } from '../lexer/t
 import type { Concept } from '../locales/concepts.js';
 import type { LocaleSyntax } from '../locales/locale-syntax.js';
 
-/** Deepest allowed nesting of blocks, and separately of expressions (LANGUAGE.md §7). */
+/** Deepest allowed nesting of blocks, and separately of expressions (docs/language.md §7). */
 export const MAX_NESTING = 64;
 
 /** Thrown to abandon the current statement or declaration; caught where the parser re-synchronises. */

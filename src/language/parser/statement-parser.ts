@@ -17,7 +17,7 @@ import { spanFrom, spanOf } from './span.js';
 
 const STATEMENT_CONCEPTS: readonly Concept[] = ['let', 'return', 'if', 'match', 'forEach', 'fail'];
 
-/** Statements and indented blocks (LANGUAGE.md §4). */
+/** Statements and indented blocks (docs/language.md §4). */
 export abstract class StatementParser extends ExpressionParser {
   /** Set when the previous statement was abandoned, so its `Otherwise` lines are skipped quietly. */
   private previousFailed = false;

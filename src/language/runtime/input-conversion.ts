@@ -1,5 +1,5 @@
 /**
- * Context input (JSON) → internal values, strictly (LANGUAGE.md §7). Internally a record is an
+ * Context input (JSON) → internal values, strictly (docs/language.md §7). Internally a record is an
  * array of its field values in declaration order and an enum value is its variant's index.
  *
  * Two passes: a fast conversion that only says "invalid", and, when it does, a diagnosing walk

@@ -1,5 +1,5 @@
 /**
- * Internal values → JSON (LANGUAGE.md §7): records become objects with their fields in
+ * Internal values → JSON (docs/language.md §7): records become objects with their fields in
  * declaration order, enum values their variant name, lists arrays. Values whose type holds no
  * record or enum are already JSON and pass through untouched.
  */

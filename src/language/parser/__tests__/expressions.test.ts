@@ -9,7 +9,7 @@ const cmp = (op: string, left: unknown, right: unknown) => ({ kind: 'Compare', o
 const not = (operand: unknown) => ({ kind: 'Unary', op: 'not', operand });
 const neg = (operand: unknown) => ({ kind: 'Unary', op: 'neg', operand });
 
-describe('expression precedence (LANGUAGE.md §5)', () => {
+describe('expression precedence (docs/language.md §5)', () => {
   it('binds or < and < not < comparison < additive < multiplicative < unary minus < postfix', () => {
     expect(returned('a or b and not c is d plus e times -f.g')).toEqual(
       bin(

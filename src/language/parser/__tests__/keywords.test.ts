@@ -246,7 +246,7 @@ const ROWS: Row[] = [
   },
 ];
 
-describe('every keyword row of LANGUAGE.md §6', () => {
+describe('every keyword row of docs/language.md §9', () => {
   it.each(ROWS)('$row: parses alike in en-US, zh-CN and de-DE', ({ sources, expected }) => {
     const trees = (['en-US', 'zh-CN', 'de-DE'] as const).map((locale) => {
       const result = parse(sources[locale], locale);

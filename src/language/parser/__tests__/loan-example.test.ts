@@ -20,7 +20,7 @@ function preOrder(node: unknown, out: Node[] = []): Node[] {
   return out;
 }
 
-describe('LANGUAGE.md §1 example', () => {
+describe('docs/language.md §1 example', () => {
   const en = parsedOk(LOAN_EXAMPLE_EN, 'en-US');
 
   it('parses identically in en-US, zh-CN and de-DE', () => {
