@@ -52,6 +52,15 @@ import {
 } from './jobs/index.js';
 import { createLogger, type Logger } from './logging/index.js';
 import {
+  createServiceMetrics,
+  observedAuditWriter,
+  observedWorkflowRepository,
+  observeQueueDepths,
+  observeWorker,
+  startMetricsServer,
+  type ServiceMetrics,
+} from './metrics/index.js';
+import {
   BuiltinLibraryError,
   createBuiltinVersions,
   createDomainDecider,
@@ -80,6 +89,8 @@ export interface Runtime {
   redis: Redis;
   /** Deploys and rollbacks of any process, for the caches of active versions of this one. */
   activationNotices: ActivationNotices;
+  /** This process's Prometheus metrics (GET /metrics on the API, METRICS_PORT on a worker). */
+  metrics: ServiceMetrics;
 }
 
 export interface RunningPart {
@@ -135,7 +146,7 @@ async function loadBuiltins(config: Config): Promise<BuiltinModule[]> {
 }
 
 /** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
-function createEvaluationPath({ config, store, activationNotices }: Runtime, builtins: readonly BuiltinModule[]) {
+function createEvaluationPath({ config, store, activationNotices, metrics }: Runtime, builtins: readonly BuiltinModule[]) {
   const dispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({
       connection: config.REDIS_URL,
@@ -147,7 +158,7 @@ function createEvaluationPath({ config, store, activationNotices }: Runtime, bui
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
     maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
   });
-  const auditWriter = createAuditChainWriter(store.audit);
+  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit), metrics);
   const builtinVersions = createBuiltinVersions(builtins);
   const versions = createVersionResolver({
     policies: store.policies,
@@ -185,7 +196,7 @@ async function openConfiguredStore(config: Config): Promise<Store> {
   }
 }
 
-async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
+async function openRuntime(config: Config, logger: Logger, role: ProcessRole): Promise<Runtime> {
   await probeRedis(config.REDIS_URL);
   const store = await openConfiguredStore(config);
   // No offline queue: while Redis is away, commands fail at once instead of piling up.
@@ -208,7 +219,9 @@ async function openRuntime(config: Config, logger: Logger): Promise<Runtime> {
     await store.close();
     throw error;
   }
-  return { config, logger, store, redis, activationNotices };
+  const metrics = createServiceMetrics({ role });
+  observeQueueDepths(metrics, redis, config.REDIS_KEY_PREFIX);
+  return { config, logger, store, redis, activationNotices, metrics };
 }
 
 /** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
@@ -321,6 +334,7 @@ export const startApi: PartStarter = async (runtime) => {
     logger,
     store,
     redis: runtime.redis,
+    metrics: runtime.metrics,
     tokenVerifier: createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS }),
     rateLimiter: createTenantRateLimiter({
       redis: requestRedis,
@@ -341,7 +355,7 @@ export const startApi: PartStarter = async (runtime) => {
       }),
       createWorkflowRoutes({
         service: createWorkflowService({
-          workflows: store.workflows,
+          workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
           versions,
           definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
           enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
@@ -415,7 +429,7 @@ export const startApi: PartStarter = async (runtime) => {
 };
 
 /** The `policy-evaluate` consumer: a thread pool running the interpreter, fed by BullMQ. */
-async function startEvaluationProcessor({ config, logger }: Runtime): Promise<RunningPart> {
+async function startEvaluationProcessor({ config, logger, metrics }: Runtime): Promise<RunningPart> {
   let pool: EnginePool;
   try {
     pool = createEnginePool({
@@ -448,6 +462,11 @@ async function startEvaluationProcessor({ config, logger }: Runtime): Promise<Ru
     await pool.close();
     throw error;
   }
+  observeWorker(worker.worker, metrics);
+  metrics.gaugeOnScrape('policy_engine_engine_thread_utilization', 'Share of the evaluation threads\' time spent running tasks since the pool started (0 to 1)', [], (set) =>
+    set({}, pool.stats().utilization),
+  );
+  metrics.gaugeOnScrape('policy_engine_engine_queued_items', 'Evaluation items waiting for a thread in this process', [], (set) => set({}, pool.stats().queuedItems));
   logger.info(
     { threads: pool.size, concurrency, timeoutMs: config.EVALUATION_TIMEOUT_MS, stepBudget: config.EVALUATION_STEP_BUDGET },
     'evaluation engine started',
@@ -466,7 +485,7 @@ async function startEvaluationProcessor({ config, logger }: Runtime): Promise<Ru
 async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   const { config, logger, store } = runtime;
   const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
-  const audit = createAuditChainWriter(store.audit);
+  const audit = observedAuditWriter(createAuditChainWriter(store.audit), runtime.metrics);
   const settings = anomalySettingsOf(runtime, audit);
   const deps = { store, settings, audit, builtinModules };
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
@@ -486,6 +505,8 @@ async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
     await audit.close();
     throw error;
   }
+  observeWorker(workers.detectWorker, runtime.metrics);
+  observeWorker(workers.verifyWorker, runtime.metrics);
   logger.info({ everySeconds: config.ANOMALY_DETECT_INTERVAL_SECONDS }, 'anomaly detection scheduled');
   return {
     name: 'anomalies',
@@ -503,7 +524,7 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
   const runner = createWorkflowRunner({
-    workflows: store.workflows,
+    workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
     definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),
     evaluate: (tenantId, record, rule, args) => evaluateStep(evaluation, tenantId, record, rule, args),
     scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
@@ -527,6 +548,7 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
     await release();
     throw error;
   }
+  observeWorker(worker.worker, runtime.metrics);
   logger.info({ lockSeconds: config.WORKFLOW_JOB_LOCK_SECONDS }, 'workflow worker started');
   return {
     name: 'workflow-run',
@@ -554,9 +576,22 @@ export const startWorker: PartStarter = async (runtime) => {
 };
 
 /** Workers start first so that the API never accepts work nobody can take. */
+/** A worker process's metrics on METRICS_PORT (the API serves its own at GET /metrics). */
+export const startWorkerMetrics: PartStarter = async ({ config, logger, metrics }) => {
+  if (config.METRICS_PORT === undefined) return { name: 'metrics (off)', stop: async () => {} };
+  let server: Awaited<ReturnType<typeof startMetricsServer>>;
+  try {
+    server = await startMetricsServer(metrics, config.METRICS_PORT, config.HOST);
+  } catch (error) {
+    throw new StartupError(`cannot serve metrics on port ${config.METRICS_PORT} (${(error as Error).message}): set another METRICS_PORT`);
+  }
+  logger.info({ port: server.port }, 'metrics listening');
+  return { name: 'metrics', url: `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${server.port}/metrics`, stop: () => server.close() };
+};
+
 export const ROLE_PARTS: Readonly<Record<ProcessRole, readonly PartStarter[]>> = {
   api: [startApi],
-  worker: [startWorker],
+  worker: [startWorker, startWorkerMetrics],
   all: [startWorker, startApi],
 };
 
@@ -569,7 +604,7 @@ export interface Service {
 }
 
 export async function startService(role: ProcessRole, config: Config, logger: Logger): Promise<Service> {
-  const runtime = await openRuntime(config, logger);
+  const runtime = await openRuntime(config, logger, role);
   const parts: RunningPart[] = [];
   const stop = async () => {
     for (const part of [...parts].reverse()) {
@@ -598,8 +633,10 @@ function startupLine(service: Service): string {
   const { config, store } = service.runtime;
   const where = storeLocation(config);
   const storeText = store.kind === 'sqlite' ? `SQLite at ${where.sqlitePath}` : `MongoDB at ${redactUrl(where.mongodbUrl ?? '')}`;
-  const api = service.parts.find((part) => part.url !== undefined)?.url;
-  const serving = api === undefined ? 'no API in this role' : `API at ${api} (try ${api}/readyz)`;
+  const api = service.parts.find((part) => part.name === 'api')?.url;
+  const metrics = service.parts.find((part) => part.name === 'metrics')?.url;
+  const serving =
+    api !== undefined ? `API at ${api} (try ${api}/readyz)` : metrics !== undefined ? `no API in this role, metrics at ${metrics}` : 'no API in this role';
   return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}. Stop with Ctrl-C.\n`;
 }
 

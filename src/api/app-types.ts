@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Principal, Role, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logging/index.js';
+import type { ServiceMetrics } from '../metrics/index.js';
 import type { Store } from '../store/ports.js';
 import type { TenantRateLimiter } from './tenant-rate-limiter.js';
 
@@ -36,6 +37,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Route modules registered after the built-in ones. */
   routes?: readonly RouteModule[];
+  /** The process's metrics: requests are timed, and GET /metrics serves them. */
+  metrics?: ServiceMetrics;
 }
 
 /** Shared guards, so every route declares its protection in one line. */

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import type { AppDeps, AppState } from './app-types.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { fixedPathMethods } from './middleware/fixed-path-methods.js';
+import { httpMetrics } from './middleware/http-metrics.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRouteKit } from './route-kit.js';
@@ -18,6 +19,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const kit = createRouteKit(deps);
   for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, deps, kit);
 
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(fixedPathMethods(router));

@@ -61,6 +61,8 @@ function boolean() {
  */
 export const envSchema = z.object({
   PORT: integer(0, 65535).default(8080),
+  // A worker process serves GET /metrics here when set (API processes serve it on PORT).
+  METRICS_PORT: integer(0, 65535).optional(),
   HOST: z.string().min(1).default('0.0.0.0'),
   ROLE: z.enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),

@@ -72,6 +72,8 @@ export interface EnginePoolStats {
   threadFailures: number;
   cacheHits: number;
   cacheMisses: number;
+  /** Share of the threads' time spent running tasks since the pool started, 0 to 1 (Piscina's). */
+  utilization: number;
 }
 
 /** One batch on its way through the pool. */
@@ -388,7 +390,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     size: threads,
     taskTimeoutMs,
     run,
-    stats: () => ({ threads: piscina.threads.length, queuedItems: scheduler.size(), ...counters }),
+    stats: () => ({ threads: piscina.threads.length, queuedItems: scheduler.size(), ...counters, utilization: piscina.utilization }),
     threadWorkers: () => piscina.threads,
     async close() {
       if (closed) return;

@@ -1,9 +1,10 @@
 import type { RouteModule } from '../app-types.js';
 import { auditRoutes } from './audit.js';
 import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
 import { versionRoutes } from './version.js';
 
 /** Every route module of the service, registered in this order on one router. */
-export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, auditRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, auditRoutes];
 
-export { auditRoutes, healthRoutes, versionRoutes };
+export { auditRoutes, healthRoutes, metricsRoutes, versionRoutes };

@@ -1,0 +1,6 @@
+export { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
+export { observedAuditWriter } from './observed-audit-writer.js';
+export { observedWorkflowRepository } from './observed-workflow-repository.js';
+export { observeWorker } from './observe-worker.js';
+export { observeQueueDepths } from './queue-depths.js';
+export { startMetricsServer } from './metrics-server.js';

@@ -1,0 +1,18 @@
+import type { WorkflowRepository } from '../store/index.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/** The workflow store, counting the events it appends by type (started, completed, failed, …). */
+export function observedWorkflowRepository(repository: WorkflowRepository, metrics: ServiceMetrics): WorkflowRepository {
+  return {
+    create: (tenantId, record) => repository.create(tenantId, record),
+    get: (tenantId, workflowId) => repository.get(tenantId, workflowId),
+    ownerOf: (workflowId) => repository.ownerOf(workflowId),
+    events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
+    async append(tenantId, workflowId, events) {
+      const inserted = await repository.append(tenantId, workflowId, events);
+      // Only what this call stored: a writer that lost the race counts nothing twice.
+      for (const event of events.slice(0, inserted)) metrics.workflowEvents.inc({ event_type: event.eventType });
+      return inserted;
+    },
+  };
+}
