@@ -48,15 +48,16 @@ const sourceFields = {
   context,
   locale: name(MAX_LOCALE_LENGTH).optional(),
 };
-const sourceSchema = z.strictObject(sourceFields);
-const storedSchema = z.strictObject({
+/** The bodies of the evaluation routes, exported for the OpenAPI document. */
+export const sourceSchema = z.strictObject(sourceFields);
+export const storedSchema = z.strictObject({
   policyModule: name(MAX_NAME_LENGTH),
   policyFunction: name(MAX_NAME_LENGTH),
   // 0 names the built-in module.
   version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context,
 });
-const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
+export const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
 
 /** What each field must be, for messages that name the field and what was sent instead. */
 const FIELD_RULES: Record<string, string> = {

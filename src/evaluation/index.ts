@@ -29,3 +29,4 @@ export {
   type EvaluationServiceDeps,
 } from './evaluation-service.js';
 export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
+export { batchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';

@@ -13,3 +13,4 @@ export {
   type WorkflowView,
 } from './workflow-service.js';
 export { evaluateStep } from './step-evaluation.js';
+export { signalSchema as workflowSignalBodySchema, startSchema as workflowStartBodySchema } from './workflow-service.js';

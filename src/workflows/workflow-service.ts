@@ -58,13 +58,14 @@ export interface WorkflowServiceDeps {
 }
 
 const name = z.string().min(1).max(256);
-const startSchema = z.strictObject({
+/** The bodies of the workflow routes, exported for the OpenAPI document. */
+export const startSchema = z.strictObject({
   policyModule: name,
   workflow: name,
   version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context: z.record(z.string(), z.unknown()),
 });
-const signalSchema = z.strictObject({ signal: z.string().min(1).max(128), approved: z.boolean() });
+export const signalSchema = z.strictObject({ signal: z.string().min(1).max(128), approved: z.boolean() });
 
 function invalid(message: string): WorkflowError {
   return new WorkflowError(400, WorkflowErrorCode.REQUEST_INVALID, message);

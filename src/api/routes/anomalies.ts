@@ -30,7 +30,7 @@ export interface AnomalyRouteOptions {
   settings: AnomalySettings;
 }
 
-const statusBodySchema = z.strictObject({
+export const statusBodySchema = z.strictObject({
   status: z.string(),
   note: z.string().max(ANOMALY_NOTE_MAX_LENGTH).nullable().optional(),
 });

@@ -2,9 +2,10 @@ import type { RouteModule } from '../app-types.js';
 import { auditRoutes } from './audit.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
+import { openapiRoutes } from './openapi.js';
 import { versionRoutes } from './version.js';
 
 /** Every route module of the service, registered in this order on one router. */
-export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, auditRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, openapiRoutes, auditRoutes];
 
-export { auditRoutes, healthRoutes, metricsRoutes, versionRoutes };
+export { auditRoutes, healthRoutes, metricsRoutes, openapiRoutes, versionRoutes };

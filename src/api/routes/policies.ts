@@ -39,11 +39,11 @@ export interface PolicyRouteOptions extends SignedOrBearerOptions {
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
 
-const deploySchema = z.strictObject({
+export const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
 });
-const rollbackSchema = z.strictObject({ version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+export const rollbackSchema = z.strictObject({ version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
 const FIELD_RULES: Record<string, string> = {
   source: 'a non-empty string (the policy module source text)',

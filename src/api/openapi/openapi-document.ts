@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { serviceVersion } from '../../config/index.js';
+import { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation } from './api-operations.js';
+import { errorEnvelope } from './response-schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema (2020-12, what OpenAPI 3.1 uses) of a zod schema; requests as sent, answers as given. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dropped, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const ERROR = { $ref: '#/components/schemas/ErrorEnvelope' };
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR } } });
+
+function parameters(op: ApiOperation): JsonSchema[] {
+  const list: JsonSchema[] = [];
+  for (const [name, description] of Object.entries(op.pathParams ?? {})) list.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
+  for (const [name, field] of Object.entries(op.query?.shape ?? {})) {
+    const schema = field as z.ZodType;
+    list.push({ name, in: 'query', required: !schema.safeParse(undefined).success, schema: jsonSchema(schema, 'input') });
+  }
+  if (op.auth !== 'none') list.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: 'The tenant: 1-64 letters, digits, `_` or `-`', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } });
+  if (op.auth === 'signed' || op.auth === 'signed-or-bearer') {
+    for (const [name, description] of [
+      ['X-User-Role', 'the role signed for (VIEWER, MEMBER, ADMIN, OWNER); optional with a bearer token'],
+      ['X-Policy-Timestamp', 'Unix seconds, within ±300 s of the server'],
+      ['X-Policy-Nonce', '16-128 of A-Z a-z 0-9 _ -; single use'],
+    ] as const) {
+      list.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+    }
+  }
+  if (op.idempotent) list.push({ name: 'Idempotency-Key', in: 'header', required: false, description: '1-255 printable characters; a repeat within 24 hours gets the stored answer', schema: { type: 'string', maxLength: 255 } });
+  return list;
+}
+
+function security(op: ApiOperation): JsonSchema[] | undefined {
+  switch (op.auth) {
+    case 'none':
+      return [];
+    case 'bearer':
+      return [{ bearerToken: [] }];
+    case 'signed':
+      return [{ requestSignature: [] }];
+    case 'signed-or-bearer':
+      return [{ requestSignature: [] }, { bearerToken: [] }];
+  }
+}
+
+function operation(op: ApiOperation): JsonSchema {
+  const responses: Record<string, unknown> = {};
+  const { success } = op;
+  responses[String(success.status)] = {
+    description: success.description,
+    ...(success.schema
+      ? { content: { 'application/json': { schema: jsonSchema(success.schema, 'output') } } }
+      : success.contentType
+        ? { content: { [success.contentType]: { schema: { type: 'string' } } } }
+        : {}),
+  };
+  const errors: Record<string, string> = { ...AUTHENTICATION_ERRORS[op.auth], ...op.errors };
+  if (op.body !== undefined && errors['400'] === undefined) errors['400'] = 'the body is not valid JSON or does not fit';
+  errors['500'] = 'a defect: the answer carries a reference id that the log shows with the stack (ERR_INTERNAL_UNEXPECTED)';
+  for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description);
+  const role = op.role === undefined ? '' : ` Role ${op.role} or higher.`;
+  return {
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description || role ? { description: `${op.description ?? ''}${role}`.trim() } : {}),
+    operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+    parameters: parameters(op),
+    ...(op.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    responses,
+    security: security(op),
+  };
+}
+
+/** The OpenAPI 3.1 document of the service, built from the operations table and its zod schemas. */
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of API_OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  const { service, version } = serviceVersion();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Policy engine service',
+      version,
+      description: `${service}: evaluates business policies written in a multi-locale policy language, per tenant, and records what happens in a tamper-evident audit chain. Every error answers the envelope \`{result: null, error, executionTimeMs: 0, code}\`.`,
+    },
+    servers: [{ url: '/' }],
+    tags: ['operations', 'audit', 'anomalies', 'evaluation', 'registry', 'workflows', 'graphql'].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { ErrorEnvelope: jsonSchema(errorEnvelope, 'output') },
+      securitySchemes: {
+        bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (HS256) with `sub`, `tenant`, `roles`, `iat`, `exp`' },
+        requestSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Policy-Signature',
+          description:
+            '`v1=<base64url HMAC-SHA256>` with the tenant\'s signing secret over `METHOD\\nPATH?QUERY\\nTIMESTAMP\\nNONCE\\nTENANT\\nROLE\\n<hex SHA-256 of the body>`, sent with X-Tenant-Id, X-User-Role, X-Policy-Timestamp and X-Policy-Nonce (src/auth/request-signing.md)',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { DETECTION_SETTING_BOUNDS, DETECTION_SETTING_NAMES } from '../../anomalies/index.js';
+
+/**
+ * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
+ * document uses the schemas that validate them. Tests parse real answers with these.
+ */
+const instant = z.string().describe('ISO 8601 date-time');
+const json = z.record(z.string(), z.unknown());
+
+export const errorEnvelope = z
+  .object({ result: z.null(), error: z.string(), executionTimeMs: z.number(), code: z.string() })
+  .describe('Every error: `code` is stable, `error` says what to do');
+
+export const span = z.object({ start: z.number(), end: z.number(), line: z.number(), column: z.number(), endLine: z.number(), endColumn: z.number() });
+export const diagnostic = z.object({
+  code: z.string().describe('PL1xxx syntax, PL2xxx types, PL3xxx runtime, PL4xxx limits, PL5xxx input, PL6xxx locale and entry'),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+  span: span.nullable(),
+  help: z.string().optional(),
+});
+
+export const evaluationAnswer = z.object({
+  result: z.unknown().describe('The rule\'s result as JSON; null when the evaluation failed'),
+  error: z.string().nullable().describe('`<code> <message> at <line>:<column>` of the first error, or null'),
+  executionTimeMs: z.number(),
+  code: z.string().optional().describe('The failure\'s code (PL… or ERR_EVALUATION_…)'),
+  diagnostics: z.array(diagnostic),
+  trace: z.array(json).optional().describe('With ?trace=true: the decision trace'),
+});
+export const storedEvaluationAnswer = evaluationAnswer.extend({
+  policyModule: z.string(),
+  policyFunction: z.string(),
+  version: z.number().int(),
+  versionId: z.string(),
+});
+export const batchAnswer = z.object({ results: z.array(evaluationAnswer).describe('One per item, in order; each fails on its own') });
+
+export const auditRecord = z.object({
+  id: z.string(),
+  seq: z.number().int().describe('Position in the tenant\'s chain, from 1'),
+  eventType: z.string(),
+  policyModule: z.string().nullable(),
+  policyFunction: z.string().nullable(),
+  actorId: z.string(),
+  occurredAt: instant,
+  payload: json,
+  hash: z.string().describe('SHA-256 of the record\'s canonical content'),
+  previousHash: z.string(),
+});
+export const chainVerification = z.object({
+  valid: z.boolean(),
+  checked: z.number().int(),
+  headSeq: z.number().int(),
+  headHash: z.string().nullable(),
+  firstInvalidSeq: z.number().int().nullable(),
+  reason: z.string().nullable(),
+});
+
+const anomalyType = z.enum(['HIGH_FAILURE_RATE', 'ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION']);
+export const anomalyStatus = z.enum(['OPEN', 'VERIFYING', 'RESOLVED', 'DISMISSED']);
+export const anomaly = z.object({
+  id: z.string(),
+  type: anomalyType,
+  policyModule: z.string(),
+  policyFunction: z.string(),
+  versionId: z.string(),
+  detectedAt: instant,
+  status: anomalyStatus,
+  severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
+  summary: z.string(),
+});
+export const anomalyDetail = anomaly.extend({ metrics: json, recommendedActions: z.array(z.string()) }).passthrough();
+export const anomalyPage = z.object({
+  content: z.array(anomaly),
+  totalElements: z.number().int(),
+  totalPages: z.number().int(),
+  page: z.number().int().describe('zero-based'),
+  size: z.number().int(),
+});
+
+const settingValues = z.object(Object.fromEntries(DETECTION_SETTING_NAMES.map((name) => [name, z.number()])));
+/** The PUT body: any of the settings, each within its bounds; absent ones follow the defaults. */
+export const anomalySettingsBody = z.strictObject(
+  Object.fromEntries(
+    DETECTION_SETTING_NAMES.map((name) => {
+      const { min, max, integer } = DETECTION_SETTING_BOUNDS[name];
+      const number = integer ? z.number().int() : z.number();
+      return [name, number.min(min).max(max).optional()];
+    }),
+  ),
+);
+export const anomalySettings = z.object({ defaults: settingValues, overrides: settingValues.partial(), effective: settingValues, bounds: json });
+
+export const workflowEvent = z.object({ sequence: z.number().int(), workflowId: z.string(), eventType: z.string(), payload: json, occurredAt: instant });
+export const workflow = z.object({
+  workflowId: z.string(),
+  policyModule: z.string(),
+  version: z.number().int(),
+  workflow: z.string(),
+  status: z.string().describe('RUNNING, WAITING, COMPENSATING, COMPLETED, FAILED, CANCELLED'),
+  currentStep: z.string().nullable(),
+  steps: z.array(json),
+  finalResult: z.boolean().nullable(),
+  error: z.string().nullable(),
+  startedAt: instant,
+});
+
+const signature = z.object({ name: z.string(), params: z.array(z.object({ name: z.string(), type: z.string() })), returnType: z.string() });
+export const policy = z.object({
+  id: z.string(),
+  policyModule: z.string(),
+  policyFunction: z.string(),
+  version: z.number().int(),
+  versionId: z.string(),
+  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  builtin: z.boolean(),
+  locale: z.string(),
+  createdAt: instant,
+  updatedAt: instant,
+  source: z.string(),
+});
+export const moduleVersion = z.object({
+  policyModule: z.string(),
+  version: z.number().int(),
+  versionId: z.string(),
+  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  builtin: z.boolean(),
+  locale: z.string(),
+  sourceHash: z.string(),
+  functions: z.array(signature),
+  actorId: z.string().nullable(),
+  createdAt: instant,
+  updatedAt: instant,
+});
+export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
+export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
+export const rolledBack = z.object({ policyModule: z.string(), version: z.number().int(), versionId: z.string(), previousVersion: z.number().int().nullable(), activatedAt: instant });
+
+export const health = z.object({ status: z.literal('ok') });
+export const readiness = z.object({ status: z.string(), checks: z.object({ store: z.enum(['ok', 'failed']), redis: z.enum(['ok', 'failed']) }) }).passthrough();
+export const version = z.object({ service: z.string(), version: z.string(), api: z.array(z.string()), node: z.string() });
+export const graphqlAnswer = z.object({ data: json.nullable().optional(), errors: z.array(json).optional() });
