@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   createAnomalyDetector,
@@ -18,6 +19,7 @@ import {
 import {
   createAnomalyRoutes,
   createApp,
+  createQueueBoard,
   createEvaluationRoutes,
   createPolicyRoutes,
   createSigningSecretCache,
@@ -44,6 +46,7 @@ import {
   createAnomalyJobQueues,
   createEvaluationDispatcher,
   createRedisClient,
+  openServiceQueues,
   createRedisBatchTransport,
   createWorkflowJobQueue,
   startAnomalyWorkers,
@@ -91,6 +94,8 @@ export interface Runtime {
   activationNotices: ActivationNotices;
   /** This process's Prometheus metrics (GET /metrics on the API, METRICS_PORT on a worker). */
   metrics: ServiceMetrics;
+  /** Every queue, for looking at (metrics, the operators' dashboard). */
+  queues: Queue[];
 }
 
 export interface RunningPart {
@@ -220,8 +225,9 @@ async function openRuntime(config: Config, logger: Logger, role: ProcessRole): P
     throw error;
   }
   const metrics = createServiceMetrics({ role });
-  observeQueueDepths(metrics, redis, config.REDIS_KEY_PREFIX);
-  return { config, logger, store, redis, activationNotices, metrics };
+  const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX);
+  observeQueueDepths(metrics, queues);
+  return { config, logger, store, redis, activationNotices, metrics, queues };
 }
 
 /** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
@@ -330,12 +336,14 @@ export const startApi: PartStarter = async (runtime) => {
     await auditWriter.close();
     requestRedis.disconnect();
   };
+  const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
   const app = createApp({
     logger,
     store,
     redis: runtime.redis,
     metrics: runtime.metrics,
-    tokenVerifier: createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS }),
+    tokenVerifier,
+    queueBoard: createQueueBoard({ queues: runtime.queues, tokenVerifier, operatorTenant: config.OPERATOR_TENANT }),
     rateLimiter: createTenantRateLimiter({
       redis: requestRedis,
       points: config.RATE_LIMIT_POINTS,
@@ -615,6 +623,7 @@ export async function startService(role: ProcessRole, config: Config, logger: Lo
       }
     }
     await runtime.activationNotices.close();
+    await Promise.allSettled(runtime.queues.map((queue) => queue.close()));
     runtime.redis.disconnect();
     await runtime.store.close();
   };

@@ -39,6 +39,8 @@ export interface AppDeps {
   routes?: readonly RouteModule[];
   /** The process's metrics: requests are timed, and GET /metrics serves them. */
   metrics?: ServiceMetrics;
+  /** The operators' queue dashboard (/admin/…), ahead of the API's own body parsing and routes. */
+  queueBoard?: AppMiddleware;
 }
 
 /** Shared guards, so every route declares its protection in one line. */

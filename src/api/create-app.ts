@@ -22,6 +22,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  if (deps.queueBoard) app.use(deps.queueBoard);
   app.use(fixedPathMethods(router));
   app.use(jsonBody({ limitBytes: deps.bodyLimitBytes }));
   app.use(router.routes());

@@ -34,3 +34,4 @@ export { createWorkflowRoutes, WORKFLOWS_ROUTE, type WorkflowRouteOptions } from
 export { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation, type Authentication } from './openapi/api-operations.js';
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';
+export { createQueueBoard, OPERATOR_LOGIN_PATH, OPERATOR_LOGOUT_PATH, QUEUE_BOARD_ADMIN_PATH, QUEUE_BOARD_PATH, type QueueBoardOptions } from './admin/queue-board.js';

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { LOG_FORMATS } from '../logging/index.js';
+import { isValidTenantId } from '../tenants/tenant-id.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
@@ -63,6 +64,8 @@ export const envSchema = z.object({
   PORT: integer(0, 65535).default(8080),
   // A worker process serves GET /metrics here when set (API processes serve it on PORT).
   METRICS_PORT: integer(0, 65535).optional(),
+  // Tokens of this tenant (and only these) open the queue dashboard at /admin/queues: it shows every tenant's jobs.
+  OPERATOR_TENANT: z.string().refine(isValidTenantId, { message: "must be 1-64 letters, digits, '_' or '-'" }).default('operators'),
   HOST: z.string().min(1).default('0.0.0.0'),
   ROLE: z.enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),

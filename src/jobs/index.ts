@@ -48,3 +48,4 @@ export {
   type WorkflowRunJobData,
   type WorkflowWorker,
 } from './workflow-jobs.js';
+export { openServiceQueues } from './service-queues.js';

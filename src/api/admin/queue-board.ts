@@ -1,0 +1,152 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { KoaAdapter } from '@bull-board/koa';
+import type { Queue } from 'bullmq';
+import { AuthenticationError, AuthErrorCode, AuthorizationError, roleSatisfies, type Principal, type TokenVerifier } from '../../auth/index.js';
+import { ApiError } from '../api-error.js';
+import type { AppContext, AppMiddleware } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+
+export const QUEUE_BOARD_PATH = '/admin/queues';
+/** The same board with job actions (retry, remove, clean, pause), for ADMIN operators only. */
+export const QUEUE_BOARD_ADMIN_PATH = '/admin/queues-admin';
+export const OPERATOR_LOGIN_PATH = '/admin/login';
+export const OPERATOR_LOGOUT_PATH = '/admin/logout';
+export const OPERATOR_COOKIE = 'pe_operator';
+
+export interface QueueBoardOptions {
+  queues: readonly Queue[];
+  tokenVerifier: TokenVerifier;
+  /**
+   * The tenant whose tokens open the board (OPERATOR_TENANT). The board shows every tenant's jobs,
+   * so no tenant's own token may: operators get tokens of this tenant, which holds no policies.
+   */
+  operatorTenant: string;
+}
+
+const MAX_LOGIN_BODY = 16 * 1024;
+
+function loginPage(message: string | null): string {
+  const note = message === null ? '' : `<p role="alert" class="error">${message.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Queue dashboard — sign in</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#111}
+label{display:block;font-weight:600;margin-bottom:.25rem}textarea{width:100%;font:14px monospace;padding:.5rem}
+button{margin-top:.75rem;padding:.5rem 1.25rem;font-size:1rem}.error{color:#a00;font-weight:600}</style></head>
+<body><h1>Queue dashboard</h1>
+<p>Paste an operator token: a bearer token of the operator tenant, for example from
+<code>npm run -s token -- --tenant operators --role VIEWER</code> (read-only) or <code>--role ADMIN</code>
+(job actions). It is kept in a cookie for this site until it expires or you sign out.</p>
+${note}
+<form method="post" action="${OPERATOR_LOGIN_PATH}">
+<label for="token">Operator token</label>
+<textarea id="token" name="token" rows="5" required autocomplete="off" spellcheck="false"></textarea>
+<button type="submit">Sign in</button>
+</form></body></html>
+`;
+}
+
+async function readForm(ctx: AppContext): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_LOGIN_BODY) throw new ApiError(413, ApiErrorCode.REQUEST_BODY_TOO_LARGE, `the sign-in form exceeds ${MAX_LOGIN_BODY} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean): AppMiddleware {
+  const serverAdapter = new KoaAdapter();
+  serverAdapter.setBasePath(basePath);
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode })),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: readOnlyMode ? 'Queues (read-only)' : 'Queues' } },
+  });
+  return serverAdapter.registerPlugin() as unknown as AppMiddleware;
+}
+
+/**
+ * The BullMQ dashboard (Bull Board) for operators: `/admin/queues` read-only for any operator
+ * (VIEWER or higher of the operator tenant), `/admin/queues-admin` with job actions for ADMIN.
+ * A browser signs in at `/admin/login` with a pasted token (kept in an HttpOnly, SameSite=Strict
+ * cookie until the token expires); other clients send `Authorization: Bearer`.
+ */
+export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
+  const readOnly = board(options.queues, QUEUE_BOARD_PATH, true);
+  const withActions = board(options.queues, QUEUE_BOARD_ADMIN_PATH, false);
+
+  async function operator(token: string): Promise<Principal> {
+    const principal = await options.tokenVerifier.verify(token);
+    if (principal.tenantId !== options.operatorTenant) {
+      throw new AuthorizationError(AuthErrorCode.TENANT_MISMATCH, `the queue dashboard needs a token of the operator tenant \`${options.operatorTenant}\`, not of \`${principal.tenantId}\``);
+    }
+    if (!roleSatisfies(principal.role, 'VIEWER')) {
+      throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, 'the queue dashboard needs role VIEWER or higher');
+    }
+    return principal;
+  }
+
+  const inside = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+
+  return async (ctx, next) => {
+    if (ctx.path === OPERATOR_LOGIN_PATH) {
+      if (ctx.method === 'GET') {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = loginPage(null);
+        return;
+      }
+      if (ctx.method !== 'POST') throw new ApiError(405, ApiErrorCode.ROUTE_METHOD_NOT_ALLOWED, `${ctx.method} ${ctx.path} is not allowed; allowed methods: GET, POST`, { Allow: 'GET, POST' });
+      const token = (await readForm(ctx)).get('token')?.trim() ?? '';
+      let principal: Principal;
+      try {
+        principal = await operator(token);
+      } catch (error) {
+        if (!(error instanceof AuthenticationError || error instanceof AuthorizationError)) throw error;
+        ctx.status = error.status;
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = loginPage(error.message);
+        return;
+      }
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
+      ctx.cookies.set(OPERATOR_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: ctx.secure,
+        path: '/admin',
+        maxAge: Math.max(0, claims.exp * 1000 - Date.now()),
+        overwrite: true,
+      });
+      ctx.redirect(roleSatisfies(principal.role, 'ADMIN') ? `${QUEUE_BOARD_ADMIN_PATH}/` : `${QUEUE_BOARD_PATH}/`);
+      return;
+    }
+    if (ctx.path === OPERATOR_LOGOUT_PATH) {
+      ctx.cookies.set(OPERATOR_COOKIE, '', { path: '/admin', maxAge: 0, httpOnly: true, sameSite: 'strict', overwrite: true });
+      ctx.redirect(OPERATOR_LOGIN_PATH);
+      return;
+    }
+    const actions = inside(ctx.path, QUEUE_BOARD_ADMIN_PATH);
+    if (!actions && !inside(ctx.path, QUEUE_BOARD_PATH)) return next();
+
+    const header = ctx.get('Authorization');
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? ctx.cookies.get(OPERATOR_COOKIE) ?? '';
+    if (token === '') {
+      // A browser is sent to sign in; anything else gets the envelope.
+      if (ctx.method === 'GET' && ctx.get('Accept').includes('text/html')) return ctx.redirect(OPERATOR_LOGIN_PATH);
+      throw new AuthenticationError(AuthErrorCode.TOKEN_MISSING, `the queue dashboard needs an operator token: sign in at ${OPERATOR_LOGIN_PATH} or send \`Authorization: Bearer <token>\``);
+    }
+    const principal = await operator(token);
+    if (actions && !roleSatisfies(principal.role, 'ADMIN')) {
+      throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `job actions need role ADMIN; the token grants ${principal.role ?? 'no known role'}: use ${QUEUE_BOARD_PATH} (read-only)`);
+    }
+    // Bull Board refuses actions on read-only queues too; this refuses them before it does.
+    if (!actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `${QUEUE_BOARD_PATH} is read-only: job actions are at ${QUEUE_BOARD_ADMIN_PATH}, for role ADMIN`);
+    }
+    // Bull Board's pages and files: nothing of ours (body parsing, routes) runs for them.
+    return actions ? withActions(ctx, next) : readOnly(ctx, next);
+  };
+}

@@ -1,0 +1,92 @@
+// The operators' queue dashboard (Bull Board) on the built service: who may see it, who may act,
+// and signing in from a browser with a cookie.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTokenCli } from '../../scripts/token.js';
+import { assertServiceBuilt, REDIS_URL, runService, type ServiceProcess } from '../support/index.js';
+
+describe('queue dashboard', () => {
+  let dataDir: string;
+  let service: ServiceProcess;
+  let base: string;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    assertServiceBuilt();
+    dataDir = await mkdtemp(join(tmpdir(), 'pe-board-'));
+    const env = { DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0' };
+    service = runService([], env);
+    base = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
+    for (const [name, tenant, role] of [['viewer', 'operators', 'VIEWER'], ['admin', 'operators', 'ADMIN'], ['tenantOwner', 'acme', 'OWNER']] as const) {
+      const lines: string[] = [];
+      await runTokenCli(['--tenant', tenant, '--role', role], { env, out: (l) => lines.push(l), err: () => {} });
+      tokens[name] = lines[0]!;
+    }
+  }, 60_000);
+  afterAll(async () => {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const as = (name: string) => ({ authorization: `Bearer ${tokens[name]}` });
+  const code = async (response: Response) => ((await response.json()) as { code: string }).code;
+
+  it('sends a browser without a token to sign in, and answers 401 in the envelope to anything else', async () => {
+    const browser = await fetch(`${base}/admin/queues/`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/admin/login');
+    const client = await fetch(`${base}/admin/queues/api/queues`);
+    expect(client.status).toBe(401);
+    expect(await code(client)).toBe('ERR_AUTH_TOKEN_MISSING');
+  });
+
+  it('refuses every tenant\'s own token: the board shows all tenants\' jobs', async () => {
+    const response = await fetch(`${base}/admin/queues/api/queues`, { headers: as('tenantOwner') });
+    expect(response.status).toBe(403);
+    expect(await code(response)).toBe('ERR_AUTH_TENANT_MISMATCH');
+  });
+
+  it('shows every queue read-only to an operator VIEWER, and refuses actions', async () => {
+    const page = await fetch(`${base}/admin/queues/`, { headers: as('viewer') });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    const listed = (await (await fetch(`${base}/admin/queues/api/queues`, { headers: as('viewer') })).json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
+    expect(listed.queues.map((q) => q.name).sort()).toEqual(['anomaly-detect', 'anomaly-verify', 'policy-evaluate', 'workflow-run']);
+    expect(listed.queues.every((q) => q.readOnlyMode)).toBe(true);
+    const pause = await fetch(`${base}/admin/queues/api/queues/workflow-run/pause`, { method: 'PUT', headers: as('viewer') });
+    expect(pause.status).toBe(403);
+    const actions = await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('viewer') });
+    expect(actions.status).toBe(403);
+    expect(await code(actions)).toBe('ERR_AUTH_ROLE_INSUFFICIENT');
+  });
+
+  it('lets an operator ADMIN act on queues', async () => {
+    const listed = (await (await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('admin') })).json()) as { queues: Array<{ name: string; readOnlyMode: boolean; isPaused: boolean }> };
+    expect(listed.queues.every((q) => !q.readOnlyMode)).toBe(true);
+    expect((await fetch(`${base}/admin/queues-admin/api/queues/anomaly-verify/pause`, { method: 'PUT', headers: as('admin') })).status).toBe(200);
+    const paused = (await (await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('admin') })).json()) as typeof listed;
+    expect(paused.queues.find((q) => q.name === 'anomaly-verify')?.isPaused).toBe(true);
+    expect((await fetch(`${base}/admin/queues-admin/api/queues/anomaly-verify/resume`, { method: 'PUT', headers: as('admin') })).status).toBe(200);
+  });
+
+  it('signs a browser in with a pasted token kept in an HttpOnly, SameSite=Strict cookie, and out again', async () => {
+    const form = await fetch(`${base}/admin/login`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('<label for="token">');
+    const refused = await fetch(`${base}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: 'not-a-token' }), redirect: 'manual' });
+    expect(refused.status).toBe(401);
+    const signedIn = await fetch(`${base}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: tokens.viewer! }), redirect: 'manual' });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get('location')).toBe('/admin/queues/');
+    const cookie = signedIn.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^pe_operator=[^;]+; path=\/admin; expires=[^;]+; samesite=strict; httponly$/);
+    const pair = cookie.split(';')[0]!;
+    expect((await fetch(`${base}/admin/queues/api/queues`, { headers: { cookie: pair } })).status).toBe(200);
+    const out = await fetch(`${base}/admin/logout`, { headers: { cookie: pair }, redirect: 'manual' });
+    expect(out.headers.get('set-cookie')).toMatch(/^pe_operator=; path=\/admin; expires=Thu, 01 Jan 1970/);
+  });
+});
