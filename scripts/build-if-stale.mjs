@@ -34,7 +34,10 @@ function builtAt() {
 }
 
 // --force builds whatever the times say (npm run build).
-const built = process.argv.includes('--force') ? -1 : builtAt();
+// A build whose outputs were removed since is no build.
+const OUTPUTS = ['dist/src/main.js', 'dist/src/cli/main.js', 'dist/scripts/token.js', 'dist/workers/evaluation-thread.js'];
+const outputsMissing = OUTPUTS.some((output) => newestMtime(join(root, output)) === 0);
+const built = process.argv.includes('--force') || outputsMissing ? -1 : builtAt();
 if (built < 0 || INPUTS.some((input) => newestMtime(join(root, input)) > built)) {
   if (!process.argv.includes('--force')) process.stderr.write(built < 0 ? 'building the service (first run) …\n' : 'sources changed: rebuilding …\n');
   const startedAt = new Date();

@@ -216,7 +216,7 @@ async function openRuntime(config: Config, logger: Logger, role: ProcessRole): P
       publisher: redis,
       subscriber,
       channel: `${config.REDIS_KEY_PREFIX}:policy-activations`,
-      onError: (error) => logger.warn({ err: error }, 'could not announce a policy activation to other processes'),
+      onError: (error) => logger.warn({ err: error }, 'policy activation notices: Redis failed (caches fall back on ACTIVE_VERSION_CACHE_MS)'),
     });
   } catch (error) {
     subscriber.disconnect();
@@ -225,7 +225,8 @@ async function openRuntime(config: Config, logger: Logger, role: ProcessRole): P
     throw error;
   }
   const metrics = createServiceMetrics({ role });
-  const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX);
+  // The connection's own listener logs its errors; the queues' would repeat them once per queue.
+  const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX, () => {});
   observeQueueDepths(metrics, queues);
   return { config, logger, store, redis, activationNotices, metrics, queues };
 }

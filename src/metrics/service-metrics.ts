@@ -16,6 +16,7 @@ export interface ServiceMetrics {
   readonly jobWait: Histogram<'queue'>;
   readonly jobProcessing: Histogram<'queue'>;
   readonly jobsFinished: Counter<'queue' | 'outcome'>;
+  readonly scrapeErrors: Counter<'source'>;
   /** Reads a gauge's value when Prometheus scrapes (queue depth, thread utilisation). */
   gaugeOnScrape(name: string, help: string, labelNames: readonly string[], read: (set: (labels: Record<string, string>, value: number) => void) => Promise<void> | void): void;
 }
@@ -80,6 +81,12 @@ export function createServiceMetrics(defaultLabels: Record<string, string> = {})
       name: 'policy_engine_queue_jobs_finished_total',
       help: 'Jobs finished by this process, by queue and outcome (completed, failed)',
       labelNames: ['queue', 'outcome'],
+      registers,
+    }),
+    scrapeErrors: new Counter({
+      name: 'policy_engine_metrics_scrape_errors_total',
+      help: 'Values a scrape could not read (a queue while Redis is away); their series are left out',
+      labelNames: ['source'],
       registers,
     }),
     gaugeOnScrape(name, help, labelNames, read) {

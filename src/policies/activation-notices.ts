@@ -37,8 +37,15 @@ export async function createRedisActivationNotices(options: RedisActivationNotic
     const [tenantId, policyModule] = message.split(SEPARATOR);
     if (tenantId !== undefined && policyModule !== undefined) tell({ tenantId, policyModule });
   });
-  // While the connection was down, notices went past: whatever is cached may be stale.
-  subscriber.on('ready', () => tell(null));
+  // While the connection was down, notices went past: whatever is cached may be stale. Forget it
+  // only once subscribed again, so nothing read in between is kept (ioredis is ready before it
+  // resubscribes).
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(
+      () => tell(null),
+      (error: Error) => options.onError?.(error),
+    );
+  });
   await subscriber.subscribe(channel);
   return {
     async announce(tenantId, policyModule) {

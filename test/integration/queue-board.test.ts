@@ -71,6 +71,17 @@ describe('queue dashboard', () => {
     const paused = (await (await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('admin') })).json()) as typeof listed;
     expect(paused.queues.find((q) => q.name === 'anomaly-verify')?.isPaused).toBe(true);
     expect((await fetch(`${base}/admin/queues-admin/api/queues/anomaly-verify/resume`, { method: 'PUT', headers: as('admin') })).status).toBe(200);
+    // Jobs carry a tenant's id: an operator may not make one up, nor empty or delete a queue.
+    for (const [method, path] of [
+      ['POST', '/api/queues/workflow-run/add'],
+      ['PUT', '/api/queues/anomaly-detect/empty'],
+      ['PUT', '/api/queues/anomaly-detect/obliterate'],
+    ] as const) {
+      const refused = await fetch(`${base}/admin/queues-admin${path}`, { method, headers: { ...as('admin'), 'content-type': 'application/json' }, body: '{}' });
+      expect(refused.status, path).toBe(403);
+    }
+    const still = (await (await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('admin') })).json()) as typeof listed;
+    expect(still.queues.map((q) => q.name)).toContain('anomaly-detect');
   });
 
   it('signs a browser in with a pasted token kept in an HttpOnly, SameSite=Strict cookie, and out again', async () => {

@@ -8,7 +8,7 @@ import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
-/** The same board with job actions (retry, remove, clean, pause), for ADMIN operators only. */
+/** The same board with job actions (retry, clean, promote, pause, resume), for ADMIN operators only. */
 export const QUEUE_BOARD_ADMIN_PATH = '/admin/queues-admin';
 export const OPERATOR_LOGIN_PATH = '/admin/login';
 export const OPERATOR_LOGOUT_PATH = '/admin/logout';
@@ -25,6 +25,18 @@ export interface QueueBoardOptions {
 }
 
 const MAX_LOGIN_BODY = 16 * 1024;
+
+/**
+ * The job actions an ADMIN operator may take, as paths under the board's base path. Everything else
+ * Bull Board offers (adding or editing jobs, emptying or deleting queues, changing schedulers) is
+ * refused: a job carries a tenant's id, so making one up would act in that tenant's name.
+ */
+const ALLOWED_ACTIONS: readonly RegExp[] = [
+  /^\/api\/queues\/(pause|resume)$/,
+  /^\/api\/queues\/[^/]+\/(pause|resume|promote)$/,
+  /^\/api\/queues\/[^/]+\/(retry|clean)\/(failed|completed|delayed)$/,
+  /^\/api\/queues\/[^/]+\/[^/]+\/(retry|clean|promote)$/,
+];
 
 function loginPage(message: string | null): string {
   const note = message === null ? '' : `<p role="alert" class="error">${message.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`;
@@ -141,6 +153,15 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
     const principal = await operator(token);
     if (actions && !roleSatisfies(principal.role, 'ADMIN')) {
       throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `job actions need role ADMIN; the token grants ${principal.role ?? 'no known role'}: use ${QUEUE_BOARD_PATH} (read-only)`);
+    }
+    if (actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      const action = ctx.path.slice(QUEUE_BOARD_ADMIN_PATH.length);
+      if (!ALLOWED_ACTIONS.some((allowed) => allowed.test(action))) {
+        throw new AuthorizationError(
+          AuthErrorCode.ROLE_INSUFFICIENT,
+          'this action is not offered: operators may retry, clean, promote, pause and resume; jobs are added only by the service',
+        );
+      }
     }
     // Bull Board refuses actions on read-only queues too; this refuses them before it does.
     if (!actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') {

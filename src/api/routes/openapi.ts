@@ -55,9 +55,9 @@ export function openapiRoutes(router: AppRouter): void {
   });
   router.get('/docs/:file', (ctx) => {
     const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
-    const type = UI_FILES[name];
     // Only the listed files: the parameter never reaches the file system otherwise.
-    if (type === undefined) return;
+    if (!Object.hasOwn(UI_FILES, name)) return;
+    const type = UI_FILES[name]!;
     let body = files.get(name);
     if (body === undefined) {
       body = readFileSync(join(uiDirectory, name));

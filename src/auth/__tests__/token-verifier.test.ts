@@ -153,9 +153,18 @@ describe('token signer and verifier', () => {
       expect((await cached.verify(token)).role).toBe('MEMBER');
     });
 
-    it('refuses a negative cacheSize; 0 turns the cache off', () => {
+    it('refuses a negative cacheSize; 0 turns the cache off', async () => {
       expect(() => createTokenVerifier(ring, { cacheSize: -1 })).toThrow(/cacheSize/);
-      expect(() => createTokenVerifier(ring, { cacheSize: 0 })).not.toThrow();
+      // A key ring of its own, whose key is withdrawn after the first check: only a remembered token still passes.
+      const own = createJwtKeyRing([{ kid: 'k9', secret: 'k'.repeat(40) }], 'test');
+      const token = await createTokenSigner(own).sign({ subject: 'a', tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 60 });
+      const cached = createTokenVerifier(own);
+      const uncached = createTokenVerifier(own, { cacheSize: 0 });
+      await cached.verify(token);
+      await uncached.verify(token);
+      (own.keys as Map<string, unknown>).delete('k9');
+      expect((await cached.verify(token)).role).toBe('MEMBER');
+      await expect(uncached.verify(token)).rejects.toMatchObject({ code: 'ERR_AUTH_TOKEN_INVALID' });
     });
   });
 });

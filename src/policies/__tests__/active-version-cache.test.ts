@@ -97,6 +97,32 @@ describe('active version cache', () => {
     expect(await activeVersion(reader)).toBe(2);
   });
 
+  it('does not keep what a read began before a change and finished after it', async () => {
+    const store = await openStore();
+    let reads = 0;
+    let hold: Promise<void> | null = null;
+    const headActivation: PolicyRepository['headActivation'] = async (tenantId, policyModule) => {
+      reads += 1;
+      const head = await store.policies.headActivation(tenantId, policyModule);
+      if (hold) await hold;
+      return head;
+    };
+    const policies = Object.assign(Object.create(store.policies) as PolicyRepository, { headActivation });
+    const { versions, catalog } = catalogOver(store, { policies, activeVersionCacheMs: 60_000 });
+    await catalog.deploy('acme', { source: 'v1', locale: 'en-US' }, 'alice');
+    let release!: () => void;
+    hold = new Promise((resolve) => (release = resolve));
+    const slow = activeVersion(versions);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await versions.activationChanged('acme', 'acme.pricing');
+    release();
+    await slow;
+    hold = null;
+    const before = reads;
+    await activeVersion(versions);
+    expect(reads - before).toBe(1);
+  });
+
   it('0 asks the store every time', async () => {
     const store = await openStore();
     const { policies, reads } = counting(store.policies);
