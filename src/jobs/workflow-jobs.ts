@@ -87,6 +87,9 @@ export async function startWorkflowWorker(options: {
       concurrency: options.concurrency ?? 16,
       lockDuration: lockMs,
       stalledInterval: lockMs,
+      // A job whose worker died is taken over however often that happens: the runner replays the
+      // log, so running it again is always safe, and a job given up would strand its workflow.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
     },
   );
   worker.on('error', (error) => options.onError?.(error));

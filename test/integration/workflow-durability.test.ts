@@ -1,6 +1,6 @@
 // Durability: workflows survive their worker being killed. The built service runs as separate
-// processes (dist/src/main.js: one `api`, two `worker`), 100 workflows are started, and one worker
-// is killed with SIGKILL twice while they run. BullMQ hands the dead worker's jobs to the other
+// processes (dist/src/main.js: one `api` and `worker`s), 100 workflows are started while no worker
+// runs, and a worker is killed with SIGKILL as soon as they move, then a second one shortly after. BullMQ hands the dead worker's jobs to the other
 // (stalled-job recovery after WORKFLOW_JOB_LOCK_SECONDS); each retry replays the log and goes on.
 // Every workflow must complete, with one event per step and no gap in its sequence, on both stores.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -87,8 +87,9 @@ function durability(name: string, storeEnv: () => Promise<{ env: Record<string, 
 
     it('completes 100 workflows while a worker is killed twice: no gap, no duplicate, one event per step', async () => {
       const api = await start('api');
-      await start('worker');
-      let victim = await start('worker');
+      // A worker compiles the deploy; it then stops, so that the workflows wait in the queue and
+      // the first victim is surely killed in the middle of them, however fast the machine is.
+      const compiler = await start('worker');
       const port = (await api.waitForLog('api listening')).port as number;
       const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(env.JWT_KEYS!), 'JWT_KEYS'));
       const token = await signer.sign({ subject: 'durability', tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 3600 });
@@ -101,17 +102,30 @@ function durability(name: string, storeEnv: () => Promise<{ env: Record<string, 
         return { status: response.status, body: (await response.json()) as T };
       };
       expect((await call('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
+      // The first start compiles the workflow (the API keeps the definition); the others need no worker.
+      const first = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.durable', workflow: 'fourSteps', context: { n: 0 } });
+      expect(first.status).toBe(201);
+      compiler.child.kill('SIGTERM');
+      expect(await compiler.exited).toBe(0);
 
-      const ids: string[] = [];
-      for (let n = 0; n < WORKFLOWS; n += 1) {
+      const ids: string[] = [first.body.workflowId];
+      for (let n = 1; n < WORKFLOWS; n += 1) {
         const started = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.durable', workflow: 'fourSteps', context: { n } });
         expect(started.status).toBe(201);
         ids.push(started.body.workflowId);
       }
-      // Kill a worker while workflows are in flight, start another, and kill that one too.
+      // The victim starts alone and is killed as soon as the workflows move (they all run at once,
+      // so they are in flight then); the survivor starts after it, then a second victim.
+      let victim = await start('worker');
+      for (let round = 0; round < 600; round += 1) {
+        const events = (await call<Event[]>('GET', `/api/v1/workflows/${ids[1]}/events`)).body;
+        if (events.length > 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const last = await call<{ status: string }>('GET', `/api/v1/workflows/${ids.at(-1)}`);
       expect(last.body.status, 'the workflows must still be running when the worker is killed').toBe('RUNNING');
       await kill(victim);
+      await start('worker');
       victim = await start('worker');
       await new Promise((resolve) => setTimeout(resolve, 300));
       await kill(victim);

@@ -1,7 +1,7 @@
 import type { WorkflowService } from '../../workflows/index.js';
 import type { AppContext, RouteModule } from '../app-types.js';
 import { integerParam } from '../query-params.js';
-import { callerOf } from './evaluation-route-kit.js';
+import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
 export const WORKFLOWS_ROUTE = '/api/v1/workflows';
@@ -25,7 +25,8 @@ export function createWorkflowRoutes(options: WorkflowRouteOptions): RouteModule
     const guard = createSignedOrBearerGuard(options, deps, kit);
 
     router.post(WORKFLOWS_ROUTE, ...guard('MEMBER'), async (ctx) => {
-      ctx.body = await service.start(callerOf(ctx), (ctx.request as { body?: unknown }).body);
+      // Starting compiles the module's workflows in the engine: without a worker that is a 503.
+      ctx.body = await unlessUnavailable(() => service.start(callerOf(ctx), (ctx.request as { body?: unknown }).body));
       ctx.status = 201;
     });
 
@@ -35,15 +36,15 @@ export function createWorkflowRoutes(options: WorkflowRouteOptions): RouteModule
     });
 
     router.get(`${WORKFLOWS_ROUTE}/:workflowId`, ...guard('MEMBER'), async (ctx) => {
-      ctx.body = await service.get(callerOf(ctx), workflowIdOf(ctx));
+      ctx.body = await unlessUnavailable(() => service.get(callerOf(ctx), workflowIdOf(ctx)));
     });
 
     router.post(`${WORKFLOWS_ROUTE}/:workflowId/signals`, ...guard('MEMBER'), async (ctx) => {
-      ctx.body = await service.signal(callerOf(ctx), workflowIdOf(ctx), (ctx.request as { body?: unknown }).body);
+      ctx.body = await unlessUnavailable(() => service.signal(callerOf(ctx), workflowIdOf(ctx), (ctx.request as { body?: unknown }).body));
     });
 
     router.post(`${WORKFLOWS_ROUTE}/:workflowId/cancel`, ...guard('MEMBER'), async (ctx) => {
-      ctx.body = await service.cancel(callerOf(ctx), workflowIdOf(ctx));
+      ctx.body = await unlessUnavailable(() => service.cancel(callerOf(ctx), workflowIdOf(ctx)));
     });
   };
 }
