@@ -160,10 +160,12 @@ describe('one tenant’s hostile input costs only that tenant', () => {
     });
     expect(resultOf(await single)).toBe(10);
     expect((await Promise.all(costly)).every((outcome) => resultOf(outcome) === 78 ** 3)).toBe(true);
-    // In arrival order it would be last (60); shared fairly, it is answered well before the costly
-    // ones are done. The bound leaves room for a loaded machine, where HTTP handling and the
-    // costly answers already in flight interleave with it (31 was seen under the full suite).
-    expect(finished.indexOf('single')).toBeLessThan(45);
+    // In arrival order it would be last (60); shared fairly, its item runs within the first tasks.
+    // Its answer still queues behind the costly answers whose items already finished (their
+    // replies, audit records and HTTP writes share the event loop), so on a loaded machine it comes
+    // out later than its item ran: 31 to 50 were seen. Not among the last five, which arrival
+    // order (60) cannot reach.
+    expect(finished.indexOf('single')).toBeLessThan(55);
   });
 
   it('does not run what a client that hung up no longer waits for', async () => {
