@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { DependencyUnavailableError } from '../errors/index.js';
 import { isValidTenantId } from '../tenants/index.js';
 import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN } from './request-signature.js';
 import { createTurnBatch } from './turn-batch.js';
@@ -89,7 +90,12 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
       // The patterns keep `:` out of both parts, so no two (tenant, nonce) pairs share a key.
       if (!isValidTenantId(tenantId)) throw new RangeError('nonce guard: malformed tenant id');
       if (!NONCE_PATTERN.test(nonce)) throw new RangeError('nonce guard: malformed nonce');
-      return claimKey(`${keyPrefix}${tenantId}:${nonce}`);
+      try {
+        return await claimKey(`${keyPrefix}${tenantId}:${nonce}`);
+      } catch (error) {
+        // Nothing was claimed: the same signed request may be sent again once Redis answers.
+        throw new DependencyUnavailableError('Redis (request nonces)', { cause: error });
+      }
     },
   };
 }

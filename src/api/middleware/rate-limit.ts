@@ -1,3 +1,4 @@
+import { DependencyUnavailableError } from '../../errors/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -26,7 +27,13 @@ export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost): App
     const tenantId = ctx.state.tenantId;
     if (tenantId === undefined) throw new Error('rate limiting runs before the tenant header is read');
     const points = cost ? Math.max(1, Math.floor(cost(ctx))) : 1;
-    const decision = await limiter.consume(tenantId, points);
+    let decision: RateLimitDecision;
+    try {
+      decision = await limiter.consume(tenantId, points);
+    } catch (error) {
+      // The limiter rejects only when Redis does not answer: nothing was decided, so the client retries.
+      throw new DependencyUnavailableError('Redis (rate limits)', { cause: error });
+    }
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       const wait = decision.resetSeconds;

@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../errors/index.js';
 import { EvaluationErrorCode, RequesterGoneError, type EvaluationCaller } from '../../evaluation/index.js';
 import { createCallerGone, EvaluationUnavailableError, type CallerGone } from '../../jobs/index.js';
 import { ApiError } from '../api-error.js';
@@ -41,7 +42,9 @@ export async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof EvaluationUnavailableError) {
-      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.publicReason}; retry later`);
+      throw new ApiError(503, EvaluationErrorCode.UNAVAILABLE, `policy evaluation is unavailable: ${error.publicReason}; retry later`, {
+        'Retry-After': String(DEFAULT_RETRY_AFTER_SECONDS),
+      });
     }
     throw error;
   }
