@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Koa from 'koa';
 import { Redis } from 'ioredis';
+import { signedFloorCheck } from '../support/signed-floor.mjs';
 import { createAuditChainWriter } from '../../dist/src/audit/index.js';
-import { verifySignature } from '../../dist/src/auth/request-signature.js';
 import { sourceEvaluatedEvent, sourceHash } from '../../dist/src/evaluation/index.js';
 import { createEvaluationDispatcher, createRedisBatchTransport, startEvaluationWorker } from '../../dist/src/jobs/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
@@ -44,33 +44,13 @@ const audit = createAuditChainWriter(store.audit);
 const worker = await startEvaluationWorker({ connection: redisUrl, pool: answeringPool, prefix: queuePrefix });
 const dispatcher = createEvaluationDispatcher({ transport: createRedisBatchTransport({ connection: redisUrl, prefix: queuePrefix, responseTimeoutMs: 10_000 }) });
 
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
+const signedFloor = signedFloorCheck({ secret, redis, keyPrefix });
 
 const app = new Koa();
 app.use(async (ctx) => {
-  const body = await readBody(ctx.req);
-  const tenantId = ctx.get('x-tenant-id');
-  const verified = verifySignature({
-    signatureHeader: ctx.get('x-policy-signature'),
-    timestamp: ctx.get('x-policy-timestamp'),
-    nonce: ctx.get('x-policy-nonce'),
-    method: ctx.method,
-    pathWithQuery: ctx.originalUrl,
-    body,
-    tenantId,
-    role: ctx.get('x-user-role'),
-    secrets: [secret],
-  });
-  const fresh = verified.ok && (await redis.set(`${keyPrefix}${tenantId}:${verified.nonce}`, '1', 'EX', 600, 'NX')) === 'OK';
-  if (!fresh) {
-    ctx.status = 403;
-    ctx.body = { error: 'signature or nonce refused' };
-    return;
-  }
+  const verified = await signedFloor(ctx);
+  if (verified === null) return;
+  const { body, tenantId } = verified;
   const request = JSON.parse(body.toString('utf8'));
   const [result] = parts.has('queue')
     ? await dispatcher.dispatch([{ kind: 'evaluate', tenantId, source: request.source, locale: request.locale, functionName: request.functionName, context: request.context }])
