@@ -78,6 +78,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,63}$/, { message: "must be 1-63 characters of letters, digits, '_' or '-'" })
     .optional(),
+  // A MongoDB operation waits this long for a reachable server, then the request gets 503 + Retry-After.
+  MONGODB_SERVER_SELECTION_TIMEOUT_MS: integer(100, 120_000).default(2000),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Unset: `policies/` of the package. */
   BUILTIN_POLICY_DIR: z.string().min(1).optional(),

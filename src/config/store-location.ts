@@ -6,6 +6,7 @@ export const SQLITE_FILE_NAME = 'policy-engine.sqlite';
 export interface StoreLocation {
   mongodbUrl?: string;
   mongodbDatabase?: string;
+  mongodbServerSelectionTimeoutMs?: number;
   /** Used when no MongoDB URL is configured. */
   sqlitePath: string;
 }
@@ -15,6 +16,7 @@ export function storeLocation(config: Config): StoreLocation {
   const location: StoreLocation = { sqlitePath: resolve(config.DATA_DIR, SQLITE_FILE_NAME) };
   if (config.MONGODB_URL !== undefined) location.mongodbUrl = config.MONGODB_URL;
   if (config.MONGODB_DATABASE !== undefined) location.mongodbDatabase = config.MONGODB_DATABASE;
+  location.mongodbServerSelectionTimeoutMs = config.MONGODB_SERVER_SELECTION_TIMEOUT_MS;
   return location;
 }
 

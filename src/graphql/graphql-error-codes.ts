@@ -21,6 +21,8 @@ export const GraphqlErrorCode = {
   RESULT_INVALID: 'ERR_GRAPHQL_RESULT_INVALID',
   /** Nothing could evaluate the decision in time (no worker, queue down). */
   EVALUATION_UNAVAILABLE: 'ERR_EVALUATION_UNAVAILABLE',
+  /** The store did not answer (retry later). */
+  SERVICE_UNAVAILABLE: 'ERR_SERVICE_UNAVAILABLE',
   ROLE_INSUFFICIENT: 'ERR_AUTH_ROLE_INSUFFICIENT',
   INTERNAL_UNEXPECTED: 'ERR_INTERNAL_UNEXPECTED',
   /** The Accept header names no media type the endpoint can answer with. */

@@ -5,6 +5,7 @@ import { openSqliteStore } from './sqlite/index.js';
 export * from './ports.js';
 export { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
 export { PolicyLogError } from './policy-log-error.js';
+export { isStoreUnreachable } from './store-unreachable.js';
 export { openSqliteStore, migrate, MigrationError, MIGRATIONS, type SqliteStore } from './sqlite/index.js';
 export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore } from './mongo/index.js';
 
@@ -12,6 +13,8 @@ export interface OpenStoreOptions {
   /** When set, the MongoDB adapter is used and `sqlitePath` is ignored. */
   mongodbUrl?: string;
   mongodbDatabase?: string;
+  /** How long a MongoDB operation waits for a reachable server before it fails (then: 503, retry). */
+  mongodbServerSelectionTimeoutMs?: number;
   sqlitePath: string;
 }
 
@@ -21,6 +24,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return openMongoStore({
       url: options.mongodbUrl,
       ...(options.mongodbDatabase !== undefined ? { database: options.mongodbDatabase } : {}),
+      ...(options.mongodbServerSelectionTimeoutMs !== undefined ? { serverSelectionTimeoutMs: options.mongodbServerSelectionTimeoutMs } : {}),
     });
   }
   return openSqliteStore(options.sqlitePath);

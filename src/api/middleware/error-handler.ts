@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { DependencyUnavailableError } from '../../errors/index.js';
 import type { Logger } from '../../logging/index.js';
+import { isStoreUnreachable } from '../../store/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -7,7 +9,8 @@ import { errorEnvelope } from '../error-envelope.js';
 
 /**
  * Owns error mapping: every failure below it becomes the envelope with the right status.
- * Only errors that declare themselves exposable show their message; anything else is a 500
+ * Only errors that declare themselves exposable show their message; a store that did not answer is
+ * a 503 with Retry-After (the request may succeed later); anything else is a 500
  * whose reference id is logged with the stack and is the only detail the client gets.
  */
 export function errorHandler(fallbackLogger: Logger): AppMiddleware {
@@ -43,6 +46,11 @@ function unroutedError(ctx: AppContext): ApiError | null {
 }
 
 function respond(ctx: AppContext, error: unknown, fallbackLogger: Logger): void {
+  if (isStoreUnreachable(error)) {
+    (ctx.state.log ?? fallbackLogger).warn({ reason: (error as Error).message }, 'the store did not answer');
+    respond(ctx, new DependencyUnavailableError('the store', { cause: error }), fallbackLogger);
+    return;
+  }
   if (isExposedError(error)) {
     ctx.status = error.status;
     if (error.headers) ctx.set({ ...error.headers });

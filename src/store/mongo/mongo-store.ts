@@ -25,7 +25,7 @@ export interface MongoStoreOptions {
   url: string;
   /** Defaults to the database named in the URL, else `policy_engine`. */
   database?: string;
-  /** Milliseconds to find a server before the first operation fails (else the URL's or the driver's). */
+  /** Milliseconds an operation waits for a reachable server before it fails (a value in the URL wins). */
   serverSelectionTimeoutMs?: number;
 }
 
@@ -39,9 +39,11 @@ export function databaseFromUrl(url: string): string | undefined {
 
 /** Connects, checks the server answers and creates the indexes (idempotent). */
 export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
+  // A timeout written in the URL is the operator's explicit choice and wins over the configured one.
+  const inUrl = /[?&]serverSelectionTimeoutMS=/i.test(options.url);
   const client = new MongoClient(
     options.url,
-    options.serverSelectionTimeoutMs === undefined ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs },
+    options.serverSelectionTimeoutMs === undefined || inUrl ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs },
   );
   await client.connect();
   try {
