@@ -6,7 +6,7 @@ const MAX_CAUSE_DEPTH = 4;
 /**
  * True when the store did not answer (MongoDB unreachable, connection lost, no server found in time;
  * SQLite locked by another process past its busy timeout): the request may succeed later, so callers
- * answer 503 with Retry-After instead of a 500. Wrapped errors are recognised through their `cause`.
+ * answer 503 with Retry-After instead of a 500. Wrapped errors are recognised through their `cause` (or the driver's `errorResponse`).
  */
 export function isStoreUnreachable(error: unknown): boolean {
   let current: unknown = error;
@@ -21,7 +21,8 @@ export function isStoreUnreachable(error: unknown): boolean {
     }
     const code = (current as { code?: unknown }).code;
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
-    current = current.cause;
+    // The driver's bulk write error keeps the network error it gave up on as `errorResponse`.
+    current = current.cause ?? (current as { errorResponse?: unknown }).errorResponse;
   }
   return false;
 }

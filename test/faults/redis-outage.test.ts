@@ -2,7 +2,6 @@
 // a redis-server of this test's own, which the test stops and starts again. While Redis is down
 // every request gets an answer at once — 503 with Retry-After, never a 500 and never a hang — and
 // once it is back the service answers 200 again without a restart.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,36 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
 import { signRequest } from '../../src/auth/request-signature.js';
-import { assertServiceBuilt, runService, unusedPort, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, runService, type ServiceProcess } from '../support/index.js';
+import { startOwnRedis, type OwnRedis } from './support/own-redis.js';
 
 const SOURCE = 'Module m.\nRule f given x as Int, produce Int:\n  Return x times 2.\n';
 /** No answer within this is a hang. */
 const ANSWER_TIMEOUT_MS = 8000;
 
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    redis.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    redis.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-  return redis;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 describe('Redis outage', () => {
   let dir: string;
-  let port: number;
-  let redis: ChildProcess;
+  let redis: OwnRedis;
   let service: ServiceProcess;
   let base: string;
   let token: string;
@@ -49,9 +28,8 @@ describe('Redis outage', () => {
   beforeAll(async () => {
     assertServiceBuilt();
     dir = await mkdtemp(join(tmpdir(), 'pe-fault-redis-'));
-    port = await unusedPort();
-    redis = await startRedis(port, dir);
-    const env = { DATA_DIR: dir, REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `fault-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0', NO_WORKER_TIMEOUT_MS: '3000' };
+    redis = await startOwnRedis(dir);
+    const env = { DATA_DIR: dir, REDIS_URL: redis.url, REDIS_KEY_PREFIX: `fault-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0', NO_WORKER_TIMEOUT_MS: '3000' };
     service = runService([], env);
     base = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
     const lines: string[] = [];
@@ -67,7 +45,7 @@ describe('Redis outage', () => {
       service.child.kill('SIGKILL');
       await service.exited;
     }
-    if (redis) await stop(redis);
+    if (redis) await redis.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -95,7 +73,7 @@ describe('Redis outage', () => {
     expect((await evaluate()).status).toBe(200);
     expect((await evaluate()).status).toBe(200);
 
-    await stop(redis);
+    await redis.stop();
     const during: Array<Awaited<ReturnType<typeof evaluate>>> = [];
     const until = Date.now() + 3000;
     while (Date.now() < until) during.push(await evaluate());
@@ -108,7 +86,7 @@ describe('Redis outage', () => {
     // The readiness check says why.
     expect((await fetch(`${base}/readyz`)).status).toBe(503);
 
-    redis = await startRedis(port, dir);
+    await redis.start({ keepData: true });
     let last: Awaited<ReturnType<typeof evaluate>> | undefined;
     for (let attempt = 0; attempt < 60; attempt += 1) {
       last = await evaluate();

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, type MongoServerSelectionError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { isStoreUnreachable } from '../store-unreachable.js';
 
@@ -18,6 +18,8 @@ describe('isStoreUnreachable', () => {
     expect(failure).toBeInstanceOf(Error);
     expect(isStoreUnreachable(failure)).toBe(true);
     expect(isStoreUnreachable(new Error('writing the audit record failed', { cause: failure }))).toBe(true);
+    // An insertMany cut off by a lost connection: the driver wraps the network error this way.
+    expect(isStoreUnreachable(new MongoBulkWriteError(failure as MongoServerSelectionError, {} as never))).toBe(true);
   });
 
   it('recognises a SQLite file locked by another connection past its busy timeout', async () => {

@@ -1,0 +1,149 @@
+// The deployment scaled out on MongoDB (FerretDB) — two API and two worker processes, a redis-server
+// and a FerretDB of the suite's own — under a steady mixed load (signed evaluate-source, deployed
+// policies, batches, GraphQL decisions, workflow starts and signals, anomaly changes with
+// Idempotency-Keys), while one part after another fails. After each scenario: every request got an
+// answer or a clear error in time (never a hang), every evaluation answered 200 is in the audit
+// chain exactly once, the chain verifies with the offline verifier, every workflow finished with a
+// gapless log, and each anomaly change happened once per key. The table printed at the end is the
+// one in the README.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FaultCluster } from './support/fault-cluster.js';
+import { findingsTable, runFaultScenario, type ScenarioResult } from './support/fault-scenario.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SCENARIO_TIMEOUT_MS = 300_000;
+
+const results: ScenarioResult[] = [];
+
+function expectKeptPromises(result: ScenarioResult, options: { everyAuditedAnswered: boolean }): void {
+  const { ledger, findings } = result;
+  const context = `${result.name}\n${findingsTable([result])}\n${result.troubles.filter((line) => !line.includes('stderr: policy engine')).slice(0, 20).join('\n')}`;
+  expect(ledger.attempts.filter((a) => a.outcome === 'timeout'), `hangs: ${context}`).toEqual([]);
+  expect(ledger.attempts.filter((a) => a.outcome === 500).map((a) => `${a.kind} ${a.code}`), `500s: ${context}`).toEqual([]);
+  expect(ledger.gaveUp, `requests without a definitive answer: ${context}`).toEqual([]);
+  expect(findings.answeredEvaluations, context).toBeGreaterThan(50);
+  expect(findings.missing, `answered but not audited: ${context}`).toEqual([]);
+  expect(findings.duplicates, `audited twice: ${context}`).toEqual([]);
+  expect(findings.graphql.audited, context).toBeGreaterThanOrEqual(findings.graphql.answered);
+  expect(findings.graphql.audited, context).toBeLessThanOrEqual(findings.graphql.sent);
+  expect(findings.chainValid, `${findings.chainReport}\n${context}`).toBe(true);
+  expect(findings.workflows.total, context).toBeGreaterThan(0);
+  expect(findings.workflows.problems, context).toEqual([]);
+  expect(findings.anomalies.changes, context).toBeGreaterThan(0);
+  expect(findings.anomalies.problems, context).toEqual([]);
+  if (options.everyAuditedAnswered) {
+    expect(findings.auditedWithoutAnswer, `audited without an answer: ${context}`).toBe(0);
+    expect(findings.graphql.audited, context).toBe(findings.graphql.answered);
+  }
+}
+
+async function scenario(name: string, faults: (cluster: FaultCluster) => Promise<void>, options: { everyAuditedAnswered: boolean }): Promise<void> {
+  const result = await runFaultScenario(name, faults);
+  results.push(result);
+  expectKeptPromises(result, options);
+}
+
+describe('faults under load, scaled out on MongoDB', () => {
+  afterAll(() => {
+    if (results.length > 0) console.log(`\nfault scenarios (2 API + 2 worker processes, FerretDB, own redis-server)\n${findingsTable(results)}\n`);
+  });
+
+  it(
+    'a worker killed with SIGKILL, then the other one; a new worker started later',
+    () =>
+      scenario(
+        'worker kill -9, twice',
+        async (cluster) => {
+          await cluster.stop('worker', 0, 'SIGKILL');
+          await pause(4000);
+          await cluster.stop('worker', 0, 'SIGKILL');
+          await pause(3000);
+          await cluster.start('worker');
+          await pause(3000);
+        },
+        { everyAuditedAnswered: true },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'Redis stopped for 5 s, then restarted with its data',
+    () =>
+      scenario(
+        'Redis down 5 s, back with its data',
+        async (cluster) => {
+          await cluster.redis.stop();
+          await pause(5000);
+          await cluster.redis.start({ keepData: true });
+          await pause(3000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'Redis stopped for 5 s, then restarted without its data',
+    () =>
+      scenario(
+        'Redis down 5 s, back empty',
+        async (cluster) => {
+          await cluster.redis.stop();
+          await pause(5000);
+          await cluster.redis.start({ keepData: false });
+          await pause(3000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'the store stopped for 10 s, then restarted',
+    () =>
+      scenario(
+        'store down 10 s',
+        async (cluster) => {
+          await cluster.store.stop();
+          await pause(10_000);
+          await cluster.store.start();
+          await pause(3000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'an API process killed with SIGKILL with requests in flight',
+    () =>
+      scenario(
+        'API kill -9',
+        async (cluster) => {
+          await cluster.stop('api', 0, 'SIGKILL');
+          await pause(3000);
+          await cluster.start('api');
+          await pause(2000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    'every process replaced with SIGTERM under load (rolling restart)',
+    () =>
+      scenario(
+        'rolling restart (SIGTERM each)',
+        async (cluster) => {
+          for (const role of ['worker', 'worker', 'api', 'api'] as const) {
+            await cluster.start(role);
+            await cluster.stop(role, 0, 'SIGTERM');
+            await pause(1000);
+          }
+        },
+        { everyAuditedAnswered: true },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+});
