@@ -10,3 +10,4 @@ export { createTestApp, type TestAppParts } from './test-app.js';
 export { unusedPort } from './unused-port.js';
 export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-requests.js';
 export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.js';
+export { seedAnomalies, type AnomalySeed } from './anomaly-seed.js';
