@@ -50,6 +50,7 @@ import {
   createRedisBatchTransport,
   createWorkflowJobQueue,
   startAnomalyWorkers,
+  startWorkflowResumeSchedule,
   startWorkflowWorker,
   startEvaluationWorker,
 } from './jobs/index.js';
@@ -70,13 +71,15 @@ import {
   createPolicyCatalog,
   createPolicyLookup,
   createRedisActivationNotices,
+  createRegistryAuditFollower,
   createVersionResolver,
+  newRegistryAuditLease,
   type ActivationNotices,
   loadBuiltinLibrary,
   type BuiltinModule,
 } from './policies/index.js';
 import { openStore, type Store } from './store/index.js';
-import { createWorkflowDefinitions, createWorkflowRunner, createWorkflowService, evaluateStep } from './workflows/index.js';
+import { createWorkflowDefinitions, createWorkflowResumer, createWorkflowRunner, createWorkflowService, evaluateStep } from './workflows/index.js';
 
 /** A start-up failure the operator can fix; printed as one line, exit code 1. */
 export class StartupError extends Error {
@@ -314,12 +317,25 @@ export const startApi: PartStarter = async (runtime) => {
   const requestRedis = await openRequestRedis(config, logger);
   const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins);
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
+  const auditLease = newRegistryAuditLease();
   const catalog = createPolicyCatalog({
     policies: store.policies,
     audit: auditWriter,
     compile: evaluation.compile,
     builtins: builtinVersions,
     versions,
+    auditLease,
+    onAuditMarkError: (error) => logger.warn({ err: error }, 'registry audit record written but its entry not marked; the follower marks it'),
+  });
+  // Writes the audit records of deploys and rollbacks whose own write failed, in this or any process.
+  const registryAuditFollower = createRegistryAuditFollower({
+    policies: store.policies,
+    auditRecords: store.audit,
+    audit: auditWriter,
+    lease: auditLease,
+    onError: (error, owed) => logger.warn({ err: error, tenantId: owed?.tenantId, recordId: owed?.recordId }, 'registry audit follower failed; it tries again'),
+    onSettled: (owed, written) =>
+      logger.info({ tenantId: owed.tenantId, recordId: owed.recordId, entry: owed.entry, written }, 'registry audit follower settled an owed record'),
   });
   const signingSecrets = createSigningSecretCache(store.tenants);
   const nonceGuard = createNonceGuard({
@@ -419,6 +435,7 @@ export const startApi: PartStarter = async (runtime) => {
     throw error;
   }
   logger.info({ host: address.address, port: address.port, jwtKeys: keyRing.source, store: store.kind }, 'api listening');
+  registryAuditFollower.start(config.REGISTRY_AUDIT_INTERVAL_SECONDS * 1000);
   return {
     name: 'api',
     // A wildcard address is not one a browser or curl can use.
@@ -431,6 +448,8 @@ export const startApi: PartStarter = async (runtime) => {
       clearTimeout(grace);
       // A handler goes on after its client hung up; it still needs Redis, the dispatcher and the writer.
       await handlers.settled();
+      // Its pass appends through the writer, so it ends before the writer closes.
+      await registryAuditFollower.stop();
       // Requests are done: nothing waits on the dispatcher any more; the writer flushes what is queued.
       await releaseEvaluation();
     },
@@ -532,8 +551,9 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
   const { dispatcher, auditWriter, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
+  const workflows = observedWorkflowRepository(store.workflows, runtime.metrics);
   const runner = createWorkflowRunner({
-    workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
+    workflows,
     definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),
     evaluate: (tenantId, record, rule, args) => evaluateStep(evaluation, tenantId, record, rule, args),
     scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
@@ -558,10 +578,31 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
     throw error;
   }
   observeWorker(worker.worker, runtime.metrics);
-  logger.info({ lockSeconds: config.WORKFLOW_JOB_LOCK_SECONDS }, 'workflow worker started');
+  const resumeEveryMs = config.WORKFLOW_RESUME_INTERVAL_SECONDS * 1000;
+  const resumer = createWorkflowResumer({
+    workflows,
+    resume: (tenantId, workflowId, timedOutStep) => queue.resume(tenantId, workflowId, timedOutStep),
+    scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
+    // A fresher log most likely has its job queued or running; for an older one a spare job is harmless.
+    graceMs: resumeEveryMs,
+  });
+  const resumeSchedule = startWorkflowResumeSchedule({
+    redis: runtime.redis,
+    prefix: config.REDIS_KEY_PREFIX,
+    intervalMs: resumeEveryMs,
+    async sweep(after) {
+      const sweep = await resumer.sweep(after);
+      if (sweep.resumed > 0 || sweep.finished > 0) logger.info(sweep, 'workflows resumed');
+      else logger.debug(sweep, 'workflow resume sweep');
+      return sweep;
+    },
+    onError: (error) => logger.warn({ err: error }, 'workflow resume sweep failed (the next interval tries again)'),
+  });
+  logger.info({ lockSeconds: config.WORKFLOW_JOB_LOCK_SECONDS, resumeEverySeconds: config.WORKFLOW_RESUME_INTERVAL_SECONDS }, 'workflow worker started');
   return {
     name: 'workflow-run',
     async stop() {
+      await resumeSchedule.stop();
       await worker.close();
       await release();
     },

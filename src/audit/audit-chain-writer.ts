@@ -5,7 +5,7 @@ import {
   type AuditRecord,
   type ChainHead,
 } from '../store/index.js';
-import { assertAuditTenantId, normaliseAuditEvent, type AuditEvent, type NormalisedAuditEvent } from './audit-event.js';
+import { assertAuditTenantId, AuditEventError, normaliseAuditEvent, type AuditEvent, type NormalisedAuditEvent } from './audit-event.js';
 import { computeAuditHash } from './audit-hash.js';
 
 export interface AuditChainWriterOptions {
@@ -34,9 +34,18 @@ export interface AuditChainWriterStats {
   conflicts: number;
 }
 
+export interface AuditAppendOptions {
+  /**
+   * The record's id instead of a new UUID: for a record whose id is fixed beforehand (an owed
+   * registry record, looked up by id before it is written again). The writer does not check that
+   * the id is unused; its caller makes sure of that.
+   */
+  id?: string;
+}
+
 export interface AuditChainWriter {
   /** Queues the event; resolves with the stored record once it is in the chain. */
-  append(tenantId: string, event: AuditEvent): Promise<AuditRecord>;
+  append(tenantId: string, event: AuditEvent, options?: AuditAppendOptions): Promise<AuditRecord>;
   /** Resolves when every append made before the call has settled. */
   flush(): Promise<void>;
   /** Flushes, then refuses further appends. */
@@ -86,6 +95,15 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
   const result = value ?? fallback;
   if (!Number.isFinite(result) || result < 0) throw new RangeError(`${name} must be a non-negative number`);
   return result;
+}
+
+const MAX_RECORD_ID_LENGTH = 128;
+
+function givenRecordId(id: unknown): string {
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_RECORD_ID_LENGTH) {
+    throw new AuditEventError(`a record id must be a string of 1 to ${MAX_RECORD_ID_LENGTH} characters`);
+  }
+  return id;
 }
 
 /** Records for `pending` on top of `head`, in queue order. */
@@ -219,12 +237,14 @@ export function createAuditChainWriter(
   }
 
   return {
-    append(tenantId, event) {
+    append(tenantId, event, options = {}) {
       if (closed) return Promise.reject(new AuditWriterClosedError());
       let normalised: NormalisedAuditEvent;
+      let id: string;
       try {
         assertAuditTenantId(tenantId);
         normalised = normaliseAuditEvent(event, now());
+        id = options.id === undefined ? newId() : givenRecordId(options.id);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -238,7 +258,7 @@ export function createAuditChainWriter(
       promise.then(settle, settle);
       unsettled.add(promise);
       const lane = laneFor(tenantId);
-      lane.queue.push({ id: newId(), event: normalised, promise, resolve, reject });
+      lane.queue.push({ id, event: normalised, promise, resolve, reject });
       schedule(lane);
       return promise;
     },

@@ -11,6 +11,7 @@ export {
   createAuditChainWriter,
   AuditWriterClosedError,
   AuditChainContentionError,
+  type AuditAppendOptions,
   type AuditChainWriter,
   type AuditChainWriterOptions,
   type AuditChainWriterStats,

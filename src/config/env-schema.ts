@@ -150,8 +150,12 @@ export const envSchema = z.object({
   GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
   // Anomaly detection (src/anomalies/README.md): the schedule, and the defaults a tenant's ADMIN may override.
   ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
+  // How often an API process writes the audit records of deploys and rollbacks whose own write failed.
+  REGISTRY_AUDIT_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // Workflows (src/workflows/README.md): a dead worker's workflow jobs are taken over after this.
   WORKFLOW_JOB_LOCK_SECONDS: integer(1, 3600).default(30),
+  // How often a worker looks for workflows whose jobs were lost (Redis lost its data) and resumes them.
+  WORKFLOW_RESUME_INTERVAL_SECONDS: integer(1, 86_400).default(60),
   ANOMALY_WINDOW_MINUTES: detectionSetting('windowMinutes'),
   ANOMALY_BASELINE_DAYS: detectionSetting('baselineDays'),
   ANOMALY_MIN_SAMPLES: detectionSetting('minSamples'),

@@ -48,4 +48,5 @@ export {
   type WorkflowRunJobData,
   type WorkflowWorker,
 } from './workflow-jobs.js';
+export { startWorkflowResumeSchedule, type WorkflowResumeSchedule, type WorkflowResumeScheduleOptions } from './workflow-resume-schedule.js';
 export { openServiceQueues } from './service-queues.js';

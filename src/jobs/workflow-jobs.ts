@@ -22,7 +22,10 @@ export const WORKFLOW_RUN_JOB_OPTIONS: JobsOptions = {
 
 export interface WorkflowJobQueue {
   enqueueRun(tenantId: string, workflowId: string): Promise<void>;
+  /** One time-limit job per workflow and step: a no-op while a job of that id exists, in any state. */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
+  /** A run queued by the resume sweep: a no-op while the previous one for the workflow is unfinished. */
+  resume(tenantId: string, workflowId: string, timedOutStep?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,14 @@ export function createWorkflowJobQueue(options: { connection: RedisConnection; p
       // One timer per workflow and step: a repeated schedule (a replayed append) is not queued twice.
       const jobId = `timeout.${tenantId}.${workflowId}.${Buffer.from(step).toString('base64url')}`;
       await queue.add('timeout', { tenantId, workflowId, timedOutStep: step }, { ...WORKFLOW_RUN_JOB_OPTIONS, delay: delayMs, jobId });
+    },
+    async resume(tenantId, workflowId, timedOutStep) {
+      // BullMQ ignores an add whose jobId exists, also a finished job it keeps (removeOnComplete),
+      // which would block a later resume of the same workflow for good. A deduplication id is held
+      // only until its job completes or fails: one resume at a time, and a new one after it.
+      const deduplication = { id: `resume.${tenantId}.${workflowId}` };
+      const data = timedOutStep === undefined ? { tenantId, workflowId } : { tenantId, workflowId, timedOutStep };
+      await queue.add('resume', data, { ...WORKFLOW_RUN_JOB_OPTIONS, deduplication });
     },
     async close() {
       await queue.close();

@@ -15,9 +15,9 @@ export function observedAuditWriter(writer: AuditChainWriter, metrics: ServiceMe
     flush: () => writer.flush(),
     close: () => writer.close(),
     stats: () => writer.stats(),
-    async append(tenantId, event) {
+    async append(tenantId, event, options) {
       const stopTimer = metrics.auditAppendLag.startTimer();
-      const record = await writer.append(tenantId, event);
+      const record = await writer.append(tenantId, event, options);
       stopTimer();
       metrics.auditRecords.inc({ event_type: event.eventType });
       const payload = event.payload as Record<string, unknown>;

@@ -8,6 +8,8 @@ export function observedWorkflowRepository(repository: WorkflowRepository, metri
     get: (tenantId, workflowId) => repository.get(tenantId, workflowId),
     ownerOf: (workflowId) => repository.ownerOf(workflowId),
     events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
+    markFinished: (tenantId, workflowId, finishedAt) => repository.markFinished(tenantId, workflowId, finishedAt),
+    listUnfinished: (afterWorkflowId, limit) => repository.listUnfinished(afterWorkflowId, limit),
     async append(tenantId, workflowId, events) {
       const inserted = await repository.append(tenantId, workflowId, events);
       // Only what this call stored: a writer that lost the race counts nothing twice.

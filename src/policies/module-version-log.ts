@@ -1,5 +1,13 @@
-import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository } from '../store/index.js';
+import type {
+  AuditClaim,
+  OwedAudit,
+  PolicyActivation,
+  PolicyFunctionSignature,
+  PolicyModuleVersion,
+  PolicyRepository,
+} from '../store/index.js';
 import { PolicyContentionError } from './policy-errors.js';
+import { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
 
 /**
  * Deploy and rollback on top of the insert-only PolicyRepository, fork-proof without
@@ -11,6 +19,9 @@ import { PolicyContentionError } from './policy-errors.js';
  * concurrent deploy of a higher version was activated meanwhile: the highest deployed version wins,
  * and the lower one is recorded as never active (SUPERSEDED). A deploy stopped between the two steps
  * leaves a stored, inactive version that a rollback can still activate.
+ *
+ * Given an audit claim, the version (deploy) or the activation (rollback) is stored owing its audit
+ * record, claimed by the caller: the registry's log is the outbox of its audit records.
  */
 
 export const DEFAULT_MAX_ATTEMPTS = 100;
@@ -25,12 +36,20 @@ export interface DeployVersionInput {
   at: Date;
   /** What is active while the module has no activation: 0 when a built-in module has its name, else null. */
   initialVersion: 0 | null;
+  /** When given, the version is stored owing its POLICY_DEPLOYED record, under this claim. */
+  auditClaim?: AuditClaim;
 }
 
 export interface DeployVersionOutcome {
   version: PolicyModuleVersion;
   /** Null when a concurrent deploy of a higher version was activated first. */
   activation: PolicyActivation | null;
+  /** The id of the owed POLICY_DEPLOYED record; null without an audit claim. */
+  auditRecordId: string | null;
+}
+
+function owedAudit(claim: AuditClaim | undefined, recordId: () => string): OwedAudit | undefined {
+  return claim === undefined ? undefined : { recordId: recordId(), claim };
 }
 
 export interface LogOptions {
@@ -47,6 +66,7 @@ export async function deployModuleVersion(
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const at = input.at.toISOString();
   let stored: PolicyModuleVersion | null = null;
+  let owed: OwedAudit | undefined;
   for (let attempt = 0; stored === null; attempt += 1) {
     if (attempt >= maxAttempts) throw new PolicyContentionError(input.policyModule, attempt);
     const candidate: PolicyModuleVersion = {
@@ -59,13 +79,15 @@ export async function deployModuleVersion(
       actorId: input.actorId,
       createdAt: at,
     };
-    if (await repository.insertVersion(tenantId, candidate)) stored = candidate;
+    owed = owedAudit(input.auditClaim, () => deployedRecordId(tenantId, input.policyModule, candidate.version));
+    if (await repository.insertVersion(tenantId, candidate, owed)) stored = candidate;
   }
   const version = stored.version;
+  const auditRecordId = owed?.recordId ?? null;
   for (let attempt = 0; ; attempt += 1) {
     if (attempt >= maxAttempts) throw new PolicyContentionError(input.policyModule, attempt);
     const head = await repository.headActivation(tenantId, input.policyModule);
-    if (head !== null && head.highestDeployed > version) return { version: stored, activation: null };
+    if (head !== null && head.highestDeployed > version) return { version: stored, activation: null, auditRecordId };
     const activation: PolicyActivation = {
       policyModule: input.policyModule,
       seq: (head?.seq ?? 0) + 1,
@@ -76,7 +98,7 @@ export async function deployModuleVersion(
       actorId: input.actorId,
       occurredAt: at,
     };
-    if (await repository.appendActivation(tenantId, activation)) return { version: stored, activation };
+    if (await repository.appendActivation(tenantId, activation)) return { version: stored, activation, auditRecordId };
   }
 }
 
@@ -87,10 +109,12 @@ export interface ActivateVersionInput {
   actorId: string;
   at: Date;
   initialVersion: 0 | null;
+  /** When given, the activation is stored owing its POLICY_ROLLED_BACK record, under this claim. */
+  auditClaim?: AuditClaim;
 }
 
 export type ActivateVersionOutcome =
-  | { activated: true; activation: PolicyActivation }
+  | { activated: true; activation: PolicyActivation; /** Null without an audit claim. */ auditRecordId: string | null }
   | { activated: false; activeVersion: number };
 
 /** Makes `version` the active one (a rollback); refuses when it already is. */
@@ -116,7 +140,10 @@ export async function activateModuleVersion(
       actorId: input.actorId,
       occurredAt: input.at.toISOString(),
     };
-    if (await repository.appendActivation(tenantId, activation)) return { activated: true, activation };
+    const owed = owedAudit(input.auditClaim, () => rolledBackRecordId(tenantId, input.policyModule, activation.seq));
+    if (await repository.appendActivation(tenantId, activation, owed)) {
+      return { activated: true, activation, auditRecordId: owed?.recordId ?? null };
+    }
   }
 }
 

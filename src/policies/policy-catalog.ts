@@ -1,13 +1,21 @@
-import type { AuditChainWriter } from '../audit/index.js';
+import type { AuditChainWriter, AuditEvent } from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../evaluation/index.js';
 import type { Diagnostic } from '../language/index.js';
-import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository } from '../store/index.js';
+import type {
+  AuditClaim,
+  AuditedRegistryEntry,
+  PolicyActivation,
+  PolicyFunctionSignature,
+  PolicyModuleVersion,
+  PolicyRepository,
+} from '../store/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
+import { claimFrom, hasTimeToWrite, newRegistryAuditLease, type RegistryAuditLease } from './registry-audit-lease.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
@@ -83,6 +91,13 @@ export interface PolicyCatalogDeps {
   /** The built-in library, visible to every tenant as version 0. */
   builtins: BuiltinVersions;
   versions: VersionResolver;
+  /** The claim this process stores deploys and rollbacks under (default: a new one); see registry-audit-follower.ts. */
+  auditLease?: RegistryAuditLease;
+  /**
+   * A record was written but marking its entry failed: harmless (the follower finds the record by
+   * its id and marks the entry), worth a log line.
+   */
+  onAuditMarkError?: (error: unknown) => void;
   now?: () => Date;
 }
 
@@ -109,6 +124,22 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   const { builtins, versions } = deps;
   const initial = (policyModule: string): 0 | null => initialVersion(builtins, policyModule);
   const storedVersion = versions.storedVersion;
+  const lease = deps.auditLease ?? newRegistryAuditLease();
+
+  /**
+   * Writes the record a stored entry owes, under the claim it was stored with, and marks the entry.
+   * A failed append leaves the entry owed: the follower writes the record once the claim ends. A
+   * claim too far gone to write safely is left to the follower as well.
+   */
+  async function writeOwedRecord(tenantId: string, entry: AuditedRegistryEntry, recordId: string | null, claim: AuditClaim, event: AuditEvent) {
+    if (recordId === null || !hasTimeToWrite(lease, claim, now())) return;
+    await deps.audit.append(tenantId, event, { id: recordId });
+    try {
+      await repo.markAudited(tenantId, entry, now().toISOString());
+    } catch (error) {
+      deps.onAuditMarkError?.(error);
+    }
+  }
 
   function statusOf(state: ModuleState, version: number): PolicyStatus {
     return state.active === version ? 'ACTIVE' : 'SUPERSEDED';
@@ -206,6 +237,8 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
           `the name \`${long.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
         );
       }
+      const at = now();
+      const auditClaim = claimFrom(lease, at);
       const outcome = await deployModuleVersion(repo, tenantId, {
         policyModule,
         source: request.source,
@@ -213,11 +246,13 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         sourceHash: sha256(request.source),
         functions: signatures(program.functions),
         actorId,
-        at: now(),
+        at,
         initialVersion: initial(policyModule),
+        auditClaim,
       });
       if (outcome.activation !== null) await versions.activationChanged(tenantId, policyModule);
-      await deps.audit.append(tenantId, deployedEvent(actorId, outcome.version, outcome.activation));
+      const entry: AuditedRegistryEntry = { kind: 'version', policyModule, version: outcome.version.version };
+      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, deployedEvent(outcome.version, outcome.activation));
       const state = await stateOf(tenantId, policyModule);
       return {
         module: storedVersionRecord(outcome.version, state),
@@ -228,12 +263,15 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
 
     async rollback(tenantId, policyModule, version, actorId) {
       await versions.findVersion(tenantId, policyModule, version);
+      const at = now();
+      const auditClaim = claimFrom(lease, at);
       const outcome = await activateModuleVersion(repo, tenantId, {
         policyModule,
         version,
         actorId,
-        at: now(),
+        at,
         initialVersion: initial(policyModule),
+        auditClaim,
       });
       if (!outcome.activated) {
         throw new PolicyRegistryError(
@@ -244,7 +282,8 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       }
       const activation: PolicyActivation = outcome.activation;
       await versions.activationChanged(tenantId, policyModule);
-      await deps.audit.append(tenantId, rolledBackEvent(actorId, activation));
+      const entry: AuditedRegistryEntry = { kind: 'activation', policyModule, seq: activation.seq };
+      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, rolledBackEvent(activation));
       return {
         policyModule,
         version,

@@ -6,12 +6,18 @@ import { versionId } from './policy-id.js';
 export const POLICY_DEPLOYED = 'POLICY_DEPLOYED';
 export const POLICY_ROLLED_BACK = 'POLICY_ROLLED_BACK';
 
-export function deployedEvent(actorId: string, version: PolicyModuleVersion, activation: PolicyActivation | null): AuditEvent {
+/**
+ * The records say what is stored: a deploy's record is made of the version and its DEPLOY
+ * activation (null when it was never activated), a rollback's of its activation, and they are
+ * dated by the change itself. So a record written late, by the follower, reads as one written at once.
+ */
+export function deployedEvent(version: PolicyModuleVersion, activation: PolicyActivation | null): AuditEvent {
   return {
     eventType: POLICY_DEPLOYED,
     policyModule: version.policyModule,
     policyFunction: null,
-    actorId,
+    actorId: version.actorId,
+    occurredAt: version.createdAt,
     payload: {
       policyModule: version.policyModule,
       version: version.version,
@@ -25,13 +31,14 @@ export function deployedEvent(actorId: string, version: PolicyModuleVersion, act
   };
 }
 
-export function rolledBackEvent(actorId: string, activation: PolicyActivation): AuditEvent {
+export function rolledBackEvent(activation: PolicyActivation): AuditEvent {
   const { policyModule, version, previousVersion } = activation;
   return {
     eventType: POLICY_ROLLED_BACK,
     policyModule,
     policyFunction: null,
-    actorId,
+    actorId: activation.actorId,
+    occurredAt: activation.occurredAt,
     payload: {
       policyModule,
       version,

@@ -54,6 +54,8 @@ export interface AuditChainRepository {
   list(tenantId: string, query: AuditQuery): Promise<AuditRecord[]>;
   /** Ascending by seq from `fromSeq` (inclusive), read in pages of `pageSize`: bounded memory. */
   scan(tenantId: string, fromSeq: number, pageSize: number): AsyncIterable<AuditRecord>;
+  /** The tenant's record with this id (an indexed lookup), or null. */
+  findById(tenantId: string, id: string): Promise<AuditRecord | null>;
 }
 
 export interface Tenant {
@@ -172,28 +174,78 @@ export interface PolicyActivation {
   occurredAt: string;
 }
 
+/**
+ * Who may write an owed audit record, and until when (ISO 8601). Past `until` the holder is
+ * presumed gone and another writer may take the claim over.
+ */
+export interface AuditClaim {
+  owner: string;
+  until: string;
+}
+
+/**
+ * Stored in the same insert as a deployed version or a rollback activation: the audit record it
+ * owes (written with `recordId`) and the claim of the writer that stored it. The registry's own
+ * log is the outbox of its audit records.
+ */
+export interface OwedAudit {
+  recordId: string;
+  claim: AuditClaim;
+}
+
+/** A registry entry that can owe an audit record: a deployed version or a rollback activation. */
+export type AuditedRegistryEntry =
+  | { kind: 'version'; policyModule: string; version: number }
+  | { kind: 'activation'; policyModule: string; seq: number };
+
+/** An entry whose audit record is still owed, with its current claim. */
+export interface OwedRegistryAudit {
+  tenantId: string;
+  entry: AuditedRegistryEntry;
+  recordId: string;
+  claim: AuditClaim;
+}
+
 export interface PolicyRepository {
   /** Highest stored version of the module; 0 when it has none. */
   latestVersion(tenantId: string, policyModule: string): Promise<number>;
   /**
-   * Stores a new version. Returns false when the (tenant, module, version) already exists (another
+   * Stores a new version, with the audit record it owes when given (in the same insert). Returns false when the (tenant, module, version) already exists (another
    * deployer took the number: retry with the next). Throws PolicyLogError when version − 1 does
    * not exist, so versions stay contiguous.
    */
-  insertVersion(tenantId: string, version: PolicyModuleVersion): Promise<boolean>;
+  insertVersion(tenantId: string, version: PolicyModuleVersion, owedAudit?: OwedAudit): Promise<boolean>;
   getVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
   /** Every version of the tenant, or of one module, ordered by module then version. */
   listVersions(tenantId: string, policyModule?: string): Promise<PolicyModuleVersion[]>;
   /** The newest activation of the module (it names the active version); null when none. */
   headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null>;
   /**
-   * Inserts the activation. Returns false when its seq already exists (another writer won: re-read
+   * Inserts the activation, with the audit record it owes when given (in the same insert). Returns
+   * false when its seq already exists (another writer won: re-read
    * the head and decide again). Throws PolicyLogError when it does not extend the stored log (seq − 1
    * missing, `previousVersion` not the predecessor's version) or names a version that is not stored.
    */
-  appendActivation(tenantId: string, activation: PolicyActivation): Promise<boolean>;
+  appendActivation(tenantId: string, activation: PolicyActivation, owedAudit?: OwedAudit): Promise<boolean>;
   /** Activations of the tenant, or of one module, ordered by module then seq. */
   listActivations(tenantId: string, policyModule?: string): Promise<PolicyActivation[]>;
+  /**
+   * Entries of every tenant whose audit record is owed and whose claim ended before `now`, the
+   * longest-ended claim first, at most `limit`. Entries stored without an owed record owe nothing.
+   * One of the few reads across tenants: the follower that writes owed records serves them all.
+   */
+  owedAudits(now: string, limit: number): Promise<OwedRegistryAudit[]>;
+  /**
+   * Gives the entry's claim to `claim.owner` until `claim.until` when its record is still owed and
+   * its current claim ended before `now`. Of concurrent claimers (any connection, any process) at
+   * most one gets true.
+   */
+  claimAudit(tenantId: string, entry: AuditedRegistryEntry, claim: AuditClaim, now: string): Promise<boolean>;
+  /**
+   * Records that the entry's audit record is in the chain; idempotent, and a no-op for an entry
+   * that owes nothing. Once audited, an entry is never owed again.
+   */
+  markAudited(tenantId: string, entry: AuditedRegistryEntry, at: string): Promise<void>;
 }
 
 /** What one or more evaluations add to a per-minute bucket. */
@@ -382,7 +434,10 @@ export interface AnomalySettingsRepository {
   put(tenantId: string, record: AnomalySettingsRecord): Promise<void>;
 }
 
-/** A started workflow: what it runs and with which input. Stored once, never changed. */
+/**
+ * A started workflow: what it runs and with which input. Stored once, never changed (beside it the
+ * store keeps only when the workflow finished: see `markFinished`).
+ */
 export interface WorkflowRecord {
   /** Opaque and unique across tenants (the events endpoint tells another tenant's apart: 403). */
   workflowId: string;
@@ -427,4 +482,21 @@ export interface WorkflowRepository {
   append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
   /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
   events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
+  /**
+   * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
+   * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.
+   */
+  markFinished(tenantId: string, workflowId: string, finishedAt: string): Promise<void>;
+  /**
+   * Workflows of every tenant not marked finished, by ascending id after `afterWorkflowId` (null:
+   * from the first), at most `limit`: a page of an indexed range, however many have finished. A
+   * read across tenants, for the sweep that resumes workflows whose jobs were lost.
+   */
+  listUnfinished(afterWorkflowId: string | null, limit: number): Promise<UnfinishedWorkflow[]>;
+}
+
+/** A workflow not marked finished, as `listUnfinished` names it. */
+export interface UnfinishedWorkflow {
+  tenantId: string;
+  workflowId: string;
 }

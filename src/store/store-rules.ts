@@ -9,6 +9,10 @@ export function assertTenantId(tenantId: string): void {
   }
 }
 
+export function assertRecordId(id: string): void {
+  if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError('record id must be a non-empty string');
+}
+
 /**
  * The first record of a batch must sit on the stored chain: seq 1 on the genesis hash, any other seq
  * on the stored record before it (`predecessorHash`, undefined when that record does not exist).

@@ -39,3 +39,9 @@ export function assertWorkflowEvents(events: readonly WorkflowEvent[]): void {
     normaliseInstant(event.occurredAt, 'occurredAt');
   });
 }
+
+/** A page of `listUnfinished`: after a workflow id (or from the first), at least one workflow. */
+export function assertUnfinishedPage(afterWorkflowId: string | null, limit: number): void {
+  if (afterWorkflowId !== null && !isWorkflowId(afterWorkflowId)) throw new StoreArgumentError('afterWorkflowId must be a workflow id or null');
+  assertCount(limit, 'limit', 1);
+}

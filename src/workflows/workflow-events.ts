@@ -17,3 +17,13 @@ export const WorkflowEventType = {
 } as const;
 
 export type WorkflowEventTypeValue = (typeof WorkflowEventType)[keyof typeof WorkflowEventType];
+
+const TERMINAL_EVENTS = new Set<string>([WorkflowEventType.COMPLETED, WorkflowEventType.FAILED, WorkflowEventType.CANCELLED]);
+
+/** Whether the event ends its workflow. Only the runner appends one, and nothing follows it. */
+export function isTerminalEvent(eventType: string): boolean {
+  return TERMINAL_EVENTS.has(eventType);
+}
+
+/** The longest log a workflow reads back; steps are few, so this is never reached by a real one. */
+export const MAX_WORKFLOW_LOG_EVENTS = 100_000;

@@ -1,6 +1,6 @@
 import type { WorkflowSignature, WorkflowStepInfo } from '../language/index.js';
 import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../store/index.js';
-import { WorkflowEventType as E } from './workflow-events.js';
+import { isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
 import { isTerminal, replay, type WorkflowState } from './workflow-replay.js';
 
 /** A step rule's answer: its Bool result, or why it could not give one. */
@@ -29,8 +29,6 @@ export interface WorkflowRunner {
   timedOut(tenantId: string, workflowId: string, step: string): Promise<WorkflowState | null>;
 }
 
-/** The longest log a workflow reads back; steps are few, so this is never reached by a real one. */
-const MAX_EVENTS = 100_000;
 /** Rounds of losing the race for the next sequence before giving up (the job is retried). */
 const MAX_ROUNDS = 1000;
 
@@ -48,7 +46,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     const record = await deps.workflows.get(tenantId, workflowId);
     if (record === null) return null;
     const definition = await deps.definition(tenantId, record);
-    const events = await deps.workflows.events(tenantId, workflowId, 0, MAX_EVENTS);
+    const events = await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS);
     return { record, definition, events, state: replay(definition, events) };
   }
 
@@ -132,7 +130,10 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       if (next === null) return state;
       const event: WorkflowEvent = { sequence: state.nextSequence, eventType: next.type, payload: next.payload, occurredAt: now().toISOString() };
       // Zero stored: another worker appended this sequence first; read its event and decide again.
-      if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await next.after?.();
+      if ((await deps.workflows.append(tenantId, workflowId, [event])) !== 1) continue;
+      await next.after?.();
+      // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
+      if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
     }
     throw new Error(`workflow \`${workflowId}\` kept changing under this worker for ${MAX_ROUNDS} rounds`);
   }

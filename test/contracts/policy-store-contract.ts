@@ -3,6 +3,8 @@ import { activateModuleVersion, deployModuleVersion, moduleState } from '../../s
 import {
   PolicyLogError,
   StoreArgumentError,
+  type AuditedRegistryEntry,
+  type OwedAudit,
   type PolicyActivation,
   type PolicyModuleVersion,
   type PolicyRepository,
@@ -197,6 +199,110 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.insertVersion(b, moduleVersion('m.x', 1, { source: 'b' }))).toBe(true);
       expect(await repo.appendActivation(b, activation('m.x', 1))).toBe(true);
       expect((await repo.getVersion(a, 'm.x', 1))?.source).not.toBe('b');
+    });
+  });
+
+  describe('owed audit records (the registry as the outbox of its audit records)', () => {
+    const owed = (recordId: string, owner: string, untilSeconds: number): OwedAudit => ({ recordId, claim: { owner, until: at(untilSeconds) } });
+    const versionEntry = (policyModule: string, version: number): AuditedRegistryEntry => ({ kind: 'version', policyModule, version });
+    const activationEntry = (policyModule: string, seq: number): AuditedRegistryEntry => ({ kind: 'activation', policyModule, seq });
+    /** The owed entries of one tenant (the backend is shared by every case, and the list spans tenants). */
+    async function owedOf(repo: PolicyRepository, tenant: string, nowSeconds: number) {
+      return (await repo.owedAudits(at(nowSeconds), 10_000)).filter((o) => o.tenantId === tenant);
+    }
+
+    it('stores the owed record with the entry and lists it, across tenants, once its claim ended', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('owed');
+      const other = newTenant('owed-other');
+      expect(await repo.insertVersion(tenant, moduleVersion('m.x', 1), owed('rec-v1', 'p1', 1000))).toBe(true);
+      expect(await repo.insertVersion(tenant, moduleVersion('m.x', 2))).toBe(true);
+      expect(await repo.appendActivation(tenant, activation('m.x', 1))).toBe(true);
+      const rollback = activation('m.x', 2, { kind: 'ROLLBACK', version: 2, previousVersion: 1, highestDeployed: 1 });
+      expect(await repo.appendActivation(tenant, rollback, owed('rec-a2', 'p2', 2000))).toBe(true);
+      expect(await repo.insertVersion(other, moduleVersion('m.y', 1), owed('rec-other', 'p3', 1500))).toBe(true);
+      // The entries read back exactly as stored: the outbox fields are not part of them.
+      expect(await repo.getVersion(tenant, 'm.x', 1)).toEqual(moduleVersion('m.x', 1));
+      expect(await repo.listActivations(tenant, 'm.x')).toEqual([activation('m.x', 1), rollback]);
+
+      expect(await owedOf(repo, tenant, 1000)).toEqual([]);
+      expect(await owedOf(repo, tenant, 1001)).toEqual([
+        { tenantId: tenant, entry: versionEntry('m.x', 1), recordId: 'rec-v1', claim: { owner: 'p1', until: at(1000) } },
+      ]);
+      const all = (await repo.owedAudits(at(3000), 10_000)).filter((o) => o.tenantId === tenant || o.tenantId === other);
+      expect(all.map((o) => o.recordId)).toEqual(['rec-v1', 'rec-other', 'rec-a2']);
+      expect(all[2]).toEqual({ tenantId: tenant, entry: activationEntry('m.x', 2), recordId: 'rec-a2', claim: { owner: 'p2', until: at(2000) } });
+    });
+
+    it('marks an entry audited once and for good; an entry stored without a record owes nothing', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('owed-mark');
+      await repo.insertVersion(tenant, moduleVersion('m.x', 1), owed('rec-1', 'p1', 10));
+      await repo.insertVersion(tenant, moduleVersion('m.x', 2), owed('rec-2', 'p1', 10));
+      await repo.insertVersion(tenant, moduleVersion('m.x', 3));
+      await repo.markAudited(tenant, versionEntry('m.x', 1), at(20));
+      await repo.markAudited(tenant, versionEntry('m.x', 1), at(30));
+      await repo.markAudited(tenant, versionEntry('m.x', 3), at(30));
+      await repo.markAudited(tenant, versionEntry('m.x', 9), at(30));
+      expect((await owedOf(repo, tenant, 5000)).map((o) => o.recordId)).toEqual(['rec-2']);
+      expect(await repo.claimAudit(tenant, versionEntry('m.x', 1), { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.claimAudit(tenant, versionEntry('m.x', 3), { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.getVersion(tenant, 'm.x', 1)).toEqual(moduleVersion('m.x', 1));
+    });
+
+    it('gives an ended claim to one new owner, refuses a live one, and can take it over again', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('owed-claim');
+      await storeVersions(repo, tenant, 'm.x', 1);
+      await repo.appendActivation(tenant, activation('m.x', 1), owed('rec-a1', 'writer', 100));
+      const entry = activationEntry('m.x', 1);
+      expect(await repo.claimAudit(tenant, entry, { owner: 'early', until: at(200) }, at(99))).toBe(false);
+      expect(await repo.claimAudit(tenant, entry, { owner: 'follower-1', until: at(200) }, at(101))).toBe(true);
+      expect(await repo.claimAudit(tenant, entry, { owner: 'follower-2', until: at(200) }, at(101))).toBe(false);
+      expect(await owedOf(repo, tenant, 150)).toEqual([]);
+      expect(await owedOf(repo, tenant, 201)).toEqual([
+        { tenantId: tenant, entry, recordId: 'rec-a1', claim: { owner: 'follower-1', until: at(200) } },
+      ]);
+      // Another connection sees the claim too.
+      const other = (await getTarget().connect()).policies;
+      expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(150))).toBe(false);
+      expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(250))).toBe(true);
+      expect((await owedOf(repo, tenant, 400))[0]?.claim).toEqual({ owner: 'follower-2', until: at(300) });
+      expect(await repo.claimAudit(tenant, activationEntry('m.x', 2), { owner: 'x', until: at(900) }, at(800))).toBe(false);
+      expect(await repo.claimAudit(newTenant('owed-none'), entry, { owner: 'x', until: at(900) }, at(800))).toBe(false);
+    });
+
+    it('lets exactly one of many concurrent claimers on separate connections take an ended claim', async () => {
+      const tenant = newTenant('owed-race');
+      await getStore().policies.insertVersion(tenant, moduleVersion('m.x', 1), owed('rec-race', 'dead', 10));
+      const stores = [getStore(), ...(await Promise.all([1, 2, 3].map(() => getTarget().connect())))];
+      for (const round of [1, 2, 3]) {
+        const now = at(10 + round * 100);
+        const wins = await Promise.all(
+          stores.flatMap((s, i) =>
+            Array.from({ length: 5 }, (_, j) =>
+              s.policies.claimAudit(tenant, versionEntry('m.x', 1), { owner: `c-${round}-${i}-${j}`, until: at(10 + round * 100 + 50) }, now),
+            ),
+          ),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+      }
+    }, 60_000);
+
+    it('refuses malformed owed records, entries and claims', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('owed-bad');
+      await expect(repo.insertVersion(tenant, moduleVersion('m.x', 1), owed('', 'p', 10))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(
+        repo.insertVersion(tenant, moduleVersion('m.x', 1), { recordId: 'r', claim: { owner: 'p', until: 'later' } }),
+      ).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await repo.latestVersion(tenant, 'm.x')).toBe(0);
+      await expect(repo.claimAudit(tenant, { kind: 'module' } as never, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, versionEntry('m.x', 0), { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, versionEntry('m.x', 1), { owner: '', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.markAudited(tenant, activationEntry('m.x', 1), 'soon')).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.owedAudits('soon', 10)).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.owedAudits(at(0), 0)).rejects.toBeInstanceOf(StoreArgumentError);
     });
   });
 

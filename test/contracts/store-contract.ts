@@ -221,6 +221,19 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
     });
   });
 
+  describe('audit chain: findById', () => {
+    it('finds a record of the tenant by its id, and nothing for another id or tenant', async () => {
+      const tenant = newTenant('by-id');
+      const records = buildRecords(null, [{}, { eventType: 'POLICY_DEPLOYED' }, {}]);
+      await store.audit.insertBatch(tenant, records);
+      expect(await store.audit.findById(tenant, records[1]!.id)).toEqual(records[1]);
+      expect(await (await target.connect()).audit.findById(tenant, records[2]!.id)).toEqual(records[2]);
+      expect(await store.audit.findById(tenant, 'no-such-id')).toBeNull();
+      expect(await store.audit.findById(newTenant('by-id-other'), records[1]!.id)).toBeNull();
+      await expect(store.audit.findById(tenant, '')).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+  });
+
   describe('audit chain: scan', () => {
     it('streams from any seq in ascending order across pages', async () => {
       const tenant = newTenant('scan');

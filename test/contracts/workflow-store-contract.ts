@@ -70,5 +70,40 @@ export function runWorkflowStoreContract(getStore: () => Store, getTarget: () =>
       expect(counts.every((n) => n === 0 || n === 2)).toBe(true);
       expect((await getStore().workflows.events(tenant, id, 0, 100)).map((e) => e.sequence)).toEqual([1, 2, 3]);
     }, 60_000);
+
+    it('lists unfinished workflows of every tenant in pages by id, leaving out those marked finished', async () => {
+      const store = getStore();
+      const tenants = [newTenant('wf-open'), newTenant('wf-open-other')];
+      const ids = Array.from({ length: 7 }, (_, i) => `wf-open-${i}-${Math.random().toString(36).slice(2, 10)}`);
+      for (const [i, id] of ids.entries()) await store.workflows.create(tenants[i % 2]!, record(id));
+      const finished = [ids[1]!, ids[4]!];
+      for (const id of finished) await store.workflows.markFinished(tenants[ids.indexOf(id) % 2]!, id, '2026-05-01T11:00:00+02:00');
+      // Another tenant's mark, or one of an unknown workflow, changes nothing.
+      await store.workflows.markFinished(tenants[1]!, ids[0]!, '2026-05-01T11:00:00.000Z');
+      await store.workflows.markFinished(tenants[0]!, 'nobody-has-this', '2026-05-01T11:00:00.000Z');
+      await store.workflows.markFinished(tenants[0]!, 'not an id!', '2026-05-01T11:00:00.000Z');
+      // Marking again keeps it finished.
+      await store.workflows.markFinished(tenants[1]!, ids[1]!, '2026-05-01T12:00:00.000Z');
+
+      // The backend holds other cases' workflows too: walk every page, then look at ours.
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.workflows.listUnfinished(after, 3);
+        expect(page.length).toBeLessThanOrEqual(3);
+        seen.push(...page.map((w) => w.workflowId));
+        for (const w of page) if (ids.includes(w.workflowId)) expect(w.tenantId).toBe(tenants[ids.indexOf(w.workflowId) % 2]);
+        if (page.length < 3) break;
+        after = page.at(-1)!.workflowId;
+      }
+      expect(seen).toEqual([...seen].sort());
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.filter((id) => ids.includes(id))).toEqual(ids.filter((id) => !finished.includes(id)).sort());
+
+      await expect(store.workflows.listUnfinished(null, 0)).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.listUnfinished('not an id!', 10)).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.markFinished(tenants[0]!, ids[0]!, 'yesterday')).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await store.workflows.get(tenants[1]!, ids[1]!)).toEqual(record(ids[1]!));
+    });
   });
 }

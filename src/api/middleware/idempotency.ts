@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../store/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
@@ -26,9 +25,26 @@ export interface IdempotencyOptions {
   now?: () => Date;
 }
 
+/**
+ * The body as RFC 8785 canonical JSON (sorted keys, JSON.stringify's numbers and escapes), extended
+ * to what JSON.parse accepts but canonical JSON has no form for, since the hash is taken before the
+ * route judges the body: a lone surrogate is written as its `\uXXXX` escape, `1e999` as `Infinity`.
+ */
+function canonicalBody(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalBody).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalBody((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** Method, path with query, and the body in canonical JSON: the same request hashes the same however it is spaced. */
 export function idempotencyRequestHash(method: string, url: string, body: unknown): string {
-  const text = canonicalize(body === undefined ? null : body) ?? 'null';
+  const text = canonicalBody(body === undefined ? null : body);
   return createHash('sha256').update(`${method}\n${url}\n${text}`, 'utf8').digest('hex');
 }
 
@@ -96,19 +112,49 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
       return answerExisting(ctx, winner, hash, key);
     }
     const expiresAt = new Date(startedAt.getTime() + replayMs).toISOString();
+    const leaseEnds = startedAt.getTime() + leaseMs;
+    const release = () => persist(() => repository.release(tenantId, key, owner), leaseEnds);
+    const complete = (answer: IdempotentResponse) => persist(() => repository.complete(tenantId, key, owner, answer, expiresAt), leaseEnds);
     let response: IdempotentResponse;
     try {
       await next();
       response = { status: ctx.status, body: ctx.body ?? null };
     } catch (error) {
       if (!isExposedError(error) || error.status >= 500) {
-        await repository.release(tenantId, key, owner).catch(() => undefined);
+        await release().catch(() => undefined);
         throw error;
       }
-      await repository.complete(tenantId, key, owner, { status: error.status, body: errorEnvelope(error.code, error.message) }, expiresAt);
+      await complete({ status: error.status, body: errorEnvelope(error.code, error.message) });
       throw error;
     }
-    if (response.status >= 500) await repository.release(tenantId, key, owner);
-    else await repository.complete(tenantId, key, owner, response, expiresAt);
+    if (response.status >= 500) await release();
+    else await complete(response);
   };
+}
+
+/** First retry of a key write the store refused; the pause doubles up to SETTLE_MAX_PAUSE_MS. */
+const SETTLE_FIRST_PAUSE_MS = 250;
+const SETTLE_MAX_PAUSE_MS = 2000;
+
+/**
+ * Writes the key's outcome; when the store refuses (it is away), the request still fails as it
+ * would, and the write is retried in the background until it succeeds or the lease ends. Otherwise
+ * a store that came back after a few seconds would leave the key held for the whole lease, and every
+ * retry of the request would get 409 "in progress" for up to a minute.
+ */
+async function persist(write: () => Promise<unknown>, leaseEnds: number): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    let pause = SETTLE_FIRST_PAUSE_MS;
+    const retry = () => {
+      if (Date.now() >= leaseEnds) return;
+      write().catch(() => {
+        pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS);
+        setTimeout(retry, pause).unref();
+      });
+    };
+    setTimeout(retry, pause).unref();
+    throw error;
+  }
 }

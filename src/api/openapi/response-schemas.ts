@@ -94,6 +94,8 @@ export const anomalySettingsBody = z.strictObject(
 export const anomalySettings = z.object({ defaults: settingValues, overrides: settingValues.partial(), effective: settingValues, bounds: json });
 
 export const workflowEvent = z.object({ sequence: z.number().int(), workflowId: z.string(), eventType: z.string(), payload: json, occurredAt: instant });
+/** What starting a workflow answers; its state is read with GET /api/v1/workflows/{workflowId}. */
+export const workflowStarted = z.object({ workflowId: z.string() });
 export const workflow = z.object({
   workflowId: z.string(),
   policyModule: z.string(),

@@ -30,9 +30,18 @@ export interface AnomalyRouteOptions {
   settings: AnomalySettings;
 }
 
+// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export const statusBodySchema = z.strictObject({
   status: z.string(),
-  note: z.string().max(ANOMALY_NOTE_MAX_LENGTH).nullable().optional(),
+  // The note goes into the audit record, whose canonical JSON has no form for an unpaired surrogate.
+  note: z
+    .string()
+    .max(ANOMALY_NOTE_MAX_LENGTH)
+    .refine((text) => !LONE_SURROGATE.test(text))
+    .nullable()
+    .optional(),
 });
 
 function invalidBody(message: string): AnomalyError {
@@ -51,7 +60,7 @@ function parseStatusBody(body: unknown): { status: TriageTarget; note: string | 
     if (issue.code === 'unrecognized_keys') throw invalidBody(`unknown field ${issue.keys.map((k) => `\`${k.slice(0, 64)}\``).join(', ')}: the body takes \`status\` and \`note\``);
     const field = String(issue.path[0] ?? 'body');
     if (field === 'status') throw invalidBody(`\`status\` is required and must be one of ${targets}`);
-    throw invalidBody(`\`note\` must be text of at most ${ANOMALY_NOTE_MAX_LENGTH} characters`);
+    throw invalidBody(`\`note\` must be text of at most ${ANOMALY_NOTE_MAX_LENGTH} characters, without unpaired surrogates`);
   }
   const { status, note } = parsed.data;
   if (status === 'VERIFYING') {

@@ -130,6 +130,19 @@ describe('createAuditChainWriter', () => {
     await Promise.all([w1.close(), w2.close()]);
   });
 
+  it('stores a record with the id it is given, and refuses an id that is not a short string', async () => {
+    const writer = createAuditChainWriter(store.audit);
+    const [given, fresh] = await Promise.all([writer.append('acme', event(1), { id: 'fixed-id-1' }), writer.append('acme', event(2))]);
+    expect(given.id).toBe('fixed-id-1');
+    expect(fresh.id).not.toBe('fixed-id-1');
+    expect(given.hash).toBe(computeAuditHash(given));
+    expect(await store.audit.findById('acme', 'fixed-id-1')).toEqual(given);
+    await expect(writer.append('acme', event(3), { id: '' })).rejects.toBeInstanceOf(AuditEventError);
+    await expect(writer.append('acme', event(3), { id: 'x'.repeat(129) })).rejects.toBeInstanceOf(AuditEventError);
+    expect(await stored(store, 'acme')).toHaveLength(2);
+    await writer.close();
+  });
+
   it('refuses a bad event or tenant at once and stores nothing for it', async () => {
     const writer = createAuditChainWriter(store.audit);
     await expect(writer.append('acme', { ...event(1), payload: { x: Number.NaN } })).rejects.toBeInstanceOf(AuditEventError);

@@ -69,6 +69,8 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { key: { tenantId: 1, eventType: 1, seq: -1 }, name: 'tenant_event_type_seq' },
     { key: { tenantId: 1, policyModule: 1, policyFunction: 1, seq: -1 }, name: 'tenant_policy_seq' },
     { key: { tenantId: 1, occurredAt: 1 }, name: 'tenant_occurred_at' },
+    // "Is this owed registry record already in the chain?" (src/policies/registry-audit-follower.ts).
+    { key: { tenantId: 1, id: 1 }, name: 'tenant_id' },
   ],
   [COLLECTIONS.secrets]: [{ key: { tenantId: 1, version: -1 }, name: 'tenant_version_unique', unique: true }],
   [COLLECTIONS.idempotency]: [{ key: { tenantId: 1, key: 1 }, name: 'tenant_key_unique', unique: true }],

@@ -5,6 +5,7 @@ import {
   assertBatchExtends,
   assertBatchLinked,
   assertPageSize,
+  assertRecordId,
   assertTenantId,
   normaliseAuditQuery,
   parsePayload,
@@ -12,7 +13,6 @@ import {
 } from '../store-rules.js';
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
 import { insertedBeforeDuplicate } from './duplicate-key.js';
-
 
 function toDocument(tenantId: string, r: AuditRecord): AuditDocument {
   return {
@@ -155,6 +155,13 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       } finally {
         await cursor.close();
       }
+    },
+
+    async findById(tenantId, id) {
+      assertTenantId(tenantId);
+      assertRecordId(id);
+      const doc = await collection.findOne({ tenantId, id });
+      return doc === null ? null : toRecord(doc);
     },
   };
 }

@@ -17,6 +17,12 @@ export interface WorkflowDocument {
   context: string;
   actorId: string;
   startedAt: string;
+  /**
+   * When the log ended (its terminal event); null while it runs or waits. Absent on documents
+   * stored before the field existed: they count as unfinished until the resume sweep reads their
+   * log and marks the ended ones.
+   */
+  finishedAt?: string | null;
 }
 
 /** `_id` is `<tenant>:<workflow>:<sequence>`: a repeated sequence is a duplicate key on every backend. */
@@ -35,6 +41,8 @@ export function workflowEventId(tenantId: string, workflowId: string, sequence: 
 }
 
 export const WORKFLOW_INDEXES: Record<string, IndexDescription[]> = {
+  // `{finishedAt: null}` (null or absent) then an `_id` range: the pages of unfinished workflows.
+  [WORKFLOW_COLLECTIONS.workflows]: [{ key: { finishedAt: 1, _id: 1 }, name: 'finished_id' }],
   [WORKFLOW_COLLECTIONS.events]: [{ key: { tenantId: 1, workflowId: 1, sequence: 1 }, name: 'tenant_workflow_sequence_unique', unique: true }],
 };
 

@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
 import { StoreArgumentError } from '../errors.js';
-import type { WorkflowRepository } from '../ports.js';
+import type { UnfinishedWorkflow, WorkflowRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
 import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
 import {
   WORKFLOW_COLLECTIONS,
@@ -34,6 +34,7 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
           context: JSON.stringify(record.context),
           actorId: record.actorId,
           startedAt: normaliseInstant(record.startedAt, 'startedAt'),
+          finishedAt: null,
         });
         return true;
       } catch (error) {
@@ -106,6 +107,24 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
         payload: JSON.parse(doc.payload) as Record<string, unknown>,
         occurredAt: doc.occurredAt,
       }));
+    },
+
+    async markFinished(tenantId, workflowId, finishedAt) {
+      assertTenantId(tenantId);
+      const at = normaliseInstant(finishedAt, 'finishedAt');
+      if (!isWorkflowId(workflowId)) return;
+      // `finishedAt: null` also matches a document stored before the field existed; the first mark stays.
+      await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at } });
+    },
+
+    async listUnfinished(afterWorkflowId, limit) {
+      assertUnfinishedPage(afterWorkflowId, limit);
+      const docs = await workflows
+        .find({ finishedAt: null, ...(afterWorkflowId === null ? {} : { _id: { $gt: afterWorkflowId } }) }, { projection: { tenantId: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((doc): UnfinishedWorkflow => ({ tenantId: doc.tenantId, workflowId: doc._id }));
     },
   };
 }

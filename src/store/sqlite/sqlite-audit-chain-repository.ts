@@ -4,6 +4,7 @@ import {
   assertBatchExtends,
   assertBatchLinked,
   assertPageSize,
+  assertRecordId,
   assertTenantId,
   normaliseAuditQuery,
   parsePayload,
@@ -58,6 +59,9 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
   );
   const pageStatement = db.prepare<[string, number, number], AuditRow>(
     `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+  );
+  const byIdStatement = db.prepare<[string, string], AuditRow>(
+    `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND id = ? ORDER BY seq LIMIT 1`,
   );
   const listStatements = new Map<string, Statement<unknown[], AuditRow>>();
 
@@ -130,6 +134,13 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
         if (rows.length < pageSize) return;
         next = rows[rows.length - 1]!.seq + 1;
       }
+    },
+
+    async findById(tenantId, id) {
+      assertTenantId(tenantId);
+      assertRecordId(id);
+      const row = byIdStatement.get(tenantId, id);
+      return row === undefined ? null : toRecord(row);
     },
   };
 }

@@ -1,14 +1,27 @@
 import type { Database } from 'better-sqlite3';
-import type { PolicyActivation, PolicyActivationKind, PolicyModuleVersion, PolicyRepository } from '../ports.js';
+import { StoreArgumentError } from '../errors.js';
+import type {
+  AuditedRegistryEntry,
+  OwedAudit,
+  OwedRegistryAudit,
+  PolicyActivation,
+  PolicyActivationKind,
+  PolicyModuleVersion,
+  PolicyRepository,
+} from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
+  assertAuditedEntry,
   assertModuleVersion,
   assertPolicyName,
   assertVersionExtends,
+  compareOwedAudits,
   compareText,
+  normaliseAuditClaim,
+  normaliseOwedAudit,
 } from '../policy-store-rules.js';
-import { assertTenantId } from '../store-rules.js';
+import { assertTenantId, normaliseInstant } from '../store-rules.js';
 
 interface VersionRow {
   policy_module: string;
@@ -61,6 +74,53 @@ function toActivation(row: ActivationRow): PolicyActivation {
   };
 }
 
+interface OwedRow {
+  tenant_id: string;
+  policy_module: string;
+  n: number;
+  audit_record_id: string;
+  audit_claimed_by: string;
+  audit_claimed_until: string;
+}
+
+// The WHERE repeats the partial index's condition, so SQLite reads owed rows only.
+const OWED = 'audit_record_id IS NOT NULL AND audited_at IS NULL';
+
+/** The outbox statements of one table (`number`: the column that numbers its entries). */
+function owedStatementsOf(db: Database, table: 'policy_versions' | 'policy_activations', number: 'version' | 'seq') {
+  return {
+    list: db.prepare<[string, number], OwedRow>(
+      `SELECT tenant_id, policy_module, ${number} AS n, audit_record_id, audit_claimed_by, audit_claimed_until
+       FROM ${table} WHERE ${OWED} AND audit_claimed_until < ? ORDER BY audit_claimed_until LIMIT ?`,
+    ),
+    // One statement under SQLite's write lock: the condition and the change are atomic.
+    claim: db.prepare<[string, string, string, string, number, string]>(
+      `UPDATE ${table} SET audit_claimed_by = ?, audit_claimed_until = ?
+       WHERE tenant_id = ? AND policy_module = ? AND ${number} = ? AND ${OWED} AND audit_claimed_until < ?`,
+    ),
+    mark: db.prepare<[string, string, string, number]>(
+      `UPDATE ${table} SET audited_at = ? WHERE tenant_id = ? AND policy_module = ? AND ${number} = ? AND ${OWED}`,
+    ),
+  };
+}
+
+function entryNumber(entry: AuditedRegistryEntry): number {
+  return entry.kind === 'version' ? entry.version : entry.seq;
+}
+
+function toOwed(kind: AuditedRegistryEntry['kind'], row: OwedRow): OwedRegistryAudit {
+  const entry: AuditedRegistryEntry =
+    kind === 'version'
+      ? { kind, policyModule: row.policy_module, version: row.n }
+      : { kind, policyModule: row.policy_module, seq: row.n };
+  return {
+    tenantId: row.tenant_id,
+    entry,
+    recordId: row.audit_record_id,
+    claim: { owner: row.audit_claimed_by, until: row.audit_claimed_until },
+  };
+}
+
 function isPrimaryKeyConflict(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
@@ -84,7 +144,8 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ?`,
   );
   const insertVersionRow = db.prepare(
-    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const head = db.prepare<[string, string], ActivationRow>(
     `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ? ORDER BY seq DESC LIMIT 1`,
@@ -99,16 +160,22 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ?`,
   );
   const insertActivationRow = db.prepare(
-    `INSERT INTO policy_activations (tenant_id, ${ACTIVATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO policy_activations (tenant_id, ${ACTIVATION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const owedStatements = {
+    version: owedStatementsOf(db, 'policy_versions', 'version'),
+    activation: owedStatementsOf(db, 'policy_activations', 'seq'),
+  };
 
   // IMMEDIATE: the predecessor checks and the insert see one snapshot and hold the write lock.
-  const insertVersion = db.transaction((tenantId: string, v: PolicyModuleVersion): boolean => {
+  const insertVersion = db.transaction((tenantId: string, v: PolicyModuleVersion, owed: OwedAudit | null): boolean => {
     const predecessor = v.version > 1 && versionExists.get(tenantId, v.policyModule, v.version - 1) !== undefined;
     assertVersionExtends(tenantId, v, predecessor);
     try {
       insertVersionRow.run(
         tenantId, v.policyModule, v.version, v.source, v.locale, v.sourceHash, JSON.stringify(v.functions), v.actorId, v.createdAt,
+        owed?.recordId ?? null, owed?.claim.owner ?? null, owed?.claim.until ?? null,
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
@@ -117,13 +184,14 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     return true;
   });
 
-  const appendActivation = db.transaction((tenantId: string, a: PolicyActivation): boolean => {
+  const appendActivation = db.transaction((tenantId: string, a: PolicyActivation, owed: OwedAudit | null): boolean => {
     const predecessorRow = a.seq > 1 ? activationAt.get(tenantId, a.policyModule, a.seq - 1) : undefined;
     const exists = a.version > 0 && versionExists.get(tenantId, a.policyModule, a.version) !== undefined;
     assertActivationExtends(tenantId, a, predecessorRow === undefined ? null : toActivation(predecessorRow), exists);
     try {
       insertActivationRow.run(
         tenantId, a.policyModule, a.seq, a.kind, a.version, a.previousVersion, a.highestDeployed, a.actorId, a.occurredAt,
+        owed?.recordId ?? null, owed?.claim.owner ?? null, owed?.claim.until ?? null,
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
@@ -139,10 +207,10 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       return latest.get(tenantId, policyModule)?.version ?? 0;
     },
 
-    async insertVersion(tenantId, version) {
+    async insertVersion(tenantId, version, owedAudit) {
       assertTenantId(tenantId);
       assertModuleVersion(version);
-      return insertVersion.immediate(tenantId, version);
+      return insertVersion.immediate(tenantId, version, owedAudit === undefined ? null : normaliseOwedAudit(owedAudit));
     },
 
     async getVersion(tenantId, policyModule, version) {
@@ -166,10 +234,10 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       return row === undefined ? null : toActivation(row);
     },
 
-    async appendActivation(tenantId, activation) {
+    async appendActivation(tenantId, activation, owedAudit) {
       assertTenantId(tenantId);
       assertActivation(activation);
-      return appendActivation.immediate(tenantId, activation);
+      return appendActivation.immediate(tenantId, activation, owedAudit === undefined ? null : normaliseOwedAudit(owedAudit));
     },
 
     async listActivations(tenantId, policyModule) {
@@ -178,6 +246,30 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       const rows =
         policyModule === undefined ? activationsOfTenant.all(tenantId) : activationsOfModule.all(tenantId, policyModule);
       return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
+    },
+
+    async owedAudits(now, limit) {
+      const before = normaliseInstant(now, 'now');
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new StoreArgumentError('limit must be a positive integer');
+      const owed = [
+        ...owedStatements.version.list.all(before, limit).map((row) => toOwed('version', row)),
+        ...owedStatements.activation.list.all(before, limit).map((row) => toOwed('activation', row)),
+      ];
+      return owed.sort(compareOwedAudits).slice(0, limit);
+    },
+
+    async claimAudit(tenantId, entry, claim, now) {
+      assertTenantId(tenantId);
+      assertAuditedEntry(entry);
+      const { owner, until } = normaliseAuditClaim(claim);
+      const statement = owedStatements[entry.kind].claim;
+      return statement.run(owner, until, tenantId, entry.policyModule, entryNumber(entry), normaliseInstant(now, 'now')).changes === 1;
+    },
+
+    async markAudited(tenantId, entry, at) {
+      assertTenantId(tenantId);
+      assertAuditedEntry(entry);
+      owedStatements[entry.kind].mark.run(normaliseInstant(at, 'at'), tenantId, entry.policyModule, entryNumber(entry));
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { StoreArgumentError } from '../errors.js';
-import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../ports.js';
+import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
 
 interface WorkflowRow {
   workflow_id: string;
@@ -13,6 +13,11 @@ interface WorkflowRow {
   context: string;
   actor_id: string;
   started_at: string;
+}
+
+interface UnfinishedRow {
+  tenant_id: string;
+  workflow_id: string;
 }
 
 interface EventRow {
@@ -38,6 +43,14 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
   const selectEvents = db.prepare<[string, string, number, number], EventRow>(
     `SELECT sequence, event_type, payload, occurred_at FROM workflow_events
      WHERE tenant_id = ? AND workflow_id = ? AND sequence >= ? ORDER BY sequence LIMIT ?`,
+  );
+
+  const markFinished = db.prepare(
+    'UPDATE workflows SET finished_at = ? WHERE workflow_id = ? AND tenant_id = ? AND finished_at IS NULL',
+  );
+  // Both served by the partial index `workflows_unfinished`, which holds only unfinished workflows.
+  const selectUnfinished = db.prepare<[string, number], UnfinishedRow>(
+    'SELECT tenant_id, workflow_id FROM workflows WHERE finished_at IS NULL AND workflow_id > ? ORDER BY workflow_id LIMIT ?',
   );
 
   const append = db.transaction((tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): number => {
@@ -103,6 +116,17 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
         payload: JSON.parse(row.payload) as Record<string, unknown>,
         occurredAt: row.occurred_at,
       }));
+    },
+    async markFinished(tenantId, workflowId, finishedAt) {
+      assertTenantId(tenantId);
+      const at = normaliseInstant(finishedAt, 'finishedAt');
+      if (!isWorkflowId(workflowId)) return;
+      markFinished.run(at, workflowId, tenantId);
+    },
+    async listUnfinished(afterWorkflowId, limit) {
+      assertUnfinishedPage(afterWorkflowId, limit);
+      // '' sorts before every id: the first page.
+      return selectUnfinished.all(afterWorkflowId ?? '', limit).map((row): UnfinishedWorkflow => ({ tenantId: row.tenant_id, workflowId: row.workflow_id }));
     },
   };
 }

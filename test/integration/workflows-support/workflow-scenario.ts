@@ -132,6 +132,24 @@ export function workflowScenario(name: string, openStore?: () => Promise<Store>)
       expect((await member('POST', `/api/v1/workflows/${cancelled}/cancel`)).status).toBe(409);
     });
 
+    it('marks a workflow finished once its log ends, so that only running and waiting ones are listed as unfinished', async () => {
+      const unfinished = async () => (await h.store.workflows.listUnfinished(null, 10_000)).map((w) => w.workflowId);
+      // The mark follows the terminal event: a reader may see the event first.
+      const marked = async (id: string) => {
+        for (let attempt = 0; attempt < 400 && (await unfinished()).includes(id); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+        return !(await unfinished()).includes(id);
+      };
+      const completed = await start({ applicant: applicant(16, 700), amount: 1 });
+      await settled(completed);
+      const paused = await start({ applicant: applicant(30, 700), amount: 1 });
+      await waiting(paused);
+      expect(await marked(completed)).toBe(true);
+      expect(await unfinished()).toContain(paused);
+      await member('POST', `/api/v1/workflows/${paused}/cancel`);
+      expect(await settled(paused)).toMatchObject({ status: 'CANCELLED' });
+      expect(await marked(paused)).toBe(true);
+    });
+
     it('answers the interface’s errors: 400 fromSeq, 403 without MEMBER or for another tenant, 404 unknown', async () => {
       const id = await start({ applicant: applicant(16, 1), amount: 1 });
       await settled(id);

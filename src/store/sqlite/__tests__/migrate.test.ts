@@ -61,6 +61,34 @@ describe('SQLite migrations', () => {
     db.close();
   });
 
+  it('leave registry rows stored before the audit outbox owing nothing, and their content immutable', async () => {
+    const path = join(dir, 'outbox.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 4));
+    old
+      .prepare(
+        `INSERT INTO policy_versions (tenant_id, policy_module, version, source, locale, source_hash, functions, actor_id, created_at)
+         VALUES ('acme', 'm.x', 1, 'Module m.x.', 'en-US', 'h', '[]', 'alice', '2026-01-01T00:00:00.000Z')`,
+      )
+      .run();
+    old.close();
+    const store = await openSqliteStore(path);
+    expect(await store.policies.owedAudits('2999-01-01T00:00:00.000Z', 100)).toEqual([]);
+    expect(await store.policies.claimAudit('acme', { kind: 'version', policyModule: 'm.x', version: 1 }, { owner: 'p', until: '2999-01-01T00:00:00.000Z' }, '2998-01-01T00:00:00.000Z')).toBe(false);
+    expect(() => store.raw.prepare("UPDATE policy_versions SET audited_at = 'x'").run()).toThrow(/immutable/);
+    // An owed row: its claim and mark may change, its content never, and nothing once audited.
+    await store.policies.insertVersion(
+      'acme',
+      { policyModule: 'm.x', version: 2, source: 's', locale: 'en-US', sourceHash: 'h', functions: [], actorId: 'a', createdAt: '2026-01-02T00:00:00.000Z' },
+      { recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } },
+    );
+    expect(() => store.raw.prepare("UPDATE policy_versions SET source = 'changed' WHERE version = 2").run()).toThrow(/immutable/);
+    store.raw.prepare("UPDATE policy_versions SET audit_claimed_by = 'q' WHERE version = 2").run();
+    await store.policies.markAudited('acme', { kind: 'version', policyModule: 'm.x', version: 2 }, '2026-01-02T00:00:30.000Z');
+    expect(() => store.raw.prepare('UPDATE policy_versions SET audited_at = NULL WHERE version = 2').run()).toThrow(/immutable/);
+    await store.close();
+  });
+
   it('refuse a database written by a newer build', () => {
     const db = new BetterSqlite3(join(dir, 'newer.db'));
     migrate(db);

@@ -1,0 +1,32 @@
+// The hash that tells a repeated Idempotency-Key request from another one is taken before the route
+// judges the body, so it must take any body JSON.parse accepts: lone surrogates and 1e999 included.
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { describe, expect, it } from 'vitest';
+import { idempotencyRequestHash } from '../middleware/idempotency.js';
+
+const hash = (text: string) => idempotencyRequestHash('PATCH', '/api/v1/audit/anomalies/a/status', JSON.parse(text));
+
+describe('idempotencyRequestHash', () => {
+  it('hashes bodies with lone surrogates and infinite numbers, each apart from its look-alikes', () => {
+    const hashes = [
+      '{"status":"\\ud800"}',
+      '{"status":"\\udc00"}',
+      '{"status":"\\\\ud800"}',
+      '{"status":"\\ufffd"}',
+      '{"\\ud800":1}',
+      '{"status":1e999}',
+      '{"status":-1e999}',
+      '{"status":"Infinity"}',
+      '{"status":null}',
+    ].map(hash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+  });
+
+  it('is the hash of RFC 8785 canonical JSON for any other body, however its keys are ordered and spaced', () => {
+    const body = { status: 'RESOLVED', note: 'fixed 😀 \u0000 "q"', nested: { b: [1, 2.5, -0, 1e21, 5e-324, true, null], a: 'x' } };
+    const canonical = createHash('sha256').update(`PATCH\n/api/v1/audit/anomalies/a/status\n${canonicalize(body)}`, 'utf8').digest('hex');
+    expect(hash('{ "note": "fixed 😀 \\u0000 \\"q\\"", "status": "RESOLVED", "nested": {"a": "x", "b": [1, 2.5, -0, 1e21, 5e-324, true, null]} }')).toBe(canonical);
+    expect(idempotencyRequestHash('PATCH', '/api/v1/audit/anomalies/a/status', body)).toBe(canonical);
+  });
+});

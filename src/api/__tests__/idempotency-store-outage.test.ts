@@ -1,0 +1,101 @@
+// A store that goes away while a keyed request runs must not hold the key for the whole lease once
+// it is back: the key's release (the request failed) or its stored answer (the request succeeded but
+// the answer could not be stored) is written as soon as the store answers again.
+import Router from '@koa/router';
+import Koa from 'koa';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../logging/index.js';
+import { openSqliteStore, type IdempotencyRepository, type SqliteStore } from '../../store/index.js';
+import { listen, type HttpListener } from '../../../test/support/index.js';
+import type { AppState } from '../app-types.js';
+import { errorHandler } from '../middleware/error-handler.js';
+import { idempotent } from '../middleware/idempotency.js';
+import { jsonBody } from '../middleware/json-body.js';
+
+const TENANT = 'acme';
+/** Far longer than the test waits: only an early release or answer can free the key in time. */
+const LEASE_MS = 10 * 60_000;
+
+/** What the store says while it is away (better-sqlite3's locked-database error). */
+const unreachable = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+
+describe('an Idempotency-Key when the store goes away mid-request', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let http: HttpListener;
+  /** Which repository writes fail: the store is away for them. */
+  const away = { release: false, complete: false, handler: false };
+  let effects = 0;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pe-idem-outage-'));
+    store = await openSqliteStore(join(dir, 'db.sqlite'));
+    const real = store.idempotency;
+    const repository: IdempotencyRepository = {
+      get: (...args) => real.get(...args),
+      putIfAbsent: (...args) => real.putIfAbsent(...args),
+      release: (...args) => (away.release ? Promise.reject(unreachable()) : real.release(...args)),
+      complete: (...args) => (away.complete ? Promise.reject(unreachable()) : real.complete(...args)),
+    };
+    const router = new Router<AppState>();
+    router.patch(
+      '/thing',
+      async (ctx, next) => {
+        ctx.state.tenantId = TENANT;
+        await next();
+      },
+      idempotent({ repository, leaseMs: LEASE_MS }),
+      (ctx) => {
+        if (away.handler) throw unreachable();
+        effects += 1;
+        ctx.body = { effects };
+      },
+    );
+    const app = new Koa<AppState>();
+    const logger = createLogger({ level: 'silent' });
+    app.use(errorHandler(logger));
+    app.use(jsonBody({ limitBytes: 1024 }));
+    app.use(router.routes());
+    http = await listen(app);
+    effects = 0;
+    Object.assign(away, { release: false, complete: false, handler: false });
+  });
+
+  afterEach(async () => {
+    await http.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const patch = async (key: string) => {
+    const response = await fetch(`${http.baseUrl}/thing`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: '{"x":1}' });
+    return { status: response.status, body: (await response.json()) as { code?: string; effects?: number } };
+  };
+
+  it('a request that failed because the store was away frees its key once the store is back', async () => {
+    Object.assign(away, { handler: true, release: true });
+    const failed = await patch('k-release');
+    expect(failed.status).toBe(503);
+    expect(failed.body.code).toBe('ERR_SERVICE_UNAVAILABLE');
+    expect((await patch('k-release')).body.code).toBe('ERR_IDEMPOTENCY_REQUEST_IN_PROGRESS');
+
+    Object.assign(away, { handler: false, release: false });
+    await expect.poll(async () => (await patch('k-release')).status, { timeout: 15_000, interval: 200 }).toBe(200);
+    expect(effects).toBe(1);
+  });
+
+  it('a request that succeeded but whose answer could not be stored is replayed once the store is back, not run again', async () => {
+    away.complete = true;
+    const first = await patch('k-complete');
+    expect(first.status).toBe(503);
+    expect(effects).toBe(1);
+
+    away.complete = false;
+    await expect.poll(async () => (await patch('k-complete')).status, { timeout: 15_000, interval: 200 }).toBe(200);
+    expect((await patch('k-complete')).body).toEqual({ effects: 1 });
+    expect(effects).toBe(1);
+  });
+});

@@ -1,0 +1,26 @@
+// The OpenAPI document's answer of POST /api/v1/workflows is what starting a workflow answers: the
+// new workflow's id (201 `{workflowId}`), not its state, which GET /api/v1/workflows/{id} replays.
+import { describe, expect, it } from 'vitest';
+import type { WorkflowRepository } from '../../store/index.js';
+import { createWorkflowService } from '../../workflows/index.js';
+import { API_OPERATIONS } from '../openapi/api-operations.js';
+import { buildOpenApiDocument } from '../openapi/openapi-document.js';
+
+describe('the documented answer of POST /api/v1/workflows', () => {
+  it('fits what the workflow service answers', async () => {
+    const service = createWorkflowService({
+      workflows: { create: async () => true, append: async () => undefined } as unknown as WorkflowRepository,
+      versions: { activeVersion: async () => 1 },
+      definitions: { of: async () => [], find: async () => ({ name: 'onboard', params: [{ name: 'age', type: 'Int' }], steps: [] }) } as never,
+      enqueueRun: async () => undefined,
+    });
+    const started = await service.start({ tenantId: 'acme', actorId: 'alice' }, { policyModule: 'acme.onboarding', workflow: 'onboard', context: { age: 30 } });
+
+    const operation = API_OPERATIONS.find((op) => op.method === 'post' && op.path === '/api/v1/workflows')!;
+    expect(operation.success.status).toBe(201);
+    expect(operation.success.schema!.parse(started)).toEqual(started);
+
+    const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
+    expect(document.paths['/api/v1/workflows']!.post!.responses['201']!.content['application/json']!.schema).toMatchObject({ required: ['workflowId'], properties: { workflowId: { type: 'string' } } });
+  });
+});

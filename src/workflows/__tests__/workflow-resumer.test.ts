@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkflowSignature } from '../../language/index.js';
+import { openSqliteStore, type SqliteStore, type WorkflowEvent } from '../../store/index.js';
+import { replay } from '../workflow-replay.js';
+import { createWorkflowResumer } from '../workflow-resumer.js';
+
+const DEFINITION: WorkflowSignature = {
+  name: 'flow',
+  params: [],
+  steps: [
+    { name: 'check', kind: 'rule', rule: 'ok', args: [], compensate: null },
+    { name: 'review', kind: 'await', signal: 'approval', withinMinutes: 60 },
+  ],
+};
+
+const NOW = Date.parse('2026-05-01T12:00:00.000Z');
+const GRACE_MS = 60_000;
+const at = (msBeforeNow: number) => new Date(NOW - msBeforeNow).toISOString();
+
+type Entry = [eventType: string, payload?: Record<string, unknown>];
+
+/** A log whose last event is `stillForMs` old. */
+function log(stillForMs: number, ...entries: Entry[]): WorkflowEvent[] {
+  return entries.map(([eventType, payload = {}], i) => ({ sequence: i + 1, eventType, payload, occurredAt: at(stillForMs + (entries.length - 1 - i) * 1000) }));
+}
+
+const awaited = (timeoutAt: string | null): Entry[] => [['WORKFLOW_STARTED'], ['POLICY_EVALUATED', { step: 'check', result: true }], ['SIGNAL_AWAITED', { step: 'review', signal: 'approval', timeoutAt }]];
+
+describe('workflow resumer', () => {
+  let store: SqliteStore;
+  let calls: unknown[][];
+
+  beforeEach(async () => {
+    store = await openSqliteStore(':memory:');
+    calls = [];
+  });
+  afterEach(() => store.close());
+
+  const resumer = (pageSize?: number) =>
+    createWorkflowResumer({
+      workflows: store.workflows,
+      resume: async (...args) => void calls.push(['resume', ...args]),
+      scheduleTimeout: async (...args) => void calls.push(['scheduleTimeout', ...args]),
+      graceMs: GRACE_MS,
+      ...(pageSize === undefined ? {} : { pageSize }),
+      now: () => new Date(NOW),
+    });
+
+  async function stage(workflowId: string, events: WorkflowEvent[], tenantId = 'acme'): Promise<void> {
+    await store.workflows.create(tenantId, { workflowId, policyModule: 'm', version: 1, workflow: 'flow', context: {}, actorId: 'alice', startedAt: at(3_600_000) });
+    if (events.length > 0) await store.workflows.append(tenantId, workflowId, events);
+  }
+
+  it('acts on each log as replay sees it, once it has been still for the grace period', async () => {
+    const cases: Array<[id: string, events: WorkflowEvent[], status: string | null, expected: unknown[][]]> = [
+      ['ended', log(0, ['WORKFLOW_STARTED'], ['WORKFLOW_COMPLETED', { finalResult: true }]), 'COMPLETED', []],
+      ['running-fresh', log(GRACE_MS - 1, ['WORKFLOW_STARTED']), 'RUNNING', []],
+      ['running-still', log(GRACE_MS, ['WORKFLOW_STARTED'], ['POLICY_EVALUATED', { step: 'check', result: true }]), 'RUNNING', [['resume', 'acme', 'running-still']]],
+      ['cancel-requested', log(GRACE_MS, ...awaited(null), ['WORKFLOW_CANCEL_REQUESTED', { by: 'bob' }]), 'RUNNING', [['resume', 'acme', 'cancel-requested']]],
+      ['signalled', log(GRACE_MS, ...awaited(at(-1000)), ['SIGNAL_RECEIVED', { step: 'review', approved: true }]), 'RUNNING', [['resume', 'acme', 'signalled']]],
+      ['awaits-signal', log(GRACE_MS * 10, ...awaited(null)), 'WAITING', []],
+      ['limit-ahead', log(GRACE_MS, ...awaited(at(-5000))), 'WAITING', [['scheduleTimeout', 'acme', 'limit-ahead', 'review', 5000]]],
+      ['limit-just-passed', log(GRACE_MS * 2, ...awaited(at(GRACE_MS - 1))), 'WAITING', [['scheduleTimeout', 'acme', 'limit-just-passed', 'review', 0]]],
+      ['limit-overdue', log(GRACE_MS * 2, ...awaited(at(GRACE_MS))), 'WAITING', [['resume', 'acme', 'limit-overdue', 'review']]],
+      ['never-started', [], null, []],
+    ];
+    for (const [id, events, status] of cases) {
+      await stage(id, events);
+      // The resumer reads only the last event; replay reads all of it: they agree on every case.
+      if (status !== null) expect(replay(DEFINITION, events).status, id).toBe(status);
+    }
+    const sweep = await resumer().sweep(null);
+    expect(sweep).toEqual({ next: null, read: cases.length, resumed: 4, timeLimits: 2, finished: 1 });
+    expect(calls.sort()).toEqual(cases.flatMap(([, , , expected]) => expected).sort());
+    // The ended log is marked now, and no longer read.
+    expect((await store.workflows.listUnfinished(null, 100)).map((w) => w.workflowId)).not.toContain('ended');
+  });
+
+  it('reads one page per sweep and says where the next starts, across tenants', async () => {
+    for (const [i, id] of ['a', 'b', 'c', 'd', 'e'].entries()) await stage(id, log(GRACE_MS, ['WORKFLOW_STARTED']), i % 2 === 0 ? 'acme' : 'globex');
+    const pages = resumer(2);
+    expect(await pages.sweep(null)).toMatchObject({ next: 'b', read: 2, resumed: 2 });
+    expect(await pages.sweep('b')).toMatchObject({ next: 'd', read: 2, resumed: 2 });
+    expect(await pages.sweep('d')).toMatchObject({ next: null, read: 1, resumed: 1 });
+    expect(calls).toEqual([
+      ['resume', 'acme', 'a'],
+      ['resume', 'globex', 'b'],
+      ['resume', 'acme', 'c'],
+      ['resume', 'globex', 'd'],
+      ['resume', 'acme', 'e'],
+    ]);
+  });
+});

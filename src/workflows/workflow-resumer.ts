@@ -1,0 +1,105 @@
+import type { WorkflowEvent, WorkflowRepository } from '../store/index.js';
+import { isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
+
+export interface WorkflowResumerDeps {
+  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'events' | 'markFinished'>;
+  /**
+   * Queues a `workflow-run` job (with `timedOutStep`: that step's time limit has passed), unless
+   * one queued this way for the workflow has not finished yet.
+   */
+  resume(tenantId: string, workflowId: string, timedOutStep?: string): Promise<void>;
+  /** The runner's own time-limit job: a no-op while the one it scheduled still exists. */
+  scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
+  /**
+   * How long a log must have stood still before the sweep acts on it, so that it does not race a
+   * job that is merely queued or running.
+   */
+  graceMs: number;
+  /** Workflows one sweep reads. Default 500. */
+  pageSize?: number;
+  now?: () => Date;
+}
+
+/** What one sweep did. */
+export interface WorkflowSweep {
+  /** Where the next sweep starts: the last workflow read, or null when this one reached the end. */
+  next: string | null;
+  /** Unfinished workflows read. */
+  read: number;
+  /** `workflow-run` jobs queued for workflows that were running, or whose time limit has passed. */
+  resumed: number;
+  /** Time limits not yet overdue whose job was scheduled again (a no-op where it still exists). */
+  timeLimits: number;
+  /** Workflows whose log had ended and that are now marked finished. */
+  finished: number;
+}
+
+export interface WorkflowResumer {
+  /** Reads one page of unfinished workflows after `after` (null: from the first) and sets each going. */
+  sweep(after: string | null): Promise<WorkflowSweep>;
+}
+
+/** What a still log needs, read from its last event. */
+type Need = { kind: 'finished' } | { kind: 'signal' } | { kind: 'timeLimit'; step: string; timeoutAt: number } | { kind: 'run' };
+
+/**
+ * Only the runner appends a terminal event or SIGNAL_AWAITED, and after SIGNAL_AWAITED only a
+ * signal, a time-out or a cancel can follow (each appended after it, at the next sequence): so a
+ * log that ends with SIGNAL_AWAITED is exactly one that waits (what replay calls WAITING), and any
+ * other unended log has a next event for the runner to decide.
+ */
+function needOf(last: WorkflowEvent): Need {
+  if (isTerminalEvent(last.eventType)) return { kind: 'finished' };
+  if (last.eventType !== E.SIGNAL_AWAITED) return { kind: 'run' };
+  const { step, timeoutAt } = last.payload;
+  const at = typeof timeoutAt === 'string' ? Date.parse(timeoutAt) : Number.NaN;
+  return typeof step === 'string' && Number.isFinite(at) ? { kind: 'timeLimit', step, timeoutAt: at } : { kind: 'signal' };
+}
+
+/**
+ * Finds workflows that nothing drives any more and sets them going again. What drives a workflow
+ * lives in Redis (its `workflow-run` job, the delayed job of a time limit); the log lives in the
+ * store. When Redis loses its data, or a job was given up, the log is all that is left: a sweep
+ * reads unfinished workflows a page at a time and, for each whose log has been still for the grace
+ * period, queues a run, schedules its time limit again, or marks it finished when its log ended
+ * (the runner's mark is a separate write that a dead process may have missed). Running a workflow
+ * twice is safe (replay and unique sequences), so the sweep errs on the side of a spare job.
+ */
+export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResumer {
+  const now = deps.now ?? (() => new Date());
+  const pageSize = deps.pageSize ?? 500;
+
+  return {
+    async sweep(after) {
+      const page = await deps.workflows.listUnfinished(after, pageSize);
+      const sweep: WorkflowSweep = { next: page.length < pageSize ? null : page.at(-1)!.workflowId, read: page.length, resumed: 0, timeLimits: 0, finished: 0 };
+      for (const { tenantId, workflowId } of page) {
+        const last = (await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS)).at(-1);
+        // No event: its start request failed before WORKFLOW_STARTED was stored, so nobody has its id.
+        if (last === undefined) continue;
+        const need = needOf(last);
+        if (need.kind === 'finished') {
+          await deps.workflows.markFinished(tenantId, workflowId, last.occurredAt);
+          sweep.finished += 1;
+          continue;
+        }
+        const at = now().getTime();
+        if (at - Date.parse(last.occurredAt) < deps.graceMs) continue;
+        if (need.kind === 'run') {
+          await deps.resume(tenantId, workflowId);
+          sweep.resumed += 1;
+        } else if (need.kind === 'timeLimit' && at - need.timeoutAt < deps.graceMs) {
+          await deps.scheduleTimeout(tenantId, workflowId, need.step, Math.max(0, need.timeoutAt - at));
+          sweep.timeLimits += 1;
+        } else if (need.kind === 'timeLimit') {
+          // Still waiting a grace period after its limit: the timer's job is lost, or was given up
+          // after its retries (then its id is kept, and scheduling it again would do nothing).
+          await deps.resume(tenantId, workflowId, need.step);
+          sweep.resumed += 1;
+        }
+        // A wait without a time limit needs nothing: the signal request queues the run.
+      }
+      return sweep;
+    },
+  };
+}
