@@ -17,6 +17,7 @@ import {
   type AnomalySettings,
 } from './anomalies/index.js';
 import {
+  answerUnparsableRequests,
   createAnomalyRoutes,
   createApp,
   createQueueBoard,
@@ -427,6 +428,7 @@ export const startApi: PartStarter = async (runtime) => {
   });
   const handlers = trackHandlers(app.callback());
   const server = createServer(handlers.handle);
+  answerUnparsableRequests(server);
   let address: AddressInfo;
   try {
     address = await listen(server, config.PORT, config.HOST);

@@ -8,6 +8,10 @@ export const ApiErrorCode = {
   REQUEST_BODY_INCOMPLETE: 'ERR_REQUEST_BODY_INCOMPLETE',
   REQUEST_QUERY_INVALID: 'ERR_REQUEST_QUERY_INVALID',
   REQUEST_PATH_INVALID: 'ERR_REQUEST_PATH_INVALID',
+  /** 400: not HTTP the server can read (a bad request line, a raw non-ASCII byte in the target, …). */
+  REQUEST_UNPARSABLE: 'ERR_REQUEST_UNPARSABLE',
+  /** 431: the request's headers together exceed the server's limit. */
+  REQUEST_HEADERS_TOO_LARGE: 'ERR_REQUEST_HEADERS_TOO_LARGE',
   /** A 4xx raised by a library without a code of its own. */
   REQUEST_INVALID: 'ERR_REQUEST_INVALID',
   TENANT_HEADER_MISSING: 'ERR_TENANT_HEADER_MISSING',

@@ -1,4 +1,5 @@
 export { createApp } from './create-app.js';
+export { answerUnparsableRequests } from './unparsable-request.js';
 export type { AppContext, AppDeps, AppMiddleware, AppRouter, AppState, RouteKit, RouteModule } from './app-types.js';
 export { ApiError, isExposedError, type ExposedError } from './api-error.js';
 export { ApiErrorCode, type ApiErrorCodeValue } from './error-codes.js';
