@@ -10,6 +10,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
+  anomalyAuditOutbox,
   createAnomalyDetector,
   createAnomalySettings,
   createAnomalyTriage,
@@ -27,7 +28,7 @@ import {
   createTenantRateLimiter,
   createWorkflowRoutes,
 } from './api/index.js';
-import { createAuditChainWriter, type AuditChainWriter } from './audit/index.js';
+import { createAuditChainWriter, createAuditOutboxFollower, newAuditOutboxLease, type AuditChainWriter } from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
   ConfigError,
@@ -72,11 +73,10 @@ import {
   createPolicyCatalog,
   createPolicyLookup,
   createRedisActivationNotices,
-  createRegistryAuditFollower,
   createVersionResolver,
-  newRegistryAuditLease,
   type ActivationNotices,
   loadBuiltinLibrary,
+  registryAuditOutbox,
   type BuiltinModule,
 } from './policies/index.js';
 import { openStore, type Store } from './store/index.js';
@@ -318,7 +318,9 @@ export const startApi: PartStarter = async (runtime) => {
   const requestRedis = await openRequestRedis(config, logger);
   const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins);
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
-  const auditLease = newRegistryAuditLease();
+  // One claim owner for every audit record this process owes (deploys, rollbacks, anomaly status changes).
+  const auditLease = newAuditOutboxLease();
+  const onAuditMarkError = (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it');
   const catalog = createPolicyCatalog({
     policies: store.policies,
     audit: auditWriter,
@@ -326,17 +328,19 @@ export const startApi: PartStarter = async (runtime) => {
     builtins: builtinVersions,
     versions,
     auditLease,
-    onAuditMarkError: (error) => logger.warn({ err: error }, 'registry audit record written but its entry not marked; the follower marks it'),
+    onAuditMarkError,
   });
-  // Writes the audit records of deploys and rollbacks whose own write failed, in this or any process.
-  const registryAuditFollower = createRegistryAuditFollower({
-    policies: store.policies,
+  // Writes the audit records that deploys, rollbacks and anomaly status changes owe when their own
+  // write failed, in this or any process.
+  const auditOutboxFollower = createAuditOutboxFollower({
+    outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
     auditRecords: store.audit,
     audit: auditWriter,
     lease: auditLease,
-    onError: (error, owed) => logger.warn({ err: error, tenantId: owed?.tenantId, recordId: owed?.recordId }, 'registry audit follower failed; it tries again'),
-    onSettled: (owed, written) =>
-      logger.info({ tenantId: owed.tenantId, recordId: owed.recordId, entry: owed.entry, written }, 'registry audit follower settled an owed record'),
+    onError: (error, outbox, owed) =>
+      logger.warn({ err: error, outbox, tenantId: owed?.tenantId, recordId: owed?.recordId }, 'audit outbox follower failed; it tries again'),
+    onSettled: (outbox, owed, written) =>
+      logger.info({ outbox, tenantId: owed.tenantId, recordId: owed.recordId, entry: owed.entry, written }, 'audit outbox follower settled an owed record'),
   });
   const signingSecrets = createSigningSecretCache(store.tenants);
   const nonceGuard = createNonceGuard({
@@ -375,6 +379,8 @@ export const startApi: PartStarter = async (runtime) => {
         triage: createAnomalyTriage({
           anomalies: store.anomalies,
           audit: auditWriter,
+          auditLease,
+          onAuditMarkError,
           enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
         }),
         settings: anomalySettingsOf(runtime, auditWriter),
@@ -437,7 +443,7 @@ export const startApi: PartStarter = async (runtime) => {
     throw error;
   }
   logger.info({ host: address.address, port: address.port, jwtKeys: keyRing.source, store: store.kind }, 'api listening');
-  registryAuditFollower.start(config.REGISTRY_AUDIT_INTERVAL_SECONDS * 1000);
+  auditOutboxFollower.start(config.AUDIT_OUTBOX_INTERVAL_SECONDS * 1000);
   return {
     name: 'api',
     // A wildcard address is not one a browser or curl can use.
@@ -451,7 +457,7 @@ export const startApi: PartStarter = async (runtime) => {
       // A handler goes on after its client hung up; it still needs Redis, the dispatcher and the writer.
       await handlers.settled();
       // Its pass appends through the writer, so it ends before the writer closes.
-      await registryAuditFollower.stop();
+      await auditOutboxFollower.stop();
       // Requests are done: nothing waits on the dispatcher any more; the writer flushes what is queued.
       await releaseEvaluation();
     },
@@ -527,7 +533,12 @@ async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
         ...deps,
         onTenantError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
       }),
-      verifier: createAnomalyVerifier(deps),
+      // Its status changes owe their records like the API's; an API process's follower writes the ones it could not.
+      verifier: createAnomalyVerifier({
+        ...deps,
+        auditLease: newAuditOutboxLease(),
+        onAuditMarkError: (error) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
+      }),
       detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
     });

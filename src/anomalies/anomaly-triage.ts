@@ -1,10 +1,10 @@
-import type { AuditChainWriter } from '../audit/index.js';
+import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
 import type { AnomalyRepository, AnomalyState, AnomalyStatus, AnomalyType } from '../store/index.js';
 import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
-import { statusChangedEvent } from './anomaly-events.js';
 import { TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
 import type { VerificationRequest } from './anomaly-verifier.js';
 import { detailView, listItemView, type AnomalyDetail, type AnomalyListItem } from './anomaly-view.js';
+import { createAuditedTransitions } from './audited-transitions.js';
 
 const DAY_MS = 86_400_000;
 /** Rounds of losing the race for the next status before giving up; each lost round means another change won. */
@@ -38,13 +38,28 @@ export interface AnomalyTriage {
 export interface AnomalyTriageDeps {
   anomalies: AnomalyRepository;
   audit: Pick<AuditChainWriter, 'append'>;
+  /** The claim this process stores status changes under (default: a new one); see audited-transitions.ts. */
+  auditLease?: AuditOutboxLease;
+  /** A change's record was written but the change not marked: harmless, worth a log line. */
+  onAuditMarkError?: (error: unknown) => void;
   /** Queues the `anomaly-verify` job; rejects when it cannot. */
   enqueueVerification(request: VerificationRequest): Promise<void>;
   now?: () => Date;
 }
 
+/** The verification job of a stored VERIFYING change could not be queued. */
+class VerificationNotQueued extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly seq: number,
+  ) {
+    super('the verification job could not be queued');
+  }
+}
+
 export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
   const now = deps.now ?? (() => new Date());
+  const transitions = createAuditedTransitions({ ...deps, now });
 
   async function load(tenantId: string, id: string): Promise<AnomalyState> {
     const anomaly = await deps.anomalies.get(tenantId, id);
@@ -63,6 +78,7 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
     note: string | null,
     actorId: string,
     permitted: (anomaly: AnomalyState) => AnomalyError | null,
+    whenStored?: (changed: AnomalyState) => Promise<void>,
   ): Promise<AnomalyState> {
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
       const anomaly = await load(tenantId, id);
@@ -70,10 +86,9 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
       if (refusal !== null) throw refusal;
       const occurredAt = now().toISOString();
       const seq = anomaly.statusSeq + 1;
-      if (await deps.anomalies.appendTransition(tenantId, { anomalyId: id, seq, from: anomaly.status, to, note, actorId, occurredAt })) {
-        await deps.audit.append(tenantId, statusChangedEvent(anomaly, { from: anomaly.status, to, note, actorId, occurredAt }));
-        return { ...anomaly, status: to, statusSeq: seq, statusChangedAt: occurredAt };
-      }
+      const changed: AnomalyState = { ...anomaly, status: to, statusSeq: seq, statusChangedAt: occurredAt };
+      const transition = { anomalyId: id, seq, from: anomaly.status, to, note, actorId, occurredAt };
+      if (await transitions.append(tenantId, anomaly, transition, whenStored && (() => whenStored(changed)))) return changed;
     }
     throw new AnomalyError(503, AnomalyErrorCode.CONTENDED, `the status of anomaly \`${id}\` kept changing concurrently: retry`);
   }
@@ -109,21 +124,28 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
     },
 
     async startVerification(tenantId, id, actorId) {
-      const verifying = await change(tenantId, id, 'VERIFYING', null, actorId, (anomaly) =>
-        anomaly.status === 'OPEN' ? null : verificationNotPermitted(anomaly.status),
-      );
+      // Queued as soon as the change is stored, before its record: should the record's write fail
+      // (it then follows through the audit outbox), the anomaly still has the job that ends VERIFYING.
+      const queueJob = async (verifying: AnomalyState) => {
+        try {
+          await deps.enqueueVerification({ tenantId, anomalyId: id, seq: verifying.statusSeq });
+        } catch (error) {
+          throw new VerificationNotQueued(error, verifying.statusSeq);
+        }
+      };
       try {
-        await deps.enqueueVerification({ tenantId, anomalyId: id, seq: verifying.statusSeq });
+        const whenOpen = (anomaly: AnomalyState) => (anomaly.status === 'OPEN' ? null : verificationNotPermitted(anomaly.status));
+        await change(tenantId, id, 'VERIFYING', null, actorId, whenOpen, queueJob);
       } catch (error) {
+        if (!(error instanceof VerificationNotQueued)) throw error;
         // Not left VERIFYING with no job to finish it: back to OPEN, and the caller may try again.
         const note = 'verification could not be queued';
-        const stillOurs = (anomaly: AnomalyState) =>
-          anomaly.statusSeq === verifying.statusSeq ? null : transitionNotPermitted(anomaly.status, 'OPEN', []);
+        const stillOurs = (anomaly: AnomalyState) => (anomaly.statusSeq === error.seq ? null : transitionNotPermitted(anomaly.status, 'OPEN', []));
         await change(tenantId, id, 'OPEN', note, actorId, stillOurs);
         throw new AnomalyError(
           503,
           AnomalyErrorCode.VERIFICATION_UNAVAILABLE,
-          `the verification job could not be queued (${(error as Error).message}); the anomaly is OPEN again: retry later`,
+          `the verification job could not be queued (${(error.reason as Error).message}); the anomaly is OPEN again: retry later`,
         );
       }
     },

@@ -1,8 +1,9 @@
-import type { AuditChainWriter } from '../audit/index.js';
-import type { AnomalyState, AnomalyStatus, AnomalyVerification, Store } from '../store/index.js';
-import { statusChangedEvent, VERIFIER_ACTOR } from './anomaly-events.js';
+import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
+import type { AnomalyState, AnomalyStatus, AnomalyTransition, AnomalyVerification, Store } from '../store/index.js';
+import { VERIFIER_ACTOR } from './anomaly-events.js';
 import type { AnomalySettings } from './anomaly-settings.js';
 import type { VersionEvidence } from './assessment.js';
+import { createAuditedTransitions } from './audited-transitions.js';
 import { observationOf } from './anomaly-detector.js';
 import { ASSESSORS } from './detection-rules.js';
 import { detectionWindow, readEvidence } from './evidence-reader.js';
@@ -30,6 +31,10 @@ export interface AnomalyVerifierDeps {
   store: Pick<Store, 'rollups' | 'policies' | 'anomalies'>;
   settings: Pick<AnomalySettings, 'effective'>;
   audit: Pick<AuditChainWriter, 'append'>;
+  /** The claim this process stores status changes under (default: a new one); see audited-transitions.ts. */
+  auditLease?: AuditOutboxLease;
+  /** A change's record was written but the change not marked: harmless, worth a log line. */
+  onAuditMarkError?: (error: unknown) => void;
   builtinModules: ReadonlySet<string>;
   now?: () => Date;
 }
@@ -48,6 +53,7 @@ async function pending(deps: AnomalyVerifierDeps, request: VerificationRequest):
 export function createAnomalyVerifier(deps: AnomalyVerifierDeps): AnomalyVerifier {
   const now = deps.now ?? (() => new Date());
   const sources = { rollups: deps.store.rollups, policies: deps.store.policies, builtinModules: deps.builtinModules };
+  const transitions = createAuditedTransitions({ ...deps, anomalies: deps.store.anomalies, now });
 
   async function leaveVerifying(
     tenantId: string,
@@ -57,13 +63,18 @@ export function createAnomalyVerifier(deps: AnomalyVerifierDeps): AnomalyVerifie
     at: Date,
     verification?: AnomalyVerification,
   ): Promise<boolean> {
-    const occurredAt = at.toISOString();
-    const transition = { anomalyId: anomaly.id, seq: anomaly.statusSeq + 1, from: anomaly.status, to, note, actorId: VERIFIER_ACTOR, occurredAt };
+    const transition: AnomalyTransition = {
+      anomalyId: anomaly.id,
+      seq: anomaly.statusSeq + 1,
+      from: anomaly.status,
+      to,
+      note,
+      actorId: VERIFIER_ACTOR,
+      occurredAt: at.toISOString(),
+      ...(verification ? { verification } : {}),
+    };
     // Only one job holds a VERIFYING seq (the job id is derived from it); losing means it was settled.
-    if (!(await deps.store.anomalies.appendTransition(tenantId, transition))) return false;
-    const change = { from: anomaly.status, to, note, actorId: VERIFIER_ACTOR, occurredAt, ...(verification ? { verification } : {}) };
-    await deps.audit.append(tenantId, statusChangedEvent(anomaly, change));
-    return true;
+    return transitions.append(tenantId, anomaly, transition);
   }
 
   return {

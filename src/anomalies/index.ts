@@ -41,3 +41,5 @@ export {
   type AnomalyTriage,
   type AnomalyTriageDeps,
 } from './anomaly-triage.js';
+export { anomalyAuditOutbox } from './anomaly-audit-outbox.js';
+export { statusChangedRecordId } from './anomaly-audit-ids.js';

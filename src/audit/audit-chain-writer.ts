@@ -37,7 +37,7 @@ export interface AuditChainWriterStats {
 export interface AuditAppendOptions {
   /**
    * The record's id instead of a new UUID: for a record whose id is fixed beforehand (an owed
-   * registry record, looked up by id before it is written again). The writer does not check that
+   * record, looked up by id before it is written again). The writer does not check that
    * the id is unused; its caller makes sure of that.
    */
   id?: string;

@@ -24,3 +24,7 @@ export {
 } from './verify-chain.js';
 export { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT } from './list-limits.js';
 export { GENESIS_PREVIOUS_HASH } from '../store/index.js';
+export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease.js';
+export { owedRecordId } from './owed-record-id.js';
+export { createOwedRecordWriter } from './owed-record-writer.js';
+export { createAuditOutboxFollower, type AuditOutbox, type AuditOutboxFollower, type FollowPass } from './audit-outbox-follower.js';

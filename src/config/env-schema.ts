@@ -80,6 +80,9 @@ export const envSchema = z.object({
     .optional(),
   // A MongoDB operation waits this long for a reachable server, then the request gets 503 + Retry-After.
   MONGODB_SERVER_SELECTION_TIMEOUT_MS: integer(100, 120_000).default(2000),
+  // …a new connection this long for its handshake, and an open one this long for an answer.
+  MONGODB_CONNECT_TIMEOUT_MS: integer(100, 120_000).default(5000),
+  MONGODB_SOCKET_TIMEOUT_MS: integer(1000, 600_000).default(10_000),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Unset: `policies/` of the package. */
   BUILTIN_POLICY_DIR: z.string().min(1).optional(),
@@ -150,8 +153,8 @@ export const envSchema = z.object({
   GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
   // Anomaly detection (src/anomalies/README.md): the schedule, and the defaults a tenant's ADMIN may override.
   ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
-  // How often an API process writes the audit records of deploys and rollbacks whose own write failed.
-  REGISTRY_AUDIT_INTERVAL_SECONDS: integer(1, 3600).default(5),
+  // How often an API process writes the audit records whose own write failed (deploys, rollbacks, anomaly status changes).
+  AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // Workflows (src/workflows/README.md): a dead worker's workflow jobs are taken over after this.
   WORKFLOW_JOB_LOCK_SECONDS: integer(1, 3600).default(30),
   // How often a worker looks for workflows whose jobs were lost (Redis lost its data) and resumes them.

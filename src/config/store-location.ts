@@ -6,7 +6,7 @@ export const SQLITE_FILE_NAME = 'policy-engine.sqlite';
 export interface StoreLocation {
   mongodbUrl?: string;
   mongodbDatabase?: string;
-  mongodbServerSelectionTimeoutMs?: number;
+  mongodbTimeouts?: { serverSelectionMs: number; connectMs: number; socketMs: number };
   /** Used when no MongoDB URL is configured. */
   sqlitePath: string;
 }
@@ -16,7 +16,11 @@ export function storeLocation(config: Config): StoreLocation {
   const location: StoreLocation = { sqlitePath: resolve(config.DATA_DIR, SQLITE_FILE_NAME) };
   if (config.MONGODB_URL !== undefined) location.mongodbUrl = config.MONGODB_URL;
   if (config.MONGODB_DATABASE !== undefined) location.mongodbDatabase = config.MONGODB_DATABASE;
-  location.mongodbServerSelectionTimeoutMs = config.MONGODB_SERVER_SELECTION_TIMEOUT_MS;
+  location.mongodbTimeouts = {
+    serverSelectionMs: config.MONGODB_SERVER_SELECTION_TIMEOUT_MS,
+    connectMs: config.MONGODB_CONNECT_TIMEOUT_MS,
+    socketMs: config.MONGODB_SOCKET_TIMEOUT_MS,
+  };
   return location;
 }
 

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { AnomalyDetector, AnomalyVerifier } from '../anomalies/index.js';
-import { ANOMALY_DETECT_SCHEDULER_ID, KEEP_FINISHED_JOBS, type AnomalyDetectJobData, type AnomalyVerifyJobData } from './anomaly-jobs.js';
+import { startAnomalyDetectSchedule, type AnomalyDetectSchedule } from './anomaly-detect-schedule.js';
+import type { AnomalyDetectJobData, AnomalyVerifyJobData } from './anomaly-jobs.js';
 import { createAnomalyDetectProcessor } from './processors/anomaly-detect.processor.js';
 import { createAnomalyVerifyProcessor, isVerifyJobData } from './processors/anomaly-verify.processor.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
@@ -29,7 +30,8 @@ export interface AnomalyWorkers {
  * Consumes `anomaly-detect` and `anomaly-verify` on this process, and declares the detection
  * schedule. The schedule is a BullMQ job scheduler kept in Redis: every worker declares the same one
  * (idempotent), and each interval produces one job that one worker takes — detection runs once per
- * interval however many workers run, not once per process.
+ * interval however many workers run, not once per process. Each worker declares it again when Redis
+ * has lost it (see anomaly-detect-schedule.ts).
  */
 export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promise<AnomalyWorkers> {
   if (!Number.isInteger(options.detectEveryMs) || options.detectEveryMs < 1) throw new RangeError('detectEveryMs must be a positive integer');
@@ -57,17 +59,22 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
     if (job === undefined || job.attemptsMade < (job.opts.attempts ?? 1) || !isVerifyJobData(job.data)) return;
     options.verifier.abandon(job.data, error.message).catch((failure: Error) => options.onError?.(failure));
   });
+  let schedule: AnomalyDetectSchedule | undefined;
   const closeAll = async () => {
+    // Awaited after the connections close: a check waiting for an absent Redis ends only then.
+    const scheduleStopped = schedule?.stop();
     await Promise.allSettled([detectWorker.close(), verifyWorker.close(), scheduler.close()]);
     // Connections handed to BullMQ are shared ones it does not close.
     await Promise.allSettled([schedulerClient.quit(), detectClient.quit(), verifyClient.quit()]);
+    await scheduleStopped;
   };
   try {
-    await scheduler.upsertJobScheduler(
-      ANOMALY_DETECT_SCHEDULER_ID,
-      { every: options.detectEveryMs },
-      { name: 'detect-all', data: {}, opts: { removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS } },
-    );
+    schedule = await startAnomalyDetectSchedule({
+      queue: scheduler,
+      redis: schedulerClient,
+      everyMs: options.detectEveryMs,
+      onError: (error) => options.onError?.(error),
+    });
     await Promise.all([detectWorker.waitUntilReady(), verifyWorker.waitUntilReady()]);
   } catch (error) {
     await closeAll();

@@ -40,6 +40,7 @@ export {
   type AnomalyVerifyJobData,
 } from './anomaly-jobs.js';
 export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './anomaly-workers.js';
+export { startAnomalyDetectSchedule, type AnomalyDetectSchedule, type AnomalyDetectScheduleOptions } from './anomaly-detect-schedule.js';
 export {
   createWorkflowJobQueue,
   startWorkflowWorker,

@@ -36,12 +36,6 @@ export {
   type ModuleState,
 } from './module-version-log.js';
 export { createPolicyLookup, type PolicyLookup, type PolicyLookupView } from './policy-lookup.js';
-export {
-  createRegistryAuditFollower,
-  type FollowPass,
-  type RegistryAuditFollower,
-  type RegistryAuditFollowerDeps,
-} from './registry-audit-follower.js';
-export { DEFAULT_REGISTRY_AUDIT_LEASE_MS, newRegistryAuditLease, type RegistryAuditLease } from './registry-audit-lease.js';
+export { registryAuditOutbox } from './registry-audit-outbox.js';
 export { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
 export { createDomainDecider, type DomainDecider, type DomainDeciderOptions } from './domain-decider.js';

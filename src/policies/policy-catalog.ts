@@ -1,4 +1,4 @@
-import type { AuditChainWriter, AuditEvent } from '../audit/index.js';
+import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditEvent, type AuditOutboxLease } from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../evaluation/index.js';
 import type { Diagnostic } from '../language/index.js';
@@ -15,7 +15,6 @@ import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleSta
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
-import { claimFrom, hasTimeToWrite, newRegistryAuditLease, type RegistryAuditLease } from './registry-audit-lease.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
@@ -91,8 +90,8 @@ export interface PolicyCatalogDeps {
   /** The built-in library, visible to every tenant as version 0. */
   builtins: BuiltinVersions;
   versions: VersionResolver;
-  /** The claim this process stores deploys and rollbacks under (default: a new one); see registry-audit-follower.ts. */
-  auditLease?: RegistryAuditLease;
+  /** The claim this process stores deploys and rollbacks under (default: a new one); see src/audit/audit-outbox-follower.ts. */
+  auditLease?: AuditOutboxLease;
   /**
    * A record was written but marking its entry failed: harmless (the follower finds the record by
    * its id and marks the entry), worth a log line.
@@ -124,21 +123,16 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   const { builtins, versions } = deps;
   const initial = (policyModule: string): 0 | null => initialVersion(builtins, policyModule);
   const storedVersion = versions.storedVersion;
-  const lease = deps.auditLease ?? newRegistryAuditLease();
+  const owedRecords = createOwedRecordWriter({
+    audit: deps.audit,
+    lease: deps.auditLease ?? newAuditOutboxLease(),
+    now,
+    ...(deps.onAuditMarkError ? { onMarkError: deps.onAuditMarkError } : {}),
+  });
 
-  /**
-   * Writes the record a stored entry owes, under the claim it was stored with, and marks the entry.
-   * A failed append leaves the entry owed: the follower writes the record once the claim ends. A
-   * claim too far gone to write safely is left to the follower as well.
-   */
+  /** Writes the record a stored entry owes (none without a record id: stored without an audit claim). */
   async function writeOwedRecord(tenantId: string, entry: AuditedRegistryEntry, recordId: string | null, claim: AuditClaim, event: AuditEvent) {
-    if (recordId === null || !hasTimeToWrite(lease, claim, now())) return;
-    await deps.audit.append(tenantId, event, { id: recordId });
-    try {
-      await repo.markAudited(tenantId, entry, now().toISOString());
-    } catch (error) {
-      deps.onAuditMarkError?.(error);
-    }
+    if (recordId !== null) await owedRecords.write(repo, tenantId, entry, { recordId, claim }, event);
   }
 
   function statusOf(state: ModuleState, version: number): PolicyStatus {
@@ -238,7 +232,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         );
       }
       const at = now();
-      const auditClaim = claimFrom(lease, at);
+      const auditClaim = owedRecords.claim(at);
       const outcome = await deployModuleVersion(repo, tenantId, {
         policyModule,
         source: request.source,
@@ -264,7 +258,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
     async rollback(tenantId, policyModule, version, actorId) {
       await versions.findVersion(tenantId, policyModule, version);
       const at = now();
-      const auditClaim = claimFrom(lease, at);
+      const auditClaim = owedRecords.claim(at);
       const outcome = await activateModuleVersion(repo, tenantId, {
         policyModule,
         version,

@@ -9,9 +9,10 @@ import {
   type AnomalySettingsRecord,
   type AnomalyState,
   type AnomalyTransition,
+  type AuditedAnomalyTransition,
   type StoredAnomaly,
 } from './ports.js';
-import { normaliseInstant } from './store-rules.js';
+import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for anomalies, so they refuse exactly the same input. */
 
@@ -78,6 +79,17 @@ export function assertTransition(transition: AnomalyTransition): void {
   if (transition.note !== null) assertText(transition.note, 'note');
   assertText(transition.actorId, 'actorId');
   normaliseInstant(transition.occurredAt, 'occurredAt');
+  if (transition.verification !== undefined) assertVerification(transition.verification);
+}
+
+export function assertAuditedTransition(entry: AuditedAnomalyTransition): void {
+  if (!isAnomalyId(entry?.anomalyId)) throw new StoreArgumentError('anomalyId must be 1 to 128 letters, digits, `_` or `-`');
+  assertCount(entry.seq, 'seq', 1);
+}
+
+/** The anomaly log's order of owed transitions after claim and tenant: anomaly, seq. */
+export function compareAuditedTransitions(a: AuditedAnomalyTransition, b: AuditedAnomalyTransition): number {
+  return compareText(a.anomalyId, b.anomalyId) || a.seq - b.seq;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { openMongoStore } from './mongo/index.js';
+import { openMongoStore, type MongoTimeouts } from './mongo/index.js';
 import type { Store } from './ports.js';
 import { openSqliteStore } from './sqlite/index.js';
 
@@ -7,14 +7,14 @@ export { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './
 export { PolicyLogError } from './policy-log-error.js';
 export { isStoreUnreachable } from './store-unreachable.js';
 export { openSqliteStore, migrate, MigrationError, MIGRATIONS, type SqliteStore } from './sqlite/index.js';
-export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore } from './mongo/index.js';
+export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore, type MongoTimeouts } from './mongo/index.js';
 
 export interface OpenStoreOptions {
   /** When set, the MongoDB adapter is used and `sqlitePath` is ignored. */
   mongodbUrl?: string;
   mongodbDatabase?: string;
-  /** How long a MongoDB operation waits for a reachable server before it fails (then: 503, retry). */
-  mongodbServerSelectionTimeoutMs?: number;
+  /** How long MongoDB operations wait before they fail (then: 503, retry). */
+  mongodbTimeouts?: MongoTimeouts;
   sqlitePath: string;
 }
 
@@ -24,7 +24,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     return openMongoStore({
       url: options.mongodbUrl,
       ...(options.mongodbDatabase !== undefined ? { database: options.mongodbDatabase } : {}),
-      ...(options.mongodbServerSelectionTimeoutMs !== undefined ? { serverSelectionTimeoutMs: options.mongodbServerSelectionTimeoutMs } : {}),
+      ...(options.mongodbTimeouts !== undefined ? { timeouts: options.mongodbTimeouts } : {}),
     });
   }
   return openSqliteStore(options.sqlitePath);

@@ -1,16 +1,14 @@
 import { StoreArgumentError } from './errors.js';
 import { PolicyLogError } from './policy-log-error.js';
 import type {
-  AuditClaim,
   AuditedRegistryEntry,
-  OwedAudit,
   PolicyActivation,
   PolicyModuleVersion,
   RollupIncrement,
   RollupQuery,
   RollupTotals,
 } from './ports.js';
-import { normaliseInstant } from './store-rules.js';
+import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for policies and rollups, so they refuse exactly the same input. */
 
@@ -56,25 +54,6 @@ export function assertActivation(activation: PolicyActivation): void {
   normaliseInstant(activation.occurredAt, 'occurredAt');
 }
 
-const MAX_AUDIT_ID_LENGTH = 128;
-
-function assertShortText(value: unknown, field: string): asserts value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_AUDIT_ID_LENGTH) {
-    throw new StoreArgumentError(`${field} must be a string of 1 to ${MAX_AUDIT_ID_LENGTH} characters`);
-  }
-}
-
-/** A claim in stored form (its instant normalised, so claims compare as text). */
-export function normaliseAuditClaim(claim: AuditClaim): AuditClaim {
-  assertShortText(claim?.owner, 'claim owner');
-  return { owner: claim.owner, until: normaliseInstant(claim.until, 'claim until') };
-}
-
-export function normaliseOwedAudit(owed: OwedAudit): OwedAudit {
-  assertShortText(owed?.recordId, 'recordId');
-  return { recordId: owed.recordId, claim: normaliseAuditClaim(owed.claim) };
-}
-
 export function assertAuditedEntry(entry: AuditedRegistryEntry): void {
   assertPolicyName(entry?.policyModule, 'policyModule');
   if (entry.kind === 'version') assertCount(entry.version, 'version', 1);
@@ -82,19 +61,10 @@ export function assertAuditedEntry(entry: AuditedRegistryEntry): void {
   else throw new StoreArgumentError('entry kind must be version or activation');
 }
 
-/** Owed entries, the longest-ended claim first (ties: tenant, module, number), as both adapters answer. */
-export function compareOwedAudits(
-  a: { tenantId: string; entry: AuditedRegistryEntry; claim: AuditClaim },
-  b: { tenantId: string; entry: AuditedRegistryEntry; claim: AuditClaim },
-): number {
+/** The registry's order of owed entries after claim and tenant: module, kind, number. */
+export function compareRegistryEntries(a: AuditedRegistryEntry, b: AuditedRegistryEntry): number {
   const number = (e: AuditedRegistryEntry) => (e.kind === 'version' ? e.version : e.seq);
-  return (
-    compareText(a.claim.until, b.claim.until) ||
-    compareText(a.tenantId, b.tenantId) ||
-    compareText(a.entry.policyModule, b.entry.policyModule) ||
-    compareText(a.entry.kind, b.entry.kind) ||
-    number(a.entry) - number(b.entry)
-  );
+  return compareText(a.policyModule, b.policyModule) || compareText(a.kind, b.kind) || number(a) - number(b);
 }
 
 /** A version other than 1 sits on its predecessor, so the numbers stay contiguous. */
@@ -231,9 +201,4 @@ export function compareBuckets(a: RollupIncrement, b: RollupIncrement): number {
     a.version - b.version ||
     compareText(a.minute, b.minute)
   );
-}
-
-/** Both adapters sort with this (not in the backend), so they answer in exactly the same order. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

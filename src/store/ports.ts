@@ -184,13 +184,45 @@ export interface AuditClaim {
 }
 
 /**
- * Stored in the same insert as a deployed version or a rollback activation: the audit record it
- * owes (written with `recordId`) and the claim of the writer that stored it. The registry's own
- * log is the outbox of its audit records.
+ * Stored in the same insert as an entry of a log that is an audit outbox (a deployed version, a
+ * rollback activation, an anomaly status transition): the audit record the entry owes (written
+ * with `recordId`) and the claim of the writer that stored it.
  */
 export interface OwedAudit {
   recordId: string;
   claim: AuditClaim;
+}
+
+/** An entry whose audit record is still owed, with its current claim. */
+export interface OwedAuditEntry<Entry> {
+  tenantId: string;
+  entry: Entry;
+  recordId: string;
+  claim: AuditClaim;
+}
+
+/**
+ * A log whose entries are stored owing their audit records: the log is the outbox of its records.
+ * Entries stored without an owed record owe nothing; once marked audited, an entry never owes again.
+ */
+export interface AuditOutboxRepository<Entry> {
+  /**
+   * Entries of every tenant whose audit record is owed and whose claim ended before `now`, the
+   * longest-ended claim first, at most `limit`. One of the few reads across tenants: the follower
+   * that writes owed records serves them all.
+   */
+  owedAudits(now: string, limit: number): Promise<OwedAuditEntry<Entry>[]>;
+  /**
+   * Gives the entry's claim to `claim.owner` until `claim.until` when its record is still owed and
+   * its current claim ended before `now`. Of concurrent claimers (any connection, any process) at
+   * most one gets true.
+   */
+  claimAudit(tenantId: string, entry: Entry, claim: AuditClaim, now: string): Promise<boolean>;
+  /**
+   * Records that the entry's audit record is in the chain; idempotent, and a no-op for an entry
+   * that owes nothing.
+   */
+  markAudited(tenantId: string, entry: Entry, at: string): Promise<void>;
 }
 
 /** A registry entry that can owe an audit record: a deployed version or a rollback activation. */
@@ -198,15 +230,8 @@ export type AuditedRegistryEntry =
   | { kind: 'version'; policyModule: string; version: number }
   | { kind: 'activation'; policyModule: string; seq: number };
 
-/** An entry whose audit record is still owed, with its current claim. */
-export interface OwedRegistryAudit {
-  tenantId: string;
-  entry: AuditedRegistryEntry;
-  recordId: string;
-  claim: AuditClaim;
-}
-
-export interface PolicyRepository {
+/** The policy registry; its versions and activations are the outbox of their audit records. */
+export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryEntry> {
   /** Highest stored version of the module; 0 when it has none. */
   latestVersion(tenantId: string, policyModule: string): Promise<number>;
   /**
@@ -229,23 +254,6 @@ export interface PolicyRepository {
   appendActivation(tenantId: string, activation: PolicyActivation, owedAudit?: OwedAudit): Promise<boolean>;
   /** Activations of the tenant, or of one module, ordered by module then seq. */
   listActivations(tenantId: string, policyModule?: string): Promise<PolicyActivation[]>;
-  /**
-   * Entries of every tenant whose audit record is owed and whose claim ended before `now`, the
-   * longest-ended claim first, at most `limit`. Entries stored without an owed record owe nothing.
-   * One of the few reads across tenants: the follower that writes owed records serves them all.
-   */
-  owedAudits(now: string, limit: number): Promise<OwedRegistryAudit[]>;
-  /**
-   * Gives the entry's claim to `claim.owner` until `claim.until` when its record is still owed and
-   * its current claim ended before `now`. Of concurrent claimers (any connection, any process) at
-   * most one gets true.
-   */
-  claimAudit(tenantId: string, entry: AuditedRegistryEntry, claim: AuditClaim, now: string): Promise<boolean>;
-  /**
-   * Records that the entry's audit record is in the chain; idempotent, and a no-op for an entry
-   * that owes nothing. Once audited, an entry is never owed again.
-   */
-  markAudited(tenantId: string, entry: AuditedRegistryEntry, at: string): Promise<void>;
 }
 
 /** What one or more evaluations add to a per-minute bucket. */
@@ -368,6 +376,14 @@ export interface AnomalyTransition {
   note: string | null;
   actorId: string;
   occurredAt: string;
+  /** What the verification job found, on the change it made; absent on every other change. */
+  verification?: AnomalyVerification;
+}
+
+/** A status transition that can owe its ANOMALY_STATUS_CHANGED record, by its place in the log. */
+export interface AuditedAnomalyTransition {
+  anomalyId: string;
+  seq: number;
 }
 
 /** An anomaly and its status: the `to` of its newest transition, OPEN when it has none. */
@@ -393,7 +409,8 @@ export interface AnomalyPage {
   total: number;
 }
 
-export interface AnomalyRepository {
+/** Anomalies and their status logs; the transitions are the outbox of their audit records. */
+export interface AnomalyRepository extends AuditOutboxRepository<AuditedAnomalyTransition> {
   /**
    * Stores a new anomaly. Returns false, changing nothing, when the tenant already has that key and
    * occurrence (another detector opened it first: read it with `latest`).
@@ -411,11 +428,12 @@ export interface AnomalyRepository {
     change: { observation?: AnomalyObservation; verification?: AnomalyVerification },
   ): Promise<boolean>;
   /**
-   * Inserts the transition. Returns false when its seq already exists (another change won: re-read
-   * and decide again). Throws StoreArgumentError for an unknown anomaly, a seq whose predecessor is
-   * missing, or a `from` that is not the predecessor's `to` (OPEN for seq 1).
+   * Inserts the transition, with the audit record it owes when given (in the same insert). Returns
+   * false when its seq already exists (another change won: re-read and decide again). Throws
+   * StoreArgumentError for an unknown anomaly, a seq whose predecessor is missing, or a `from` that
+   * is not the predecessor's `to` (OPEN for seq 1).
    */
-  appendTransition(tenantId: string, transition: AnomalyTransition): Promise<boolean>;
+  appendTransition(tenantId: string, transition: AnomalyTransition, owedAudit?: OwedAudit): Promise<boolean>;
   /** The anomaly's transitions, oldest first. */
   transitions(tenantId: string, anomalyId: string): Promise<AnomalyTransition[]>;
 }

@@ -112,3 +112,8 @@ export function parsePayload(tenantId: string, seq: number, text: string): Recor
   }
   return value as Record<string, unknown>;
 }
+
+/** Both adapters sort with this (not in the backend), so they answer in exactly the same order. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -2,7 +2,7 @@ import type { WorkflowEvent, WorkflowRepository } from '../store/index.js';
 import { isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
 
 export interface WorkflowResumerDeps {
-  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'events' | 'markFinished'>;
+  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'events' | 'markFinished' | 'get'>;
   /**
    * Queues a `workflow-run` job (with `timedOutStep`: that step's time limit has passed), unless
    * one queued this way for the workflow has not finished yet.
@@ -75,8 +75,18 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
       const sweep: WorkflowSweep = { next: page.length < pageSize ? null : page.at(-1)!.workflowId, read: page.length, resumed: 0, timeLimits: 0, finished: 0 };
       for (const { tenantId, workflowId } of page) {
         const last = (await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS)).at(-1);
-        // No event: its start request failed before WORKFLOW_STARTED was stored, so nobody has its id.
-        if (last === undefined) continue;
+        if (last === undefined) {
+          // Its start request failed before WORKFLOW_STARTED was stored (the client got an error, not
+          // its id): nothing will ever happen to it, so once its grace period is over it is marked
+          // finished and sweeps stop reading it. The start's own append cannot land that late: store
+          // operations time out long before.
+          const record = await deps.workflows.get(tenantId, workflowId);
+          if (record !== null && now().getTime() - Date.parse(record.startedAt) >= deps.graceMs) {
+            await deps.workflows.markFinished(tenantId, workflowId, now().toISOString());
+            sweep.finished += 1;
+          }
+          continue;
+        }
         const need = needOf(last);
         if (need.kind === 'finished') {
           await deps.workflows.markFinished(tenantId, workflowId, last.occurredAt);

@@ -3,7 +3,9 @@ import {
   StoreArgumentError,
   type AnomalyKey,
   type AnomalyObservation,
+  type AnomalyRepository,
   type AnomalyTransition,
+  type OwedAudit,
   type Store,
   type StoredAnomaly,
 } from '../../src/store/index.js';
@@ -138,6 +140,119 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       expect(log).toHaveLength(1);
       expect((await getStore().anomalies.get(tenant, winner.id))?.status).toBe(log[0]!.to);
     }, 60_000);
+  });
+
+  describe('owed audit records of status changes (the status log as the outbox of its audit records)', () => {
+    const T0 = Date.UTC(2026, 4, 1);
+    const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+    const owed = (recordId: string, owner: string, untilSeconds: number): OwedAudit => ({ recordId, claim: { owner, until: at(untilSeconds) } });
+    const verification = { verifiedAt: '2026-05-01T11:02:00.000Z', outcome: 'RESOLVED' as const, reason: 'CONDITION_CLEARED', metrics: { failureRate: 0.01 } };
+    /** The owed changes of one tenant (the backend is shared by every case, and the list spans tenants). */
+    async function owedOf(repo: AnomalyRepository, tenant: string, nowSeconds: number) {
+      return (await repo.owedAudits(at(nowSeconds), 10_000)).filter((o) => o.tenantId === tenant);
+    }
+
+    it('stores the owed record with the change and lists it, across tenants, once its claim ended', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-change');
+      const other = newTenant('owed-change-other');
+      await repo.insert(tenant, anomaly('g-1'));
+      await repo.insert(tenant, anomaly('g-2', { occurrence: 2 }));
+      await repo.insert(other, anomaly('g-1'));
+      expect(await repo.appendTransition(tenant, transition('g-1', 1, 'OPEN', 'VERIFYING'), owed('rec-g1-1', 'p1', 1000))).toBe(true);
+      const verified = transition('g-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared', actorId: 'system:anomaly-verify', verification });
+      expect(await repo.appendTransition(tenant, verified, owed('rec-g1-2', 'p2', 2000))).toBe(true);
+      expect(await repo.appendTransition(tenant, transition('g-2', 1, 'OPEN', 'DISMISSED'))).toBe(true);
+      expect(await repo.appendTransition(other, transition('g-1', 1, 'OPEN', 'RESOLVED'), owed('rec-other', 'p3', 1500))).toBe(true);
+      // The changes read back exactly as stored: the outbox fields are not part of them; the verification is.
+      expect(await repo.transitions(tenant, 'g-1')).toEqual([transition('g-1', 1, 'OPEN', 'VERIFYING'), verified]);
+      expect(await repo.get(tenant, 'g-1')).toMatchObject({ status: 'RESOLVED', statusSeq: 2 });
+
+      expect(await owedOf(repo, tenant, 1000)).toEqual([]);
+      expect(await owedOf(repo, tenant, 1001)).toEqual([
+        { tenantId: tenant, entry: { anomalyId: 'g-1', seq: 1 }, recordId: 'rec-g1-1', claim: { owner: 'p1', until: at(1000) } },
+      ]);
+      const all = (await repo.owedAudits(at(3000), 10_000)).filter((o) => o.tenantId === tenant || o.tenantId === other);
+      expect(all.map((o) => o.recordId)).toEqual(['rec-g1-1', 'rec-other', 'rec-g1-2']);
+      expect(all[2]).toEqual({ tenantId: tenant, entry: { anomalyId: 'g-1', seq: 2 }, recordId: 'rec-g1-2', claim: { owner: 'p2', until: at(2000) } });
+      expect((await repo.owedAudits(at(3000), 1)).length).toBe(1);
+    });
+
+    it('marks a change audited once and for good; a change stored without a record owes nothing', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-change-mark');
+      await repo.insert(tenant, anomaly('h-1'));
+      await repo.appendTransition(tenant, transition('h-1', 1, 'OPEN', 'DISMISSED'), owed('rec-h1', 'p1', 10));
+      await repo.appendTransition(tenant, transition('h-1', 2, 'DISMISSED', 'OPEN'), owed('rec-h2', 'p1', 10));
+      await repo.appendTransition(tenant, transition('h-1', 3, 'OPEN', 'RESOLVED'));
+      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 1 }, at(20));
+      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 1 }, at(30));
+      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 3 }, at(30));
+      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 9 }, at(30));
+      await repo.markAudited(tenant, { anomalyId: 'nobody', seq: 1 }, at(30));
+      expect((await owedOf(repo, tenant, 5000)).map((o) => o.recordId)).toEqual(['rec-h2']);
+      expect(await repo.claimAudit(tenant, { anomalyId: 'h-1', seq: 1 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.claimAudit(tenant, { anomalyId: 'h-1', seq: 3 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.transitions(tenant, 'h-1')).toHaveLength(3);
+    });
+
+    it('gives an ended claim to one new owner, refuses a live one, and can take it over again', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-change-claim');
+      await repo.insert(tenant, anomaly('i-1'));
+      await repo.appendTransition(tenant, transition('i-1', 1, 'OPEN', 'RESOLVED'), owed('rec-i1', 'writer', 100));
+      const entry = { anomalyId: 'i-1', seq: 1 };
+      expect(await repo.claimAudit(tenant, entry, { owner: 'early', until: at(200) }, at(99))).toBe(false);
+      expect(await repo.claimAudit(tenant, entry, { owner: 'follower-1', until: at(200) }, at(101))).toBe(true);
+      expect(await repo.claimAudit(tenant, entry, { owner: 'follower-2', until: at(200) }, at(101))).toBe(false);
+      expect(await owedOf(repo, tenant, 150)).toEqual([]);
+      expect(await owedOf(repo, tenant, 201)).toEqual([{ tenantId: tenant, entry, recordId: 'rec-i1', claim: { owner: 'follower-1', until: at(200) } }]);
+      // Another connection sees the claim too.
+      const other = (await getTarget().connect()).anomalies;
+      expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(150))).toBe(false);
+      expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(250))).toBe(true);
+      expect((await owedOf(repo, tenant, 400))[0]?.claim).toEqual({ owner: 'follower-2', until: at(300) });
+      expect(await repo.claimAudit(tenant, { anomalyId: 'i-1', seq: 2 }, { owner: 'x', until: at(900) }, at(800))).toBe(false);
+      expect(await repo.claimAudit(newTenant('owed-change-none'), entry, { owner: 'x', until: at(900) }, at(800))).toBe(false);
+    });
+
+    it('lets exactly one of many concurrent claimers on separate connections take an ended claim', async () => {
+      const tenant = newTenant('owed-change-race');
+      await getStore().anomalies.insert(tenant, anomaly('j-1'));
+      await getStore().anomalies.appendTransition(tenant, transition('j-1', 1, 'OPEN', 'DISMISSED'), owed('rec-race', 'dead', 10));
+      const stores = [getStore(), ...(await Promise.all([1, 2, 3].map(() => getTarget().connect())))];
+      for (const round of [1, 2, 3]) {
+        const now = at(10 + round * 100);
+        const wins = await Promise.all(
+          stores.flatMap((s, i) =>
+            Array.from({ length: 5 }, (_, j) =>
+              s.anomalies.claimAudit(tenant, { anomalyId: 'j-1', seq: 1 }, { owner: `c-${round}-${i}-${j}`, until: at(10 + round * 100 + 50) }, now),
+            ),
+          ),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+      }
+    }, 60_000);
+
+    it('refuses malformed owed records, entries, claims and verifications', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-change-bad');
+      await repo.insert(tenant, anomaly('k-1'));
+      await expect(repo.appendTransition(tenant, transition('k-1', 1, 'OPEN', 'RESOLVED'), owed('', 'p', 10))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(
+        repo.appendTransition(tenant, transition('k-1', 1, 'OPEN', 'RESOLVED'), { recordId: 'r', claim: { owner: 'p', until: 'later' } }),
+      ).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(
+        repo.appendTransition(tenant, transition('k-1', 1, 'OPEN', 'RESOLVED', { verification: { ...verification, outcome: 'MAYBE' as 'OPEN' } })),
+      ).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await repo.transitions(tenant, 'k-1')).toEqual([]);
+      await expect(repo.claimAudit(tenant, { anomalyId: 'not an id!', seq: 1 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, { anomalyId: 'k-1', seq: 0 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, { anomalyId: 'k-1', seq: 1 }, { owner: '', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.markAudited(tenant, { anomalyId: 'k-1', seq: 1 }, 'soon')).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.owedAudits('soon', 10)).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.owedAudits(at(0), 0)).rejects.toBeInstanceOf(StoreArgumentError);
+    });
   });
 
   describe('anomaly settings', () => {

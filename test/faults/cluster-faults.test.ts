@@ -115,6 +115,22 @@ describe('faults under load, scaled out on MongoDB', () => {
   );
 
   it(
+    'the store frozen for 10 s (SIGSTOP: connections open, nothing answers), then thawed',
+    () =>
+      scenario(
+        'store frozen 10 s',
+        async (cluster) => {
+          cluster.store.freeze();
+          await pause(10_000);
+          cluster.store.thaw();
+          await pause(3000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
     'an API process killed with SIGKILL with requests in flight',
     () =>
       scenario(

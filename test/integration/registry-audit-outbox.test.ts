@@ -4,18 +4,23 @@
 // is no compare-and-set). Failures are injected by wrapping the repositories; time is a clock the
 // test moves, so the 60 s claims end without waiting.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAuditChainWriter, verifyChain, type AuditChainWriter } from '../../src/audit/index.js';
+import {
+  createAuditChainWriter,
+  createAuditOutboxFollower,
+  newAuditOutboxLease,
+  verifyChain,
+  type AuditChainWriter,
+  type AuditOutboxFollower,
+} from '../../src/audit/index.js';
 import type { CompileOutcome } from '../../src/engine/index.js';
 import {
   createBuiltinVersions,
   createPolicyCatalog,
-  createRegistryAuditFollower,
   createVersionResolver,
   deployedRecordId,
-  newRegistryAuditLease,
+  registryAuditOutbox,
   rolledBackRecordId,
   type PolicyCatalog,
-  type RegistryAuditFollower,
 } from '../../src/policies/index.js';
 import type { AuditChainRepository, AuditRecord, PolicyRepository, Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
@@ -68,7 +73,7 @@ interface Process {
   store: Store;
   writer: AuditChainWriter;
   catalog: PolicyCatalog;
-  follower: RegistryAuditFollower;
+  follower: AuditOutboxFollower;
   markErrors: unknown[];
 }
 
@@ -96,7 +101,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     const policies = wrap.policies?.(store.policies) ?? store.policies;
     const writer = createAuditChainWriter(wrap.audit?.(store.audit) ?? store.audit, { now: clock.now });
     writers.push(writer);
-    const lease = newRegistryAuditLease(LEASE_MS);
+    const lease = newAuditOutboxLease(LEASE_MS);
     const builtins = createBuiltinVersions([]);
     const markErrors: unknown[] = [];
     const catalog = createPolicyCatalog({
@@ -109,7 +114,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
       onAuditMarkError: (error) => markErrors.push(error),
       now: clock.now,
     });
-    const follower = createRegistryAuditFollower({ policies, auditRecords: store.audit, audit: writer, lease, now: clock.now });
+    const follower = createAuditOutboxFollower({ outboxes: [registryAuditOutbox(policies)], auditRecords: store.audit, audit: writer, lease, now: clock.now });
     return { store, writer, catalog, follower, markErrors };
   }
 

@@ -69,7 +69,7 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { key: { tenantId: 1, eventType: 1, seq: -1 }, name: 'tenant_event_type_seq' },
     { key: { tenantId: 1, policyModule: 1, policyFunction: 1, seq: -1 }, name: 'tenant_policy_seq' },
     { key: { tenantId: 1, occurredAt: 1 }, name: 'tenant_occurred_at' },
-    // "Is this owed registry record already in the chain?" (src/policies/registry-audit-follower.ts).
+    // "Is this owed record already in the chain?" (src/audit/audit-outbox-follower.ts).
     { key: { tenantId: 1, id: 1 }, name: 'tenant_id' },
   ],
   [COLLECTIONS.secrets]: [{ key: { tenantId: 1, version: -1 }, name: 'tenant_version_unique', unique: true }],

@@ -1,11 +1,14 @@
 import type { Db, IndexDescription } from 'mongodb';
 import type { AnomalyStatus, AnomalyType } from '../ports.js';
+import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
 /** Collections of anomalies, their status changes and the tenants' detection settings. */
 export const ANOMALY_COLLECTIONS = {
   anomalies: 'anomalies',
   transitions: 'anomaly_transitions',
   settings: 'anomaly_settings',
+  /** Claims on the transitions' owed audit records after the first (see mongo-audit-outbox.ts). */
+  auditClaims: 'anomaly_audit_claims',
 } as const;
 
 /**
@@ -26,8 +29,11 @@ export interface AnomalyDocument {
   verification: string | null;
 }
 
-/** `_id` is `<tenant>:<anomalyId>:<seq>`: a repeated seq is a duplicate key, whatever the backend. */
-export interface AnomalyTransitionDocument {
+/**
+ * `_id` is `<tenant>:<anomalyId>:<seq>`: a repeated seq is a duplicate key, whatever the backend.
+ * Absent `audit` fields: the transition owes nothing (stored before transitions owed records).
+ */
+export interface AnomalyTransitionDocument extends AuditedEntryFields {
   _id: string;
   tenantId: string;
   anomalyId: string;
@@ -37,6 +43,8 @@ export interface AnomalyTransitionDocument {
   note: string | null;
   actorId: string;
   occurredAt: string;
+  /** What the verification job found (JSON text), on the change it made only. */
+  verification?: string;
 }
 
 /** `_id` is the tenant id; `values` is JSON text. */
@@ -56,7 +64,10 @@ export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
     },
     { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' },
   ],
-  [ANOMALY_COLLECTIONS.transitions]: [{ key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true }],
+  [ANOMALY_COLLECTIONS.transitions]: [
+    { key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true },
+    AUDIT_PENDING_INDEX,
+  ],
 };
 
 /** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */

@@ -2,18 +2,22 @@ import type { Db, Filter } from 'mongodb';
 import {
   anomalyState,
   assertAnomalyKey,
+  assertAuditedTransition,
   assertListQuery,
   assertObservation,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
+  compareAuditedTransitions,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
-import type { AnomalyRepository, AnomalyState, AnomalyTransition } from '../ports.js';
+import { compareOwedAudits, normaliseAuditClaim, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import type { AnomalyRepository, AnomalyState, AnomalyTransition, AnomalyVerification, AuditedAnomalyTransition } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { contiguousHead } from './contiguous-head.js';
 import { isDuplicateKey } from './duplicate-key.js';
+import { mongoAuditOutbox, owedAuditFields } from './mongo-audit-outbox.js';
 import {
   ANOMALY_COLLECTIONS,
   type AnomalyDocument,
@@ -21,8 +25,19 @@ import {
 } from './mongo-anomaly-collections.js';
 
 function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
-  return { anomalyId: doc.anomalyId, seq: doc.seq, from: doc.from, to: doc.to, note: doc.note, actorId: doc.actorId, occurredAt: doc.occurredAt };
+  return {
+    anomalyId: doc.anomalyId,
+    seq: doc.seq,
+    from: doc.from,
+    to: doc.to,
+    note: doc.note,
+    actorId: doc.actorId,
+    occurredAt: doc.occurredAt,
+    ...(doc.verification === undefined ? {} : { verification: JSON.parse(doc.verification) as AnomalyVerification }),
+  };
 }
+
+const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
 
 /**
  * Every race is decided by an insert: the unique (tenant, key, occurrence) index for detectors
@@ -35,7 +50,13 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
 export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const anomalies = db.collection<AnomalyDocument>(ANOMALY_COLLECTIONS.anomalies);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
-  const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+  const outbox = mongoAuditOutbox<AuditedAnomalyTransition>(db, {
+    entries: ANOMALY_COLLECTIONS.transitions,
+    claims: ANOMALY_COLLECTIONS.auditClaims,
+    entryFields: ['anomalyId', 'seq'],
+    entryOf: (doc) => ({ anomalyId: doc.anomalyId as string, seq: doc.seq as number }),
+    documentId: (tenantId, { anomalyId, seq }) => transitionId(tenantId, anomalyId, seq),
+  });
   const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
     transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
 
@@ -125,9 +146,10 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       return result.matchedCount === 1;
     },
 
-    async appendTransition(tenantId, transition) {
+    async appendTransition(tenantId, transition, owedAudit) {
       assertTenantId(tenantId);
       assertTransition(transition);
+      const owedFields = owedAuditFields(owedAudit);
       const { anomalyId, seq } = transition;
       const [anomaly, predecessor] = await Promise.all([
         anomalies.findOne({ _id: `${tenantId}:${anomalyId}` }, { projection: { _id: 1 } }),
@@ -147,6 +169,8 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
           note: transition.note,
           actorId: transition.actorId,
           occurredAt: normaliseInstant(transition.occurredAt, 'occurredAt'),
+          ...(transition.verification === undefined ? {} : { verification: JSON.stringify(transition.verification) }),
+          ...owedFields,
         });
         return true;
       } catch (error) {
@@ -161,6 +185,23 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       const { head } = await contiguousHead((n) => transitionAt(tenantId, anomalyId, n), 0);
       const docs = await Promise.all(Array.from({ length: head }, (_, i) => transitionAt(tenantId, anomalyId, i + 1)));
       return docs.filter((doc): doc is AnomalyTransitionDocument => doc !== null).map(transitionOf);
+    },
+
+    async owedAudits(now, limit) {
+      const owed = await outbox.owed(normaliseOwedQuery(now, limit));
+      return owed.sort(compareOwedAudits(compareAuditedTransitions)).slice(0, limit);
+    },
+
+    async claimAudit(tenantId, entry, claim, now) {
+      assertTenantId(tenantId);
+      assertAuditedTransition(entry);
+      return outbox.claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
+    },
+
+    async markAudited(tenantId, entry, at) {
+      assertTenantId(tenantId);
+      assertAuditedTransition(entry);
+      await outbox.mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Db, IndexDescription } from 'mongodb';
 import type { PolicyActivationKind, PolicyFunctionSignature } from '../ports.js';
+import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
 /** Collections of the policy registry and its rollups, and their document shapes. */
 export const POLICY_COLLECTIONS = {
@@ -8,47 +9,6 @@ export const POLICY_COLLECTIONS = {
   rollups: 'policy_rollups',
   auditClaims: 'policy_audit_claims',
 } as const;
-
-/**
- * The audit record a version or rollback activation owes, stored in its own insert. `claimedBy` /
- * `claimedUntil` is the first claim (the writer that stored it); later claims are documents of
- * their own (AuditClaimDocument), since a conditional update is no compare-and-set on FerretDB.
- */
-export interface OwedAuditField {
-  recordId: string;
-  claimedBy: string;
-  claimedUntil: string;
-  /** When the record was seen in the chain; null while owed. */
-  auditedAt: string | null;
-}
-
-/**
- * Fields of an entry that owes (or owed) an audit record. Entries without them owe nothing.
- * `auditPending` is present (true) only while the record is owed, so the sparse index on it holds
- * exactly the owed entries.
- */
-export interface AuditedEntryFields {
-  audit?: OwedAuditField;
-  auditPending?: true;
-}
-
-/**
- * A claim after the first: `_id` is `<tenant>:<recordId>:<generation>` (generation 2, 3, …; 1 is
- * the claim stored with the entry). Taking a claim over is inserting the next generation, so the
- * unique `_id` lets one of concurrent claimers win.
- */
-export interface AuditClaimDocument {
-  _id: string;
-  tenantId: string;
-  recordId: string;
-  generation: number;
-  claimedBy: string;
-  claimedUntil: string;
-}
-
-export function auditClaimId(tenantId: string, recordId: string, generation: number): string {
-  return `${tenantId}:${recordId}:${generation}`;
-}
 
 /** `_id` is `<tenant>:<module>:<version>`; an `_id` equality is served from an index by every backend. */
 export interface PolicyVersionDocument extends AuditedEntryFields {
@@ -106,12 +66,11 @@ export function policyDocumentId(tenantId: string, policyModule: string, n: numb
 export const POLICY_INDEXES: Record<string, IndexDescription[]> = {
   [POLICY_COLLECTIONS.versions]: [
     { key: { tenantId: 1, policyModule: 1, version: 1 }, name: 'tenant_module_version_unique', unique: true },
-    // Sparse: owed entries only (FerretDB refuses partial indexes).
-    { key: { auditPending: 1 }, name: 'audit_pending', sparse: true },
+    AUDIT_PENDING_INDEX,
   ],
   [POLICY_COLLECTIONS.activations]: [
     { key: { tenantId: 1, policyModule: 1, seq: 1 }, name: 'tenant_module_seq_unique', unique: true },
-    { key: { auditPending: 1 }, name: 'audit_pending', sparse: true },
+    AUDIT_PENDING_INDEX,
   ],
   [POLICY_COLLECTIONS.rollups]: [
     { key: { tenantId: 1, minute: 1 }, name: 'tenant_minute' },

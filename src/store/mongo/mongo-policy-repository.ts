@@ -1,14 +1,6 @@
-import type { Collection, Db, Filter } from 'mongodb';
-import { StoreArgumentError } from '../errors.js';
-import type {
-  AuditClaim,
-  AuditedRegistryEntry,
-  OwedAudit,
-  OwedRegistryAudit,
-  PolicyActivation,
-  PolicyModuleVersion,
-  PolicyRepository,
-} from '../ports.js';
+import type { Db, Filter } from 'mongodb';
+import { compareOwedAudits, normaliseAuditClaim, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
@@ -16,20 +8,14 @@ import {
   assertModuleVersion,
   assertPolicyName,
   assertVersionExtends,
-  compareOwedAudits,
-  compareText,
-  normaliseAuditClaim,
-  normaliseOwedAudit,
+  compareRegistryEntries,
 } from '../policy-store-rules.js';
-import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { assertTenantId, compareText, normaliseInstant } from '../store-rules.js';
 import { contiguousHead } from './contiguous-head.js';
+import { mongoAuditOutbox, owedAuditFields } from './mongo-audit-outbox.js';
 import {
-  auditClaimId,
   POLICY_COLLECTIONS,
   policyDocumentId,
-  type AuditClaimDocument,
-  type AuditedEntryFields,
-  type OwedAuditField,
   type PolicyActivationDocument,
   type PolicyVersionDocument,
 } from './mongo-policy-collections.js';
@@ -66,35 +52,16 @@ function copyActivation(a: PolicyActivation): PolicyActivation {
   };
 }
 
-function owedFields(owed: OwedAudit | undefined): AuditedEntryFields {
-  if (owed === undefined) return {};
-  const { recordId, claim } = normaliseOwedAudit(owed);
-  return { audit: { recordId, claimedBy: claim.owner, claimedUntil: claim.until, auditedAt: null }, auditPending: true };
-}
-
 function versionDocument(tenantId: string, v: PolicyModuleVersion, owed: OwedAudit | undefined): PolicyVersionDocument {
-  return { _id: policyDocumentId(tenantId, v.policyModule, v.version), tenantId, ...copyVersion(v), ...owedFields(owed) };
+  return { _id: policyDocumentId(tenantId, v.policyModule, v.version), tenantId, ...copyVersion(v), ...owedAuditFields(owed) };
 }
 
 function activationDocument(tenantId: string, a: PolicyActivation, owed: OwedAudit | undefined): PolicyActivationDocument {
-  return { _id: policyDocumentId(tenantId, a.policyModule, a.seq), tenantId, ...copyActivation(a), ...owedFields(owed) };
+  return { _id: policyDocumentId(tenantId, a.policyModule, a.seq), tenantId, ...copyActivation(a), ...owedAuditFields(owed) };
 }
 
-/** What the outbox reads of an entry document. */
-interface OwedEntryView extends AuditedEntryFields {
-  _id: string;
-  tenantId: string;
-  policyModule: string;
-  version?: number;
-  seq?: number;
-}
-
-const OWED_VIEW = { tenantId: 1, policyModule: 1, version: 1, seq: 1, audit: 1, auditPending: 1 } as const;
-
-function entryOf(kind: AuditedRegistryEntry['kind'], doc: OwedEntryView): AuditedRegistryEntry {
-  return kind === 'version'
-    ? { kind, policyModule: doc.policyModule, version: doc.version! }
-    : { kind, policyModule: doc.policyModule, seq: doc.seq! };
+function registryEntryId(tenantId: string, entry: AuditedRegistryEntry): string {
+  return policyDocumentId(tenantId, entry.policyModule, entry.kind === 'version' ? entry.version : entry.seq);
 }
 
 /**
@@ -106,11 +73,21 @@ function entryOf(kind: AuditedRegistryEntry['kind'], doc: OwedEntryView): Audite
 export function createMongoPolicyRepository(db: Db): PolicyRepository {
   const versions = db.collection<PolicyVersionDocument>(POLICY_COLLECTIONS.versions);
   const activations = db.collection<PolicyActivationDocument>(POLICY_COLLECTIONS.activations);
-  const claims = db.collection<AuditClaimDocument>(POLICY_COLLECTIONS.auditClaims);
-  // Both entry collections read through the fields they share.
-  const entries: Record<AuditedRegistryEntry['kind'], Collection<OwedEntryView>> = {
-    version: versions as unknown as Collection<OwedEntryView>,
-    activation: activations as unknown as Collection<OwedEntryView>,
+  const outboxes = {
+    version: mongoAuditOutbox<AuditedRegistryEntry>(db, {
+      entries: POLICY_COLLECTIONS.versions,
+      claims: POLICY_COLLECTIONS.auditClaims,
+      entryFields: ['policyModule', 'version'],
+      entryOf: (doc) => ({ kind: 'version', policyModule: doc.policyModule as string, version: doc.version as number }),
+      documentId: registryEntryId,
+    }),
+    activation: mongoAuditOutbox<AuditedRegistryEntry>(db, {
+      entries: POLICY_COLLECTIONS.activations,
+      claims: POLICY_COLLECTIONS.auditClaims,
+      entryFields: ['policyModule', 'seq'],
+      entryOf: (doc) => ({ kind: 'activation', policyModule: doc.policyModule as string, seq: doc.seq as number }),
+      documentId: registryEntryId,
+    }),
   };
   /** Per `<tenant>:<module>`: highest version / activation seen to exist, where head searches start. */
   const knownVersion = new Map<string, number>();
@@ -135,33 +112,6 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
   async function activationAt(tenantId: string, policyModule: string, seq: number): Promise<PolicyActivation | null> {
     const doc = await activations.findOne({ _id: policyDocumentId(tenantId, policyModule, seq) });
     return doc === null ? null : copyActivation(doc);
-  }
-
-  /** The entry's current claim: the highest generation stored (1 is the one inside the entry). */
-  async function currentClaim(tenantId: string, owed: OwedAuditField): Promise<{ generation: number; claim: AuditClaim }> {
-    const { head, value } = await contiguousHead(
-      (n) => claims.findOne({ _id: auditClaimId(tenantId, owed.recordId, n) }),
-      1,
-    );
-    return value === null
-      ? { generation: 1, claim: { owner: owed.claimedBy, until: owed.claimedUntil } }
-      : { generation: head, claim: { owner: value.claimedBy, until: value.claimedUntil } };
-  }
-
-  async function owedOfKind(kind: AuditedRegistryEntry['kind'], before: string): Promise<OwedRegistryAudit[]> {
-    const docs = await entries[kind].find({ auditPending: true }, { projection: OWED_VIEW }).toArray();
-    const owed: OwedRegistryAudit[] = [];
-    for (const doc of docs) {
-      // A later claim is only taken after the first ended, so an unended first claim is the current one.
-      if (doc.audit === undefined || doc.audit.claimedUntil >= before) continue;
-      const { claim } = await currentClaim(doc.tenantId, doc.audit);
-      if (claim.until < before) owed.push({ tenantId: doc.tenantId, entry: entryOf(kind, doc), recordId: doc.audit.recordId, claim });
-    }
-    return owed;
-  }
-
-  function entryId(tenantId: string, entry: AuditedRegistryEntry): string {
-    return policyDocumentId(tenantId, entry.policyModule, entry.kind === 'version' ? entry.version : entry.seq);
   }
 
   return {
@@ -253,39 +203,21 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     },
 
     async owedAudits(now, limit) {
-      const before = normaliseInstant(now, 'now');
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new StoreArgumentError('limit must be a positive integer');
-      const owed = [...(await owedOfKind('version', before)), ...(await owedOfKind('activation', before))];
-      return owed.sort(compareOwedAudits).slice(0, limit);
+      const before = normaliseOwedQuery(now, limit);
+      const owed = [...(await outboxes.version.owed(before)), ...(await outboxes.activation.owed(before))];
+      return owed.sort(compareOwedAudits(compareRegistryEntries)).slice(0, limit);
     },
 
     async claimAudit(tenantId, entry, claim, now) {
       assertTenantId(tenantId);
       assertAuditedEntry(entry);
-      const { owner, until } = normaliseAuditClaim(claim);
-      const doc = await entries[entry.kind].findOne({ _id: entryId(tenantId, entry) }, { projection: OWED_VIEW });
-      if (doc?.audit === undefined || doc.auditPending !== true) return false;
-      const current = await currentClaim(tenantId, doc.audit);
-      if (current.claim.until >= normaliseInstant(now, 'now')) return false;
-      const generation = current.generation + 1;
-      const { recordId } = doc.audit;
-      try {
-        await claims.insertOne({ _id: auditClaimId(tenantId, recordId, generation), tenantId, recordId, generation, claimedBy: owner, claimedUntil: until });
-      } catch (error) {
-        if (isDuplicateKey(error)) return false;
-        throw error;
-      }
-      return true;
+      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
     },
 
     async markAudited(tenantId, entry, at) {
       assertTenantId(tenantId);
       assertAuditedEntry(entry);
-      // Only ever sets the mark: concurrent marks (an update is no compare-and-set on FerretDB) all agree.
-      await entries[entry.kind].updateOne(
-        { _id: entryId(tenantId, entry), auditPending: true },
-        { $set: { 'audit.auditedAt': normaliseInstant(at, 'at') }, $unset: { auditPending: '' } },
-      );
+      await outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

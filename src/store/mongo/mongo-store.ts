@@ -25,8 +25,33 @@ export interface MongoStoreOptions {
   url: string;
   /** Defaults to the database named in the URL, else `policy_engine`. */
   database?: string;
-  /** Milliseconds an operation waits for a reachable server before it fails (a value in the URL wins). */
-  serverSelectionTimeoutMs?: number;
+  /** How long operations wait before they fail (then the request gets 503); a value in the URL wins. */
+  timeouts?: MongoTimeouts;
+}
+
+export interface MongoTimeouts {
+  /** For a reachable server (none answers: the store is down). */
+  serverSelectionMs?: number;
+  /** For a new connection's TCP and handshake (a server that accepts but does not answer). */
+  connectMs?: number;
+  /** For the answer on an open connection (a frozen server, a network that drops packets). */
+  socketMs?: number;
+}
+
+const DRIVER_TIMEOUT_OPTIONS = {
+  serverSelectionMs: 'serverSelectionTimeoutMS',
+  connectMs: 'connectTimeoutMS',
+  socketMs: 'socketTimeoutMS',
+} as const satisfies Record<keyof MongoTimeouts, string>;
+
+/** The driver options for `timeouts`, leaving out each one the URL sets: the operator's explicit choice wins. */
+function driverTimeouts(url: string, timeouts: MongoTimeouts = {}): Record<string, number> {
+  const options: Record<string, number> = {};
+  for (const [ours, driver] of Object.entries(DRIVER_TIMEOUT_OPTIONS)) {
+    const value = timeouts[ours as keyof MongoTimeouts];
+    if (value !== undefined && !new RegExp(`[?&]${driver}=`, 'i').test(url)) options[driver] = value;
+  }
+  return options;
 }
 
 export const DEFAULT_MONGODB_DATABASE = 'policy_engine';
@@ -39,12 +64,7 @@ export function databaseFromUrl(url: string): string | undefined {
 
 /** Connects, checks the server answers and creates the indexes (idempotent). */
 export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
-  // A timeout written in the URL is the operator's explicit choice and wins over the configured one.
-  const inUrl = /[?&]serverSelectionTimeoutMS=/i.test(options.url);
-  const client = new MongoClient(
-    options.url,
-    options.serverSelectionTimeoutMs === undefined || inUrl ? {} : { serverSelectionTimeoutMS: options.serverSelectionTimeoutMs },
-  );
+  const client = new MongoClient(options.url, driverTimeouts(options.url, options.timeouts));
   await client.connect();
   try {
     const db = client.db(options.database ?? databaseFromUrl(options.url) ?? DEFAULT_MONGODB_DATABASE);

@@ -2,16 +2,29 @@ import type { Database } from 'better-sqlite3';
 import {
   anomalyState,
   assertAnomalyKey,
+  assertAuditedTransition,
   assertListQuery,
   assertObservation,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
+  compareAuditedTransitions,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
-import type { AnomalyRepository, AnomalyState, AnomalyStatus, AnomalyTransition, AnomalyType } from '../ports.js';
+import { compareOwedAudits, normaliseAuditClaim, normaliseOwedAudit, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import type {
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyStatus,
+  AnomalyTransition,
+  AnomalyType,
+  AnomalyVerification,
+  AuditedAnomalyTransition,
+  OwedAudit,
+} from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
 
 interface AnomalyRow {
   id: string;
@@ -36,7 +49,10 @@ interface TransitionRow {
   note: string | null;
   actor_id: string;
   occurred_at: string;
+  verification: string | null;
 }
+
+const TRANSITION_COLUMNS = 'anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at, verification';
 
 /** Every anomaly read comes with its newest transition (its status), joined in the same query. */
 const SELECT_STATE = `
@@ -72,6 +88,7 @@ function transitionOf(row: TransitionRow): AnomalyTransition {
     note: row.note,
     actorId: row.actor_id,
     occurredAt: row.occurred_at,
+    ...(row.verification === null ? {} : { verification: JSON.parse(row.verification) as AnomalyVerification }),
   };
 }
 
@@ -100,15 +117,21 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
   const setVerification = db.prepare('UPDATE anomalies SET verification = ? WHERE tenant_id = ? AND id = ?');
   const exists = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM anomalies WHERE tenant_id = ? AND id = ?');
   const transitionAt = db.prepare<[string, string, number], TransitionRow>(
-    'SELECT anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? AND seq = ?',
+    `SELECT ${TRANSITION_COLUMNS} FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? AND seq = ?`,
   );
   const insertTransition = db.prepare(
-    `INSERT INTO anomaly_transitions (tenant_id, anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO anomaly_transitions (tenant_id, ${TRANSITION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const transitions = db.prepare<[string, string], TransitionRow>(
-    'SELECT anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? ORDER BY seq',
+    `SELECT ${TRANSITION_COLUMNS} FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? ORDER BY seq`,
   );
+  const outbox = sqliteAuditOutbox<AuditedAnomalyTransition>(db, {
+    table: 'anomaly_transitions',
+    key: ['anomaly_id', 'seq'],
+    entryOf: (anomalyId, seq) => ({ anomalyId, seq }),
+    keyOf: ({ anomalyId, seq }) => [anomalyId, seq],
+  });
 
   const update = db.transaction((tenantId: string, id: string, observation: string | undefined, verification: string | undefined): boolean => {
     if (exists.get(tenantId, id) === undefined) return false;
@@ -117,11 +140,14 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
     return true;
   });
 
-  const append = db.transaction((tenantId: string, t: AnomalyTransition): boolean => {
+  const append = db.transaction((tenantId: string, t: AnomalyTransition, owed: OwedAudit | null): boolean => {
     if (transitionAt.get(tenantId, t.anomalyId, t.seq) !== undefined) return false;
     const predecessor = t.seq > 1 ? transitionAt.get(tenantId, t.anomalyId, t.seq - 1) : undefined;
     assertTransitionExtends(t, exists.get(tenantId, t.anomalyId) !== undefined, predecessor === undefined ? null : transitionOf(predecessor));
-    insertTransition.run(tenantId, t.anomalyId, t.seq, t.from, t.to, t.note, t.actorId, normaliseInstant(t.occurredAt, 'occurredAt'));
+    insertTransition.run(
+      tenantId, t.anomalyId, t.seq, t.from, t.to, t.note, t.actorId, normaliseInstant(t.occurredAt, 'occurredAt'),
+      t.verification === undefined ? null : JSON.stringify(t.verification), ...owedAuditValues(owed),
+    );
     return true;
   });
 
@@ -174,16 +200,32 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
       );
     },
 
-    async appendTransition(tenantId, transition) {
+    async appendTransition(tenantId, transition, owedAudit) {
       assertTenantId(tenantId);
       assertTransition(transition);
-      return append.immediate(tenantId, transition);
+      return append.immediate(tenantId, transition, owedAudit === undefined ? null : normaliseOwedAudit(owedAudit));
     },
 
     async transitions(tenantId, anomalyId) {
       assertTenantId(tenantId);
       if (!isAnomalyId(anomalyId)) return [];
       return transitions.all(tenantId, anomalyId).map(transitionOf);
+    },
+
+    async owedAudits(now, limit) {
+      return outbox.owed(normaliseOwedQuery(now, limit), limit).sort(compareOwedAudits(compareAuditedTransitions));
+    },
+
+    async claimAudit(tenantId, entry, claim, now) {
+      assertTenantId(tenantId);
+      assertAuditedTransition(entry);
+      return outbox.claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
+    },
+
+    async markAudited(tenantId, entry, at) {
+      assertTenantId(tenantId);
+      assertAuditedTransition(entry);
+      outbox.mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

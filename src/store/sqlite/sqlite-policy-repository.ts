@@ -1,9 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import { StoreArgumentError } from '../errors.js';
+import { compareOwedAudits, normaliseAuditClaim, normaliseOwedAudit, normaliseOwedQuery } from '../audit-outbox-rules.js';
 import type {
   AuditedRegistryEntry,
   OwedAudit,
-  OwedRegistryAudit,
   PolicyActivation,
   PolicyActivationKind,
   PolicyModuleVersion,
@@ -16,12 +15,10 @@ import {
   assertModuleVersion,
   assertPolicyName,
   assertVersionExtends,
-  compareOwedAudits,
-  compareText,
-  normaliseAuditClaim,
-  normaliseOwedAudit,
+  compareRegistryEntries,
 } from '../policy-store-rules.js';
-import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { assertTenantId, compareText, normaliseInstant } from '../store-rules.js';
+import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
 
 interface VersionRow {
   policy_module: string;
@@ -74,51 +71,8 @@ function toActivation(row: ActivationRow): PolicyActivation {
   };
 }
 
-interface OwedRow {
-  tenant_id: string;
-  policy_module: string;
-  n: number;
-  audit_record_id: string;
-  audit_claimed_by: string;
-  audit_claimed_until: string;
-}
-
-// The WHERE repeats the partial index's condition, so SQLite reads owed rows only.
-const OWED = 'audit_record_id IS NOT NULL AND audited_at IS NULL';
-
-/** The outbox statements of one table (`number`: the column that numbers its entries). */
-function owedStatementsOf(db: Database, table: 'policy_versions' | 'policy_activations', number: 'version' | 'seq') {
-  return {
-    list: db.prepare<[string, number], OwedRow>(
-      `SELECT tenant_id, policy_module, ${number} AS n, audit_record_id, audit_claimed_by, audit_claimed_until
-       FROM ${table} WHERE ${OWED} AND audit_claimed_until < ? ORDER BY audit_claimed_until LIMIT ?`,
-    ),
-    // One statement under SQLite's write lock: the condition and the change are atomic.
-    claim: db.prepare<[string, string, string, string, number, string]>(
-      `UPDATE ${table} SET audit_claimed_by = ?, audit_claimed_until = ?
-       WHERE tenant_id = ? AND policy_module = ? AND ${number} = ? AND ${OWED} AND audit_claimed_until < ?`,
-    ),
-    mark: db.prepare<[string, string, string, number]>(
-      `UPDATE ${table} SET audited_at = ? WHERE tenant_id = ? AND policy_module = ? AND ${number} = ? AND ${OWED}`,
-    ),
-  };
-}
-
-function entryNumber(entry: AuditedRegistryEntry): number {
-  return entry.kind === 'version' ? entry.version : entry.seq;
-}
-
-function toOwed(kind: AuditedRegistryEntry['kind'], row: OwedRow): OwedRegistryAudit {
-  const entry: AuditedRegistryEntry =
-    kind === 'version'
-      ? { kind, policyModule: row.policy_module, version: row.n }
-      : { kind, policyModule: row.policy_module, seq: row.n };
-  return {
-    tenantId: row.tenant_id,
-    entry,
-    recordId: row.audit_record_id,
-    claim: { owner: row.audit_claimed_by, until: row.audit_claimed_until },
-  };
+function registryKey(entry: AuditedRegistryEntry): [string, number] {
+  return [entry.policyModule, entry.kind === 'version' ? entry.version : entry.seq];
 }
 
 function isPrimaryKeyConflict(error: unknown): boolean {
@@ -163,9 +117,19 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     `INSERT INTO policy_activations (tenant_id, ${ACTIVATION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const owedStatements = {
-    version: owedStatementsOf(db, 'policy_versions', 'version'),
-    activation: owedStatementsOf(db, 'policy_activations', 'seq'),
+  const outboxes = {
+    version: sqliteAuditOutbox<AuditedRegistryEntry>(db, {
+      table: 'policy_versions',
+      key: ['policy_module', 'version'],
+      entryOf: (policyModule, version) => ({ kind: 'version', policyModule, version }),
+      keyOf: registryKey,
+    }),
+    activation: sqliteAuditOutbox<AuditedRegistryEntry>(db, {
+      table: 'policy_activations',
+      key: ['policy_module', 'seq'],
+      entryOf: (policyModule, seq) => ({ kind: 'activation', policyModule, seq }),
+      keyOf: registryKey,
+    }),
   };
 
   // IMMEDIATE: the predecessor checks and the insert see one snapshot and hold the write lock.
@@ -175,7 +139,7 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     try {
       insertVersionRow.run(
         tenantId, v.policyModule, v.version, v.source, v.locale, v.sourceHash, JSON.stringify(v.functions), v.actorId, v.createdAt,
-        owed?.recordId ?? null, owed?.claim.owner ?? null, owed?.claim.until ?? null,
+        ...owedAuditValues(owed),
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
@@ -191,7 +155,7 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     try {
       insertActivationRow.run(
         tenantId, a.policyModule, a.seq, a.kind, a.version, a.previousVersion, a.highestDeployed, a.actorId, a.occurredAt,
-        owed?.recordId ?? null, owed?.claim.owner ?? null, owed?.claim.until ?? null,
+        ...owedAuditValues(owed),
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
@@ -249,27 +213,21 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     },
 
     async owedAudits(now, limit) {
-      const before = normaliseInstant(now, 'now');
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new StoreArgumentError('limit must be a positive integer');
-      const owed = [
-        ...owedStatements.version.list.all(before, limit).map((row) => toOwed('version', row)),
-        ...owedStatements.activation.list.all(before, limit).map((row) => toOwed('activation', row)),
-      ];
-      return owed.sort(compareOwedAudits).slice(0, limit);
+      const before = normaliseOwedQuery(now, limit);
+      const owed = [...outboxes.version.owed(before, limit), ...outboxes.activation.owed(before, limit)];
+      return owed.sort(compareOwedAudits(compareRegistryEntries)).slice(0, limit);
     },
 
     async claimAudit(tenantId, entry, claim, now) {
       assertTenantId(tenantId);
       assertAuditedEntry(entry);
-      const { owner, until } = normaliseAuditClaim(claim);
-      const statement = owedStatements[entry.kind].claim;
-      return statement.run(owner, until, tenantId, entry.policyModule, entryNumber(entry), normaliseInstant(now, 'now')).changes === 1;
+      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
     },
 
     async markAudited(tenantId, entry, at) {
       assertTenantId(tenantId);
       assertAuditedEntry(entry);
-      owedStatements[entry.kind].mark.run(normaliseInstant(at, 'at'), tenantId, entry.policyModule, entryNumber(entry));
+      outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

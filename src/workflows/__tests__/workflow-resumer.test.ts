@@ -69,11 +69,16 @@ describe('workflow resumer', () => {
       // The resumer reads only the last event; replay reads all of it: they agree on every case.
       if (status !== null) expect(replay(DEFINITION, events).status, id).toBe(status);
     }
+    // A start that failed a moment ago, before its first event: it may still be on its way.
+    await store.workflows.create('acme', { workflowId: 'starting', policyModule: 'm', version: 1, workflow: 'flow', context: {}, actorId: 'alice', startedAt: at(GRACE_MS - 1) });
     const sweep = await resumer().sweep(null);
-    expect(sweep).toEqual({ next: null, read: cases.length, resumed: 4, timeLimits: 2, finished: 1 });
+    expect(sweep).toEqual({ next: null, read: cases.length + 1, resumed: 4, timeLimits: 2, finished: 2 });
     expect(calls.sort()).toEqual(cases.flatMap(([, , , expected]) => expected).sort());
-    // The ended log is marked now, and no longer read.
-    expect((await store.workflows.listUnfinished(null, 100)).map((w) => w.workflowId)).not.toContain('ended');
+    // The ended log and the start that failed long ago are marked now, and no longer read.
+    const unfinished = (await store.workflows.listUnfinished(null, 100)).map((w) => w.workflowId);
+    expect(unfinished).not.toContain('ended');
+    expect(unfinished).not.toContain('never-started');
+    expect(unfinished).toContain('starting');
   });
 
   it('reads one page per sweep and says where the next starts, across tenants', async () => {

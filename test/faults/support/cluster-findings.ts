@@ -23,7 +23,8 @@ export interface ScenarioFindings {
   graphql: { answered: number; audited: number; sent: number };
   chainValid: boolean;
   chainReport: string;
-  workflows: { total: number; completed: number; problems: string[] };
+  /** `neverStarted`: records whose start failed before their first event (not workflows to anyone). */
+  workflows: { total: number; completed: number; neverStarted: number; problems: string[] };
   anomalies: { changes: number; answered: number; problems: string[] };
 }
 
@@ -67,8 +68,14 @@ export async function collectFindings(cluster: FaultCluster, store: MongoStore, 
   const workflowProblems: string[] = [];
   let completed = 0;
   const ids = await store.raw.db.collection<{ _id: string }>('workflows').find({ tenantId: FAULT_TENANT }).map((doc) => doc._id).toArray();
+  let neverStarted = 0;
   for (const id of ids) {
     const events = await store.workflows.events(FAULT_TENANT, id, 0, 10_000);
+    // A start that failed before its first event was stored: its client got an error, not an id.
+    if (events.length === 0) {
+      neverStarted += 1;
+      continue;
+    }
     const gap = events.findIndex((event, index) => event.sequence !== index + 1);
     if (gap !== -1) workflowProblems.push(`${id}: sequence ${events[gap]!.sequence} at position ${gap + 1}`);
     const types = events.map((event) => event.eventType);
@@ -93,7 +100,7 @@ export async function collectFindings(cluster: FaultCluster, store: MongoStore, 
     graphql: { answered: ledger.graphqlDecided, audited: signedDecisions, sent: graphqlSent },
     chainValid: verdict.valid,
     chainReport: verdict.report,
-    workflows: { total: ids.length, completed, problems: workflowProblems },
+    workflows: { total: ids.length - neverStarted, completed, neverStarted, problems: workflowProblems },
     anomalies: { changes: ledger.anomalyChanges.length, answered: ledger.anomalyChanges.filter((c) => c.status === 200).length, problems: anomalyProblems },
   };
 }

@@ -68,6 +68,8 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
     ENGINE_THREADS: '1',
     // A dead worker's workflow jobs are taken over after this, not the default 30 s.
     WORKFLOW_JOB_LOCK_SECONDS: '3',
+    // Workflows whose jobs Redis lost are resumed after about two of these, not the default 60 s.
+    WORKFLOW_RESUME_INTERVAL_SECONDS: '5',
     SHUTDOWN_GRACE_SECONDS: '15',
   };
   const members: Member[] = [];
@@ -75,7 +77,7 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
   const opened: MongoStore[] = [];
 
   const openStore = async () => {
-    const opened1 = await openMongoStore({ url: store.url, database: env.MONGODB_DATABASE!, serverSelectionTimeoutMs: 20_000 });
+    const opened1 = await openMongoStore({ url: store.url, database: env.MONGODB_DATABASE!, timeouts: { serverSelectionMs: 20_000 } });
     opened.push(opened1);
     return opened1;
   };

@@ -47,7 +47,9 @@ async function call(cluster: FaultCluster, token: string, method: string, path: 
 async function finishWorkflows(cluster: FaultCluster, store: MongoStore, token: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   const ids = await store.raw.db.collection<{ _id: string }>('workflows').find({ tenantId: FAULT_TENANT }).map((doc) => doc._id).toArray();
-  const open = new Set(ids);
+  const open = new Set<string>();
+  // A record without events is a start that failed: there is nothing to finish.
+  for (const id of ids) if ((await store.workflows.events(FAULT_TENANT, id, 0, 1)).length > 0) open.add(id);
   while (open.size > 0 && Date.now() < deadline) {
     for (const id of [...open]) {
       const state = await call(cluster, token, 'GET', `/api/v1/workflows/${id}`).catch(() => null);
@@ -101,7 +103,7 @@ export function findingsTable(results: readonly ScenarioResult[]): string {
     const answered = ledger.attempts.filter((a) => typeof a.outcome === 'number').length;
     const errorText = [...errors].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`).join('; ') || 'none';
     const wf = findings.workflows;
-    return `| ${name} | ${ledger.attempts.length} | ${answered} | ${errorText} | ${findings.answeredEvaluations + findings.graphql.answered} answered, ${findings.auditedEvaluations} audited (${findings.missing.length} missing, ${findings.auditedWithoutAnswer} without answer) | ${findings.duplicates.length} | ${findings.chainValid ? 'yes' : 'NO'} | ${wf.completed}/${wf.total} | ${findings.anomalies.answered}/${findings.anomalies.changes}, ${findings.anomalies.problems.length} problems |`;
+    return `| ${name} | ${ledger.attempts.length} | ${answered} | ${errorText} | ${findings.answeredEvaluations + findings.graphql.answered} answered, ${findings.auditedEvaluations} audited (${findings.missing.length} missing, ${findings.auditedWithoutAnswer} without answer) | ${findings.duplicates.length} | ${findings.chainValid ? 'yes' : 'NO'} | ${wf.completed}/${wf.total}${wf.neverStarted > 0 ? ` (+${wf.neverStarted} starts failed before their first event)` : ''} | ${findings.anomalies.answered}/${findings.anomalies.changes}, ${findings.anomalies.problems.length} problems |`;
   });
   return [
     '| scenario | requests sent | answered | non-2xx and network errors, by code | evaluations | duplicates | chain valid | workflows finished | anomaly changes once per key |',

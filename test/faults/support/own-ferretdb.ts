@@ -15,6 +15,10 @@ export interface OwnFerretDb {
   stop(): Promise<void>;
   /** Starts it again on the same files and waits until it answers. */
   start(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing answers, as with a frozen host or a partition. */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
 }
 
 function ferretDbBinary(): string {
@@ -80,5 +84,7 @@ export async function startOwnFerretDb(dir: string): Promise<OwnFerretDb> {
       server = null;
     },
     start,
+    freeze: () => void server?.kill('SIGSTOP'),
+    thaw: () => void server?.kill('SIGCONT'),
   };
 }

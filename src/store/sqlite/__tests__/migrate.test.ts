@@ -89,6 +89,42 @@ describe('SQLite migrations', () => {
     await store.close();
   });
 
+  it('leave anomaly status changes stored before they owed records owing nothing, and append-only', async () => {
+    const path = join(dir, 'transitions.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 6));
+    old
+      .prepare(
+        `INSERT INTO anomalies (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation)
+         VALUES ('acme', 'a-1', 'ZOMBIE_VERSION', 'm.x', 'r', 1, 1, '2026-01-01T00:00:00.000Z', '{}')`,
+      )
+      .run();
+    old
+      .prepare(
+        `INSERT INTO anomaly_transitions (tenant_id, anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at)
+         VALUES ('acme', 'a-1', 1, 'OPEN', 'DISMISSED', 'old', 'alice', '2026-01-01T01:00:00.000Z')`,
+      )
+      .run();
+    old.close();
+    const store = await openSqliteStore(path);
+    expect(await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 100)).toEqual([]);
+    expect(await store.anomalies.transitions('acme', 'a-1')).toEqual([
+      { anomalyId: 'a-1', seq: 1, from: 'OPEN', to: 'DISMISSED', note: 'old', actorId: 'alice', occurredAt: '2026-01-01T01:00:00.000Z' },
+    ]);
+    const claim = { owner: 'p', until: '2999-01-01T00:00:00.000Z' };
+    expect(await store.anomalies.claimAudit('acme', { anomalyId: 'a-1', seq: 1 }, claim, '2998-01-01T00:00:00.000Z')).toBe(false);
+    expect(() => store.raw.prepare("UPDATE anomaly_transitions SET audited_at = 'x'").run()).toThrow(/append-only/);
+    // An owed change: its claim and mark may change, its content never, and nothing once audited.
+    const change = { anomalyId: 'a-1', seq: 2, from: 'DISMISSED' as const, to: 'OPEN' as const, note: null, actorId: 'bob', occurredAt: '2026-01-02T00:00:00.000Z' };
+    await store.anomalies.appendTransition('acme', change, { recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } });
+    expect(() => store.raw.prepare("UPDATE anomaly_transitions SET note = 'changed' WHERE seq = 2").run()).toThrow(/append-only/);
+    store.raw.prepare("UPDATE anomaly_transitions SET audit_claimed_by = 'q' WHERE seq = 2").run();
+    await store.anomalies.markAudited('acme', { anomalyId: 'a-1', seq: 2 }, '2026-01-02T00:00:30.000Z');
+    expect(() => store.raw.prepare('UPDATE anomaly_transitions SET audited_at = NULL WHERE seq = 2').run()).toThrow(/append-only/);
+    expect(() => store.raw.prepare('DELETE FROM anomaly_transitions WHERE seq = 2').run()).toThrow(/append-only/);
+    await store.close();
+  });
+
   it('refuse a database written by a newer build', () => {
     const db = new BetterSqlite3(join(dir, 'newer.db'));
     migrate(db);

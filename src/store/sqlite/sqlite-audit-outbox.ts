@@ -1,0 +1,73 @@
+import type { Database } from 'better-sqlite3';
+import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../ports.js';
+
+/**
+ * The outbox statements of one table whose rows can owe an audit record. Such a table has the
+ * columns `audit_record_id`, `audit_claimed_by`, `audit_claimed_until` and `audited_at` (NULL
+ * record id: the row owes nothing), a partial index of its owed rows by claim end, and triggers
+ * that let only the claim and the mark of an owed row change. An entry is named by the tenant and
+ * two key columns: a name (text) and a number.
+ */
+export interface SqliteOutboxTable<Entry> {
+  table: string;
+  /** The entry's key columns after `tenant_id`: a text column and an integer column. */
+  key: readonly [text: string, number: string];
+  entryOf(text: string, number: number): Entry;
+  keyOf(entry: Entry): [string, number];
+}
+
+export interface SqliteAuditOutbox<Entry> {
+  /** Owed rows whose claim ended before `before`, the longest-ended first, at most `limit`. */
+  owed(before: string, limit: number): OwedAuditEntry<Entry>[];
+  /** One statement under SQLite's write lock: the condition and the change are atomic. */
+  claim(tenantId: string, entry: Entry, claim: AuditClaim, now: string): boolean;
+  mark(tenantId: string, entry: Entry, at: string): void;
+}
+
+interface OwedRow {
+  tenant_id: string;
+  name: string;
+  n: number;
+  audit_record_id: string;
+  audit_claimed_by: string;
+  audit_claimed_until: string;
+}
+
+// The WHERE repeats the partial indexes' condition, so SQLite reads owed rows only.
+const OWED = 'audit_record_id IS NOT NULL AND audited_at IS NULL';
+
+/** The values of `audit_record_id, audit_claimed_by, audit_claimed_until` in an entry's insert. */
+export function owedAuditValues(owed: OwedAudit | null): [string | null, string | null, string | null] {
+  return [owed?.recordId ?? null, owed?.claim.owner ?? null, owed?.claim.until ?? null];
+}
+
+export function sqliteAuditOutbox<Entry>(db: Database, spec: SqliteOutboxTable<Entry>): SqliteAuditOutbox<Entry> {
+  const { table } = spec;
+  const [text, number] = spec.key;
+  const entryWhere = `tenant_id = ? AND ${text} = ? AND ${number} = ? AND ${OWED}`;
+  const list = db.prepare<[string, number], OwedRow>(
+    `SELECT tenant_id, ${text} AS name, ${number} AS n, audit_record_id, audit_claimed_by, audit_claimed_until
+     FROM ${table} WHERE ${OWED} AND audit_claimed_until < ? ORDER BY audit_claimed_until LIMIT ?`,
+  );
+  const claim = db.prepare<[string, string, string, string, number, string]>(
+    `UPDATE ${table} SET audit_claimed_by = ?, audit_claimed_until = ? WHERE ${entryWhere} AND audit_claimed_until < ?`,
+  );
+  const mark = db.prepare<[string, string, string, number]>(`UPDATE ${table} SET audited_at = ? WHERE ${entryWhere}`);
+
+  return {
+    owed(before, limit) {
+      return list.all(before, limit).map((row) => ({
+        tenantId: row.tenant_id,
+        entry: spec.entryOf(row.name, row.n),
+        recordId: row.audit_record_id,
+        claim: { owner: row.audit_claimed_by, until: row.audit_claimed_until },
+      }));
+    },
+    claim(tenantId, entry, { owner, until }, now) {
+      return claim.run(owner, until, tenantId, ...spec.keyOf(entry), now).changes === 1;
+    },
+    mark(tenantId, entry, at) {
+      mark.run(at, tenantId, ...spec.keyOf(entry));
+    },
+  };
+}
