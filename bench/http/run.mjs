@@ -22,6 +22,7 @@ import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs
 import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
 import { signedPool, signedPost } from '../support/signed-requests.mjs';
 import { fmt, printTable } from '../support/table.mjs';
+import { GRAPHQL_QUERY, GRAPHQL_SAMPLES } from '../support/graphql-decision.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.env.QUICK === '1';
@@ -117,16 +118,6 @@ async function measureOpa(autocannon, binary, decisionLogs, name) {
 const DEPLOYED_PATH = '/api/v1/policies/evaluate';
 const GRAPHQL_PATH = '/graphql';
 const DEPLOYED_MODULE = 'bench.loan';
-// The GraphQL decision is a query of the built-in domain library (policies/lending.loan.policy):
-// GraphQL serves the built-in decisions, not arbitrary rules. A rule of the same size and shape.
-const GRAPHQL_QUERY = `query Loan($application: LoanApplication!, $applicant: LoanApplicant!) {
-  evaluateLoanEligibility(application: $application, applicant: $applicant) { eligible maxApprovedAmount interestRate term conditions rejectionReasons }
-}`;
-const GRAPHQL_SAMPLES = [
-  [{ requestedAmount: 10000, termMonths: 24, purpose: 'CAR' }, { age: 30, annualIncome: 60000, creditScore: 720, monthlyDebt: 500, yearsEmployed: 3 }],
-  [{ requestedAmount: 50000, termMonths: 60, purpose: 'BUSINESS' }, { age: 45, annualIncome: 48000, creditScore: 660, monthlyDebt: 1600, yearsEmployed: 5 }],
-  [{ requestedAmount: 1000, termMonths: 90, purpose: 'CAR' }, { age: 17, annualIncome: 0, creditScore: 550, monthlyDebt: 100, yearsEmployed: 0 }],
-];
 
 /** A bearer token of the benchmark tenant, signed with the service's JWT key. */
 async function benchToken(env) {

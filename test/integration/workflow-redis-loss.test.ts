@@ -48,7 +48,8 @@ const EXPECTED = {
 } as const;
 type Kind = keyof typeof EXPECTED;
 
-const COUNTS: Record<Kind, number> = { steady: 20, approval: 5, deadline: 5 };
+type Counts = Record<Kind, number>;
+const ALL_KINDS: Counts = { steady: 20, approval: 5, deadline: 5 };
 
 interface Event {
   sequence: number;
@@ -61,7 +62,7 @@ interface State {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; dispose(): Promise<void> }): void {
+function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; dispose(): Promise<void> }, counts: Counts = ALL_KINDS): void {
   describe(name, () => {
     const processes: ServiceProcess[] = [];
     let env: Record<string, string>;
@@ -123,7 +124,7 @@ function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; 
       };
       const startWorkflows = async (kind: Kind) => {
         const ids: string[] = [];
-        for (let n = 0; n < COUNTS[kind]; n += 1) {
+        for (let n = 0; n < counts[kind]; n += 1) {
           const started = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.resumable', workflow: kind, context: { n } });
           expect(started.status, JSON.stringify(started.body)).toBe(201);
           ids.push(started.body.workflowId);
@@ -199,5 +200,8 @@ describeWithMongo('workflows after Redis lost its data on MongoDB', (url) => {
       env: { MONGODB_URL: url, MONGODB_DATABASE: database },
       dispose: () => dropMongoDatabase(url, database),
     };
-  });
+  },
+  // The time limits wait a whole minute (the language's unit): their rescheduling is the same code on
+  // every store, run above on SQLite; here the store's own part (listing, marking) is what differs.
+  { ...ALL_KINDS, deadline: 0 });
 });
