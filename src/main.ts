@@ -391,6 +391,8 @@ export const startApi: PartStarter = async (runtime) => {
           versions,
           definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
           enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
+          onRunNotQueued: (error, tenantId, workflowId) =>
+            logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
         }),
         tenants: signingSecrets,
         nonceGuard,

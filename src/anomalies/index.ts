@@ -43,3 +43,18 @@ export {
 } from './anomaly-triage.js';
 export { anomalyAuditOutbox } from './anomaly-audit-outbox.js';
 export { statusChangedRecordId } from './anomaly-audit-ids.js';
+export {
+  readRollupSeries,
+  seriesWindow,
+  ROLLUP_SERIES_MAX_POINTS,
+  ROLLUP_SERIES_MAX_VERSIONS,
+  ROLLUP_STEPS,
+  TooManyVersionsError,
+  type RollupFigures,
+  type RollupPoint,
+  type RollupSeries,
+  type RollupSeriesRequest,
+  type RollupSeriesView,
+  type RollupStep,
+  type SeriesWindow,
+} from './rollup-series.js';

@@ -10,6 +10,8 @@ export const ApiErrorCode = {
   REQUEST_PATH_INVALID: 'ERR_REQUEST_PATH_INVALID',
   /** 400: not HTTP the server can read (a bad request line, a raw non-ASCII byte in the target, …). */
   REQUEST_UNPARSABLE: 'ERR_REQUEST_UNPARSABLE',
+  /** 408: the request did not arrive completely within the server's request timeout. */
+  REQUEST_TIMEOUT: 'ERR_REQUEST_TIMEOUT',
   /** 431: the request's headers together exceed the server's limit. */
   REQUEST_HEADERS_TOO_LARGE: 'ERR_REQUEST_HEADERS_TOO_LARGE',
   /** A 4xx raised by a library without a code of its own. */

@@ -32,6 +32,7 @@ export {
   IDEMPOTENCY_REPLAY_MS,
 } from './middleware/idempotency.js';
 export { createWorkflowRoutes, WORKFLOWS_ROUTE, type WorkflowRouteOptions } from './routes/workflows.js';
+export { ROLLUPS_ROUTE } from './routes/rollups.js';
 export { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation, type Authentication } from './openapi/api-operations.js';
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';

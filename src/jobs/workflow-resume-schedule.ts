@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis';
 
+/** Longest a stopping process waits for a sweep in progress. */
+const STOP_WAIT_MS = 5000;
+
 export interface WorkflowResumeScheduleOptions {
   /** A connection without an offline queue: while Redis is away a sweep fails and is skipped, not queued. */
   redis: Redis;
@@ -12,7 +15,7 @@ export interface WorkflowResumeScheduleOptions {
 }
 
 export interface WorkflowResumeSchedule {
-  /** No further sweeps; resolves when the one in progress has ended. */
+  /** No further sweeps; resolves when the one in progress has ended, or after at most 5 s. */
   stop(): Promise<void>;
 }
 
@@ -54,7 +57,15 @@ export function startWorkflowResumeSchedule(options: WorkflowResumeScheduleOptio
   return {
     async stop() {
       clearInterval(timer);
-      await running;
+      // A sweep queuing a job while Redis is away waits for Redis (BullMQ's connections retry
+      // forever); shutdown waits for it only so long, then closing the queues ends it.
+      let giveUp: NodeJS.Timeout | undefined;
+      const bounded = new Promise<void>((resolve) => {
+        giveUp = setTimeout(resolve, STOP_WAIT_MS);
+        giveUp.unref();
+      });
+      await Promise.race([running, bounded]);
+      clearTimeout(giveUp);
     },
   };
 }

@@ -6,6 +6,7 @@ import type {
   PolicyModuleVersion,
   RollupIncrement,
   RollupQuery,
+  RollupScanQuery,
   RollupTotals,
 } from './ports.js';
 import { compareText, normaliseInstant } from './store-rules.js';
@@ -182,6 +183,13 @@ export function normaliseRollupQuery(query: RollupQuery): NormalisedRollupQuery 
     out.version = query.version;
   }
   return out;
+}
+
+/** A scan query: a rollup query that names the function. */
+export function normaliseRollupScan(query: RollupScanQuery): NormalisedRollupQuery & { policyModule: string; policyFunction: string } {
+  assertPolicyName(query.policyModule, 'policyModule');
+  assertPolicyName(query.policyFunction, 'policyFunction');
+  return { ...normaliseRollupQuery(query), policyModule: query.policyModule, policyFunction: query.policyFunction };
 }
 
 /** A totals query: an inclusive window only. */

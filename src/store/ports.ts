@@ -286,6 +286,12 @@ export interface RollupQuery {
   version?: number;
 }
 
+/** A scan of one policy function's buckets. */
+export interface RollupScanQuery extends RollupQuery {
+  policyModule: string;
+  policyFunction: string;
+}
+
 export interface RollupRepository {
   /**
    * Adds each increment to its bucket, creating it when absent: count, failures and timeSum add up,
@@ -294,6 +300,11 @@ export interface RollupRepository {
   add(tenantId: string, increments: readonly RollupIncrement[]): Promise<void>;
   /** Buckets in the window, ordered by module, function, version, minute. */
   range(tenantId: string, query: RollupQuery): Promise<RollupBucket[]>;
+  /**
+   * The function's buckets in the window (of one version when `version` is given), ordered by
+   * version then minute, read in pages of `pageSize`: memory stays bounded however many there are.
+   */
+  scan(tenantId: string, query: RollupScanQuery, pageSize: number): AsyncIterable<RollupBucket>;
   /**
    * Per (module, function, version), the sums of the buckets in the window (max: the largest),
    * ordered by module, function, version. Reads each bucket once; holds one total per version.

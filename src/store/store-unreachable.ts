@@ -19,8 +19,11 @@ export function isStoreUnreachable(error: unknown): boolean {
     ) {
       return true;
     }
+    // No pooled connection came free in time: every one waits on a store that does not answer.
+    if (current.name === 'MongoWaitQueueTimeoutError') return true;
     const code = (current as { code?: unknown }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+    // better-sqlite3 reports extended codes too (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE, …).
+    if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) return true;
     // The driver's bulk write error keeps the network error it gave up on as `errorResponse`.
     current = current.cause ?? (current as { errorResponse?: unknown }).errorResponse;
   }

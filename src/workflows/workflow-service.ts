@@ -54,6 +54,8 @@ export interface WorkflowServiceDeps {
   definitions: WorkflowDefinitions;
   /** Queues a `workflow-run` job so a worker advances the workflow. */
   enqueueRun(tenantId: string, workflowId: string): Promise<void>;
+  /** The job could not be queued after the event was stored: the workers' resume sweep runs it. */
+  onRunNotQueued?: (error: unknown, tenantId: string, workflowId: string) => void;
   now?: () => Date;
 }
 
@@ -121,6 +123,19 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
     };
   }
 
+  /**
+   * Queues the run for an event already stored. Failing the request now would be wrong: the event
+   * stands (a client retrying a start would start a second workflow, a retried signal gets 409),
+   * and the workers' resume sweep queues the run within about two of its intervals anyway.
+   */
+  async function queueRun(tenantId: string, workflowId: string): Promise<void> {
+    try {
+      await deps.enqueueRun(tenantId, workflowId);
+    } catch (error) {
+      deps.onRunNotQueued?.(error, tenantId, workflowId);
+    }
+  }
+
   /** Appends the event `make` builds from the current state; re-reads after a lost race. */
   async function appendOnState(
     caller: WorkflowCaller,
@@ -134,7 +149,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         { sequence: state.nextSequence, ...event, occurredAt: now().toISOString() },
       ]);
       if (stored === 1) {
-        await deps.enqueueRun(caller.tenantId, record.workflowId);
+        await queueRun(caller.tenantId, record.workflowId);
         return view(record, (await current(caller, record)).state);
       }
     }
@@ -181,7 +196,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
       };
       if (!(await deps.workflows.create(caller.tenantId, record))) throw new Error(`workflow id ${record.workflowId} is already taken`);
       await deps.workflows.append(caller.tenantId, record.workflowId, [{ sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt }]);
-      await deps.enqueueRun(caller.tenantId, record.workflowId);
+      await queueRun(caller.tenantId, record.workflowId);
       return { workflowId: record.workflowId };
     },
 

@@ -402,6 +402,54 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await rollups.range(newTenant('rollup-other'), { from: '2026-05-01T00:00:00Z', to: '2026-05-02T00:00:00Z' })).toEqual([]);
     });
 
+    it('scans one function’s buckets in the window by version then minute, in pages, with every writer’s share', async () => {
+      const rollups = getStore().rollups;
+      const tenant = newTenant('rollup-scan');
+      const minute = (m: number) => new Date(Date.UTC(2026, 4, 1, 10, m)).toISOString();
+      await rollups.add(tenant, [
+        bucket({ version: 2, minute: minute(3) }),
+        bucket({ version: 1, minute: minute(5), count: 3, failures: 1, timeSum: 3, max: 2, timeSquares: 5 }),
+        bucket({ version: 1, minute: minute(1) }),
+        bucket({ version: 1, minute: minute(2) }),
+        bucket({ version: 0, minute: minute(4) }),
+        // Outside the window, another function, another module, another tenant.
+        bucket({ version: 1, minute: minute(0) }),
+        bucket({ version: 3, minute: minute(30) }),
+        bucket({ policyFunction: 'rate', minute: minute(2) }),
+        bucket({ policyModule: 'lending.other', minute: minute(2) }),
+      ]);
+      await rollups.add(newTenant('rollup-scan-other'), [bucket({ minute: minute(2) })]);
+      // Another connection (on MongoDB: another writer, another document) adds to one bucket.
+      await (await getTarget().connect()).rollups.add(tenant, [bucket({ version: 1, minute: minute(5), count: 2, failures: 2, timeSum: 1, max: 7, timeSquares: 0.5 })]);
+
+      const scanned = async (query: { version?: number }, pageSize: number) => {
+        const found = [];
+        const window = { policyModule: 'lending.loan', policyFunction: 'eligible', from: minute(1), to: '2026-05-01T10:05:00Z', ...query };
+        for await (const b of rollups.scan(tenant, window, pageSize)) found.push(b);
+        return found;
+      };
+      const expected = [
+        bucket({ version: 0, minute: minute(4) }),
+        bucket({ version: 1, minute: minute(1) }),
+        bucket({ version: 1, minute: minute(2) }),
+        bucket({ version: 1, minute: minute(5), count: 5, failures: 3, timeSum: 4, max: 7, timeSquares: 5.5 }),
+        bucket({ version: 2, minute: minute(3) }),
+      ];
+      for (const pageSize of [1, 2, 1000]) expect(await scanned({}, pageSize), `pages of ${pageSize}`).toEqual(expected);
+      expect(await scanned({ version: 1 }, 2)).toEqual(expected.filter((b) => b.version === 1));
+      expect(await scanned({ version: 4 }, 2)).toEqual([]);
+
+      // A reader may stop after any bucket.
+      for await (const first of rollups.scan(tenant, { policyModule: 'lending.loan', policyFunction: 'eligible', from: minute(0), to: minute(59) }, 1)) {
+        expect(first).toEqual(bucket({ version: 0, minute: minute(4) }));
+        break;
+      }
+      const refused = rollups.scan(tenant, { policyModule: 'lending.loan', policyFunction: '', from: minute(0), to: minute(5) }, 10);
+      await expect(refused[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(StoreArgumentError);
+      const noPages = rollups.scan(tenant, { policyModule: 'lending.loan', policyFunction: 'eligible', from: minute(0), to: minute(5) }, 0);
+      await expect(noPages[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
     it('names the tenants with buckets in a window', async () => {
       const rollups = getStore().rollups;
       const a = newTenant('rt-a');

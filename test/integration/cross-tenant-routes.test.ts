@@ -101,6 +101,12 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
 const graphqlProbe = (b: TenantBData) =>
   `query Probe { theirs: getPolicy(id: ${JSON.stringify(b.policyId)}) { id policyModule source } mine: listPolicies { id policyModule source } }`;
 
+/** The rollup series answers at most 1,440 points: hours around B's evaluations, made while the suite runs. */
+const ROLLUP_WINDOW: Record<string, string> = {
+  startTime: new Date(Date.now() - 86_400_000).toISOString(),
+  endTime: new Date(Date.now() + 86_400_000).toISOString(),
+};
+
 /** B's value for each query parameter (every one is sent); an unknown one fails the suite until added. */
 function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
   const values: Record<string, string> = {
@@ -113,6 +119,9 @@ function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
     page: '0',
     size: '100',
     policyModule: B_MODULE,
+    policyFunction: 'approve',
+    version: '1',
+    step: 'hour',
     status: 'ACTIVE',
     trace: 'true',
     fromSeq: '0',
@@ -120,7 +129,7 @@ function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
     variables: '{}',
     operationName: 'Probe',
   };
-  const value = values[name];
+  const value = (op.path === '/api/v1/audit/rollups' ? ROLLUP_WINDOW[name] : undefined) ?? values[name];
   if (value === undefined) throw new Error(`no value of tenant B for query parameter \`${name}\` of ${op.method.toUpperCase()} ${op.path}: add one`);
   return value;
 }

@@ -140,6 +140,9 @@ describe('the OpenAPI document against the running service', () => {
     answerSchemas.chainVerification.parse(await (await fetch(`${base}/api/v1/audit/verify`, { headers })).json());
     answerSchemas.anomalyPage.parse(await (await fetch(`${base}/api/v1/audit/anomalies`, { headers })).json());
     answerSchemas.anomalySettings.parse(await (await fetch(`${base}/api/v1/audit/anomaly-settings`, { headers })).json());
+    const window = `startTime=${new Date(Date.now() - 3_600_000).toISOString()}&endTime=${new Date().toISOString()}&step=hour`;
+    const rollups = answerSchemas.rollupSeries.parse(await (await fetch(`${base}/api/v1/audit/rollups?policyModule=acme.p&policyFunction=f&${window}`, { headers })).json());
+    expect(rollups.series.map((series) => series.total.count)).toEqual([1]);
     answerSchemas.errorEnvelope.parse(await (await fetch(`${base}/api/v1/policies/acme.p.nothing`, { headers })).json());
   });
 });

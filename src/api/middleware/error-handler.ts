@@ -45,11 +45,11 @@ function unroutedError(ctx: AppContext): ApiError | null {
   }
 }
 
-function respond(ctx: AppContext, error: unknown, fallbackLogger: Logger): void {
-  if (isStoreUnreachable(error)) {
+function respond(ctx: AppContext, thrown: unknown, fallbackLogger: Logger): void {
+  let error = thrown;
+  if (!isExposedError(error) && isStoreUnreachable(error)) {
     (ctx.state.log ?? fallbackLogger).warn({ reason: (error as Error).message }, 'the store did not answer');
-    respond(ctx, new DependencyUnavailableError('the store', { cause: error }), fallbackLogger);
-    return;
+    error = new DependencyUnavailableError('the store', { cause: error });
   }
   if (isExposedError(error)) {
     ctx.status = error.status;

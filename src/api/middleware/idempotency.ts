@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../store/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
@@ -26,25 +27,21 @@ export interface IdempotencyOptions {
 }
 
 /**
- * The body as RFC 8785 canonical JSON (sorted keys, JSON.stringify's numbers and escapes), extended
- * to what JSON.parse accepts but canonical JSON has no form for, since the hash is taken before the
- * route judges the body: a lone surrogate is written as its `\uXXXX` escape, `1e999` as `Infinity`.
+ * Method, path with query, and the body in RFC 8785 canonical JSON: the same request hashes the same
+ * however it is spaced. A body with no canonical form (a lone surrogate, a number beyond a double)
+ * cannot be told apart from its look-alikes, so it is refused (400) rather than keyed.
  */
-function canonicalBody(value: unknown): string {
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalBody).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalBody((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** Method, path with query, and the body in canonical JSON: the same request hashes the same however it is spaced. */
 export function idempotencyRequestHash(method: string, url: string, body: unknown): string {
-  const text = canonicalBody(body === undefined ? null : body);
+  let text: string;
+  try {
+    text = canonicalize(body === undefined ? null : body) ?? 'null';
+  } catch (error) {
+    throw new ApiError(
+      400,
+      ApiErrorCode.REQUEST_JSON_MALFORMED,
+      `a request with an Idempotency-Key needs a body in I-JSON (RFC 7493), which has one canonical form: ${(error as Error).message}`,
+    );
+  }
   return createHash('sha256').update(`${method}\n${url}\n${text}`, 'utf8').digest('hex');
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DETECTION_SETTING_BOUNDS, DETECTION_SETTING_NAMES } from '../../anomalies/index.js';
+import { DETECTION_SETTING_BOUNDS, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -92,6 +92,32 @@ export const anomalySettingsBody = z.strictObject(
   ),
 );
 export const anomalySettings = z.object({ defaults: settingValues, overrides: settingValues.partial(), effective: settingValues, bounds: json });
+
+/** Sums of evaluations; the rates are null where there were none. */
+const rollupFigures = {
+  count: z.number().int().describe('Evaluations'),
+  failures: z.number().int().describe('Evaluations that failed'),
+  failureRate: z.number().nullable().describe('failures ÷ count; null when count is 0'),
+  meanMs: z.number().nullable().describe('Mean execution time in ms (sum of times ÷ count); null when count is 0'),
+  maxMs: z.number().nullable().describe('Longest execution time in ms; null when count is 0'),
+};
+export const rollupSeries = z.object({
+  policyModule: z.string(),
+  policyFunction: z.string(),
+  step: z.enum(ROLLUP_STEPS),
+  from: instant.describe('Start of the first point: the window widened to whole steps'),
+  to: instant.describe('End of the last point (exclusive)'),
+  series: z
+    .array(
+      z.object({
+        version: z.number().int(),
+        versionId: z.string().describe('`<module>@<version>`'),
+        total: z.object(rollupFigures).describe('The whole window'),
+        points: z.array(z.object({ at: instant.describe('Start of the step (UTC)'), ...rollupFigures })).describe('One per step of the window, empty steps included'),
+      }),
+    )
+    .describe('One per version evaluated in the window (or the named version), ascending'),
+});
 
 export const workflowEvent = z.object({ sequence: z.number().int(), workflowId: z.string(), eventType: z.string(), payload: json, occurredAt: instant });
 /** What starting a workflow answers; its state is read with GET /api/v1/workflows/{workflowId}. */

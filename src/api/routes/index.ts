@@ -3,9 +3,10 @@ import { auditRoutes } from './audit.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { openapiRoutes } from './openapi.js';
+import { rollupRoutes } from './rollups.js';
 import { versionRoutes } from './version.js';
 
 /** Every route module of the service, registered in this order on one router. */
-export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, openapiRoutes, auditRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, openapiRoutes, auditRoutes, rollupRoutes];
 
-export { auditRoutes, healthRoutes, metricsRoutes, openapiRoutes, versionRoutes };
+export { auditRoutes, healthRoutes, metricsRoutes, openapiRoutes, rollupRoutes, versionRoutes };

@@ -12,6 +12,7 @@ function recordingRepository(failFor?: string) {
       writes.push({ tenantId, increments: increments.map((i) => ({ ...i })) });
     },
     range: async () => [],
+    scan: async function* () {},
     totals: async () => [],
     tenantsWithBuckets: async () => [],
   };
@@ -80,6 +81,7 @@ describe('rollup recorder', () => {
         }
       },
       range: async () => [],
+      scan: async function* () {},
       totals: async () => [],
       tenantsWithBuckets: async () => [],
     };

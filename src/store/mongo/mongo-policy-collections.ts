@@ -75,6 +75,8 @@ export const POLICY_INDEXES: Record<string, IndexDescription[]> = {
   [POLICY_COLLECTIONS.rollups]: [
     { key: { tenantId: 1, minute: 1 }, name: 'tenant_minute' },
     { key: { minute: 1 }, name: 'minute' },
+    // A scan of one function's buckets by version then minute (`scan`).
+    { key: { tenantId: 1, policyModule: 1, policyFunction: 1, version: 1, minute: 1 }, name: 'tenant_function_version_minute' },
   ],
 };
 

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
 import type { RollupBucket, RollupIncrement, RollupRepository, RollupTotals } from '../ports.js';
-import { compareBuckets, compareTotals, mergeIncrements, normaliseRollupQuery, normaliseTotalsWindow, rollupKey } from '../policy-store-rules.js';
-import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import {
+  compareBuckets,
+  compareTotals,
+  mergeIncrements,
+  normaliseRollupQuery,
+  normaliseRollupScan,
+  normaliseTotalsWindow,
+  rollupKey,
+} from '../policy-store-rules.js';
+import { assertPageSize, assertTenantId, normaliseInstant } from '../store-rules.js';
 import { POLICY_COLLECTIONS, type RollupDocument } from './mongo-policy-collections.js';
 
 /**
@@ -15,6 +23,22 @@ import { POLICY_COLLECTIONS, type RollupDocument } from './mongo-policy-collecti
  */
 /** Documents fetched per round trip when summing a window. */
 const TOTALS_BATCH_SIZE = 5000;
+
+type RollupShare = Omit<RollupDocument, '_id' | 'tenantId' | 'writer'>;
+
+function bucketOf(share: RollupShare): RollupBucket {
+  const { policyModule, policyFunction, version, minute, count, failures, timeSum, max } = share;
+  return { policyModule, policyFunction, version, minute, count, failures, timeSum, max, timeSquares: share.timeSquares ?? 0 };
+}
+
+/** Adds another writer's share of the same bucket. */
+function addShare(bucket: RollupBucket, share: RollupShare): void {
+  bucket.count += share.count;
+  bucket.failures += share.failures;
+  bucket.timeSum += share.timeSum;
+  bucket.timeSquares += share.timeSquares ?? 0;
+  bucket.max = Math.max(bucket.max, share.max);
+}
 
 export function createMongoRollupRepository(db: Db, writer: string = randomUUID()): RollupRepository {
   const rollups = db.collection<RollupDocument>(POLICY_COLLECTIONS.rollups);
@@ -71,27 +95,44 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
       for (const doc of await rollups.find(filter).toArray()) {
         const key = rollupKey(doc);
         const bucket = buckets.get(key);
-        if (bucket === undefined) {
-          buckets.set(key, {
-            policyModule: doc.policyModule,
-            policyFunction: doc.policyFunction,
-            version: doc.version,
-            minute: doc.minute,
-            count: doc.count,
-            failures: doc.failures,
-            timeSum: doc.timeSum,
-            max: doc.max,
-            timeSquares: doc.timeSquares ?? 0,
-          });
-        } else {
-          bucket.count += doc.count;
-          bucket.failures += doc.failures;
-          bucket.timeSum += doc.timeSum;
-          bucket.timeSquares += doc.timeSquares ?? 0;
-          bucket.max = Math.max(bucket.max, doc.max);
-        }
+        if (bucket === undefined) buckets.set(key, bucketOf(doc));
+        else addShare(bucket, doc);
       }
       return [...buckets.values()].sort(compareBuckets);
+    },
+
+    async *scan(tenantId, query, pageSize) {
+      assertTenantId(tenantId);
+      assertPageSize(pageSize);
+      const q = normaliseRollupScan(query);
+      const filter: Filter<RollupDocument> = {
+        tenantId,
+        policyModule: q.policyModule,
+        policyFunction: q.policyFunction,
+        minute: { $gte: q.from, $lte: q.to },
+      };
+      if (q.version !== undefined) filter.version = q.version;
+      // One cursor fetched in batches of pageSize, in the order of the (tenant, module, function,
+      // version, minute) index. A bucket's shares sort next to each other: summed, then yielded.
+      const cursor = rollups
+        .find(filter)
+        .project<RollupShare>({ _id: 0, tenantId: 0, writer: 0 })
+        .sort({ version: 1, minute: 1 })
+        .batchSize(pageSize);
+      let pending: RollupBucket | undefined;
+      try {
+        for await (const share of cursor) {
+          if (pending !== undefined && pending.version === share.version && pending.minute === share.minute) {
+            addShare(pending, share);
+            continue;
+          }
+          if (pending !== undefined) yield pending;
+          pending = bucketOf(share);
+        }
+        if (pending !== undefined) yield pending;
+      } finally {
+        await cursor.close();
+      }
     },
 
     async totals(tenantId, query) {
@@ -99,7 +140,7 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
       const window = normaliseTotalsWindow(query);
       const cursor = rollups
         .find({ tenantId, minute: { $gte: window.from, $lte: window.to } })
-        .project<Omit<RollupDocument, '_id' | 'tenantId' | 'writer'>>({ _id: 0, tenantId: 0, writer: 0 })
+        .project<RollupShare>({ _id: 0, tenantId: 0, writer: 0 })
         .batchSize(TOTALS_BATCH_SIZE);
       const totals = new Map<string, { total: RollupTotals; minutes: Set<string> }>();
       // Summed here rather than in an aggregation (FerretDB 1.24 lacks parts of $group); a bucket's

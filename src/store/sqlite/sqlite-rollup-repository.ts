@@ -5,10 +5,11 @@ import {
   compareTotals,
   mergeIncrements,
   normaliseRollupQuery,
+  normaliseRollupScan,
   normaliseTotalsWindow,
   type NormalisedRollupQuery,
 } from '../policy-store-rules.js';
-import { assertTenantId, normaliseInstant } from '../store-rules.js';
+import { assertPageSize, assertTenantId, normaliseInstant } from '../store-rules.js';
 
 interface BucketRow {
   policy_module: string;
@@ -24,6 +25,23 @@ interface BucketRow {
 
 interface TotalsRow extends Omit<BucketRow, 'minute'> {
   buckets: number;
+}
+
+const BUCKET_COLUMNS = 'policy_module, policy_function, version, minute, count, failures, time_sum, time_squares, max';
+const MINUTE_MS = 60_000;
+
+function toBucket(row: BucketRow): RollupBucket {
+  return {
+    policyModule: row.policy_module,
+    policyFunction: row.policy_function,
+    version: row.version,
+    minute: row.minute,
+    count: row.count,
+    failures: row.failures,
+    timeSum: row.time_sum,
+    max: row.max,
+    timeSquares: row.time_squares,
+  };
 }
 
 /** UPSERT adds to the stored bucket inside SQLite's write lock: no increment is lost to another writer. */
@@ -49,6 +67,16 @@ export function createSqliteRollupRepository(db: Database): RollupRepository {
      GROUP BY policy_module, policy_function, version`,
   );
   const rangeStatements = new Map<string, Statement<unknown[], BucketRow>>();
+  // Both are served by the primary key (tenant, module, function, version, minute): the next version
+  // is one seek, and a page of a version's window one range, however long its history around it.
+  const nextVersion = db.prepare<[string, string, string, number], { version: number | null }>(
+    'SELECT min(version) AS version FROM policy_rollups WHERE tenant_id = ? AND policy_module = ? AND policy_function = ? AND version > ?',
+  );
+  const versionPage = db.prepare<[string, string, string, number, string, string, number], BucketRow>(
+    `SELECT ${BUCKET_COLUMNS} FROM policy_rollups
+     WHERE tenant_id = ? AND policy_module = ? AND policy_function = ? AND version = ? AND minute >= ? AND minute <= ?
+     ORDER BY minute LIMIT ?`,
+  );
 
   const addAll = db.transaction((tenantId: string, increments: ReturnType<typeof mergeIncrements>) => {
     for (const i of increments) {
@@ -61,8 +89,7 @@ export function createSqliteRollupRepository(db: Database): RollupRepository {
     if (query.policyModule !== undefined) where.push('policy_module = @policyModule');
     if (query.policyFunction !== undefined) where.push('policy_function = @policyFunction');
     if (query.version !== undefined) where.push('version = @version');
-    const sql = `SELECT policy_module, policy_function, version, minute, count, failures, time_sum, time_squares, max
-                 FROM policy_rollups WHERE ${where.join(' AND ')}`;
+    const sql = `SELECT ${BUCKET_COLUMNS} FROM policy_rollups WHERE ${where.join(' AND ')}`;
     let statement = rangeStatements.get(sql);
     if (statement === undefined) {
       statement = db.prepare<unknown[], BucketRow>(sql);
@@ -82,19 +109,26 @@ export function createSqliteRollupRepository(db: Database): RollupRepository {
       assertTenantId(tenantId);
       const normalised = normaliseRollupQuery(query);
       const rows = rangeStatement(normalised).all({ ...normalised, tenantId });
-      return rows
-        .map((row): RollupBucket => ({
-          policyModule: row.policy_module,
-          policyFunction: row.policy_function,
-          version: row.version,
-          minute: row.minute,
-          count: row.count,
-          failures: row.failures,
-          timeSum: row.time_sum,
-          max: row.max,
-          timeSquares: row.time_squares,
-        }))
-        .sort(compareBuckets);
+      return rows.map(toBucket).sort(compareBuckets);
+    },
+
+    async *scan(tenantId, query, pageSize) {
+      assertTenantId(tenantId);
+      assertPageSize(pageSize);
+      const q = normaliseRollupScan(query);
+      const versionAfter = (version: number) => nextVersion.get(tenantId, q.policyModule, q.policyFunction, version)?.version ?? null;
+      // Pages are read whole (`all`), never through an open iterator: the connection stays free for
+      // other requests between them.
+      for (let version = q.version ?? versionAfter(-1); version !== null; version = q.version === undefined ? versionAfter(version) : null) {
+        let from = q.from;
+        for (;;) {
+          const rows = versionPage.all(tenantId, q.policyModule, q.policyFunction, version, from, q.to, pageSize);
+          for (const row of rows) yield toBucket(row);
+          if (rows.length < pageSize) break;
+          // Stored minutes are whole minutes: the next page starts at the minute after the last one.
+          from = new Date(Date.parse(rows[rows.length - 1]!.minute) + MINUTE_MS).toISOString();
+        }
+      }
     },
 
     async totals(tenantId, query) {

@@ -71,6 +71,8 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
     // Workflows whose jobs Redis lost are resumed after about two of these, not the default 60 s.
     WORKFLOW_RESUME_INTERVAL_SECONDS: '5',
     SHUTDOWN_GRACE_SECONDS: '15',
+    // A frozen store answers 503 after this, well inside the suite's 15 s hang limit (default 10 s).
+    MONGODB_SOCKET_TIMEOUT_MS: '3000',
   };
   const members: Member[] = [];
   const ended: Member[] = [];

@@ -210,7 +210,21 @@ export function startMixedLoad(cluster: FaultCluster, options: { clients: number
       // lists WAITING ones from the store and signals them too.
       const answer = await untilDefinitive('workflow', () => attempt('workflow', [], '/api/v1/workflows', 'POST', body, bearerHeaders(token)));
       if (answer?.status !== 201) return expect200('workflow', answer, 201);
-      ledger.workflows.push((answer.body as { workflowId: string }).workflowId);
+      const workflowId = (answer.body as { workflowId: string }).workflowId;
+      ledger.workflows.push(workflowId);
+      // Approve it once it waits for the review (a moment: one rule step first). One that does not
+      // wait yet in time, or whose signal fails for good, is approved by the final sweep.
+      const path = `/api/v1/workflows/${workflowId}`;
+      for (let poll = 0; poll < 20; poll += 1) {
+        const state = await untilDefinitive('workflow', () => attempt('workflow', [], path, 'GET', undefined, bearerHeaders(token)));
+        if (state?.status !== 200) return;
+        if ((state.body as { status?: string }).status === 'WAITING') break;
+        await pause(100);
+      }
+      const signal = JSON.stringify({ signal: 'approval', approved: true });
+      const signalled = await untilDefinitive('workflow', () => attempt('workflow', [], `${path}/signals`, 'POST', signal, bearerHeaders(token)));
+      // 409: it did not wait (yet), or an earlier attempt whose answer was lost delivered the signal.
+      if (signalled !== null && signalled.status !== 200 && signalled.status !== 409) expect200('workflow', signalled);
     },
     async anomaly() {
       const anomalyId = options.anomalyIds[Math.floor(Math.random() * options.anomalyIds.length)]!;

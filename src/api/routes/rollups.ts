@@ -1,0 +1,79 @@
+import {
+  readRollupSeries,
+  ROLLUP_SERIES_MAX_POINTS,
+  ROLLUP_STEPS,
+  seriesWindow,
+  TooManyVersionsError,
+  type RollupStep,
+} from '../../anomalies/index.js';
+import { ApiError } from '../api-error.js';
+import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { integerParam, queryValue, timeRangeParams } from '../query-params.js';
+
+export const ROLLUPS_ROUTE = '/api/v1/audit/rollups';
+/** The store's own resolution: without `step`, nothing is summed across minutes. */
+export const ROLLUP_DEFAULT_STEP: RollupStep = 'minute';
+/** The store's bound on module and rule names. */
+const MAX_NAME_LENGTH = 256;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function invalid(message: string): ApiError {
+  return new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, message);
+}
+
+function nameParam(ctx: AppContext, name: 'policyModule' | 'policyFunction'): string {
+  const value = queryValue(ctx, name);
+  if (value === undefined || value.length === 0 || value.length > MAX_NAME_LENGTH) {
+    const what = name === 'policyModule' ? 'module' : 'rule';
+    throw invalid(`query parameter \`${name}\` is required: the ${what} name, 1-${MAX_NAME_LENGTH} characters`);
+  }
+  return value;
+}
+
+function stepParam(ctx: AppContext): RollupStep {
+  const step = queryValue(ctx, 'step');
+  if (step === undefined) return ROLLUP_DEFAULT_STEP;
+  if (!(ROLLUP_STEPS as readonly string[]).includes(step)) {
+    throw invalid(`query parameter \`step\` must be one of ${ROLLUP_STEPS.join(', ')} (got \`${step.slice(0, 64)}\`)`);
+  }
+  return step as RollupStep;
+}
+
+function tenantOf(ctx: AppContext): string {
+  const tenantId = ctx.state.tenantId;
+  if (tenantId === undefined) throw new Error('rollup route reached without a tenant');
+  return tenantId;
+}
+
+/** A policy function's rollups as series per version (role ADMIN, bearer token, tenant header). */
+export function rollupRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): void {
+  router.get(ROLLUPS_ROUTE, kit.restGuard('ADMIN'), async (ctx) => {
+    const policyModule = nameParam(ctx, 'policyModule');
+    const policyFunction = nameParam(ctx, 'policyFunction');
+    const version = integerParam(ctx, 'version', { min: 0, max: Number.MAX_SAFE_INTEGER });
+    const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
+    const step = stepParam(ctx);
+    const window = seriesWindow(from, to, step);
+    if (window.points > ROLLUP_SERIES_MAX_POINTS) {
+      throw invalid(
+        `the window from ${window.from} to ${window.to} takes ${count(window.points)} points at step \`${step}\`, ` +
+          `more than ${count(ROLLUP_SERIES_MAX_POINTS)} per series: narrow it or take a coarser \`step\``,
+      );
+    }
+    try {
+      ctx.body = await readRollupSeries(deps.store.rollups, tenantOf(ctx), {
+        policyModule,
+        policyFunction,
+        window,
+        ...(version !== undefined ? { version } : {}),
+      });
+    } catch (error) {
+      if (error instanceof TooManyVersionsError) {
+        throw invalid(`more than ${error.limit} versions of \`${policyModule.slice(0, 64)}\` \`${policyFunction.slice(0, 64)}\` were evaluated in the window: name one with \`version\``);
+      }
+      throw error;
+    }
+  });
+}
