@@ -44,6 +44,14 @@ describe('isStoreUnreachable', () => {
     }
   });
 
+  it('recognises a connection pool that no connection came back to in time, and SQLite\'s extended busy codes', () => {
+    const waitQueue = Object.assign(new Error('Timed out while checking out a connection from connection pool'), { name: 'MongoWaitQueueTimeoutError' });
+    expect(isStoreUnreachable(waitQueue)).toBe(true);
+    for (const code of ['SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED_SHAREDCACHE']) {
+      expect(isStoreUnreachable(Object.assign(new Error(code), { code })), code).toBe(true);
+    }
+  });
+
   it('leaves every other failure alone: those stay 500s with a reference', () => {
     expect(isStoreUnreachable(new Error('boom'))).toBe(false);
     expect(isStoreUnreachable(Object.assign(new Error('dup'), { code: 11000 }))).toBe(false);
