@@ -50,11 +50,6 @@ export {
   ROLLUP_SERIES_MAX_VERSIONS,
   ROLLUP_STEPS,
   TooManyVersionsError,
-  type RollupFigures,
-  type RollupPoint,
-  type RollupSeries,
-  type RollupSeriesRequest,
   type RollupSeriesView,
   type RollupStep,
-  type SeriesWindow,
 } from './rollup-series.js';

@@ -13,7 +13,7 @@ import { integerParam, queryValue, timeRangeParams } from '../query-params.js';
 
 export const ROLLUPS_ROUTE = '/api/v1/audit/rollups';
 /** The store's own resolution: without `step`, nothing is summed across minutes. */
-export const ROLLUP_DEFAULT_STEP: RollupStep = 'minute';
+const ROLLUP_DEFAULT_STEP: RollupStep = 'minute';
 /** The store's bound on module and rule names. */
 const MAX_NAME_LENGTH = 256;
 
