@@ -11,3 +11,4 @@ export { unusedPort } from './unused-port.js';
 export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-requests.js';
 export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.js';
 export { seedAnomalies, type AnomalySeed } from './anomaly-seed.js';
+export { CHROMIUM_PATH, describeWithChromium } from './chromium.js';

@@ -1,5 +1,6 @@
 import type { RouteModule } from '../app-types.js';
 import { auditRoutes } from './audit.js';
+import { consoleRoutes } from './console.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { openapiRoutes } from './openapi.js';
@@ -7,6 +8,6 @@ import { rollupRoutes } from './rollups.js';
 import { versionRoutes } from './version.js';
 
 /** Every route module of the service, registered in this order on one router. */
-export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, openapiRoutes, auditRoutes, rollupRoutes];
+export const ROUTE_MODULES: readonly RouteModule[] = [healthRoutes, versionRoutes, metricsRoutes, openapiRoutes, consoleRoutes, auditRoutes, rollupRoutes];
 
-export { auditRoutes, healthRoutes, metricsRoutes, openapiRoutes, rollupRoutes, versionRoutes };
+export { auditRoutes, consoleRoutes, healthRoutes, metricsRoutes, openapiRoutes, rollupRoutes, versionRoutes };

@@ -1,0 +1,46 @@
+// Every call of the console goes through the public REST API with the operator's token and
+// tenant, so the server's authorization rules are the console's.
+
+/** A refused or failed call: the HTTP status (0 when the service did not answer) and the envelope's code. */
+export class ApiFailure extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** `onUnauthorized` runs on a 401 (token expired or refused), before the failure is thrown. */
+export function createApiClient(session, { onUnauthorized }) {
+  async function request(method, path, { query, body, idempotencyKey } = {}) {
+    const url = new URL(path, window.location.origin);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null && value !== '') url.searchParams.set(name, String(value));
+    }
+    const headers = { Authorization: `Bearer ${session.token}`, 'X-Tenant-ID': session.tenantId, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    let response;
+    try {
+      response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    } catch (error) {
+      throw new ApiFailure(0, 'NETWORK', `The service did not answer (${error.message}).`);
+    }
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text === '' ? null : JSON.parse(text);
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      if (response.status === 401) onUnauthorized();
+      throw new ApiFailure(response.status, data?.code ?? '', data?.error ?? `The service answered ${response.status}.`);
+    }
+    return data;
+  }
+  return {
+    get: (path, query) => request('GET', path, { query }),
+    send: (method, path, { body, idempotencyKey } = {}) => request(method, path, { body, idempotencyKey }),
+  };
+}

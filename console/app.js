@@ -1,0 +1,51 @@
+// The console's entry: which page to show for the URL and the session, redrawn on every
+// navigation. Pages fill their own element as their calls answer; one that was left meanwhile is
+// simply no longer on the page.
+import { anomalyApi } from './anomaly-api.js';
+import { anomalyDetailView } from './anomaly-detail-view.js';
+import { anomalyListView } from './anomaly-list-view.js';
+import { createApiClient } from './api-client.js';
+import { replaceChildren } from './dom.js';
+import { currentRoute } from './routes.js';
+import { sessionBar } from './session-bar.js';
+import { endSession, readSession } from './session.js';
+import { signInView } from './sign-in-view.js';
+
+const main = document.getElementById('main');
+const bar = document.getElementById('session-bar');
+let notice = null;
+let disposeCurrent = () => {};
+
+function signOut(why) {
+  endSession();
+  notice = why;
+  render();
+}
+
+function render() {
+  disposeCurrent();
+  disposeCurrent = () => {};
+  const session = readSession();
+  replaceChildren(bar, sessionBar(session, { onSignOut: () => signOut(null) }));
+  if (!session) {
+    document.title = 'Sign in · Policy engine console';
+    replaceChildren(main, signInView({ notice, onSignedIn: () => ((notice = null), render()) }));
+    return;
+  }
+  const api = anomalyApi(createApiClient(session, { onUnauthorized: () => signOut('The service refused the token (expired or not valid here): sign in again.') }));
+  const route = currentRoute();
+  if (route.name === 'anomaly') {
+    document.title = 'Anomaly · Policy engine console';
+    const page = anomalyDetailView({ api, session, id: route.id });
+    disposeCurrent = page.dispose;
+    replaceChildren(main, page.element);
+  } else {
+    document.title = 'Anomalies · Policy engine console';
+    replaceChildren(main, anomalyListView({ api, session, params: route.params }));
+  }
+  // Keyboard and screen-reader users start at the new page's heading.
+  main.querySelector('h1')?.focus();
+}
+
+window.addEventListener('hashchange', render);
+render();

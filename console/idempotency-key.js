@@ -1,0 +1,12 @@
+// A fresh key per action, so that a request the browser repeats (a retry after a dropped
+// connection) changes nothing twice. crypto.randomUUID exists only in secure contexts (HTTPS or
+// localhost); getRandomValues everywhere.
+
+export function newIdempotencyKey() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,19 @@
+// The console's pages live in the URL's fragment (#/anomalies?…, #/anomalies/<id>), so the server
+// serves one page and the browser's history and bookmarks work.
+
+export function currentRoute() {
+  const hash = window.location.hash.replace(/^#/, '') || '/anomalies';
+  const [path, search = ''] = hash.split('?');
+  const detail = /^\/anomalies\/([^/]+)$/.exec(path);
+  if (detail) return { name: 'anomaly', id: decodeURIComponent(detail[1]) };
+  return { name: 'anomalies', params: new URLSearchParams(search) };
+}
+
+export function anomalyListHref(params) {
+  const search = new URLSearchParams(Object.entries(params).filter(([, value]) => value !== undefined && value !== '' && value !== null)).toString();
+  return `#/anomalies${search ? `?${search}` : ''}`;
+}
+
+export function anomalyHref(id) {
+  return `#/anomalies/${encodeURIComponent(id)}`;
+}
