@@ -5,7 +5,9 @@ import { anomalyApi } from './anomaly-api.js';
 import { anomalyDetailView } from './anomaly-detail-view.js';
 import { anomalyListView } from './anomaly-list-view.js';
 import { createApiClient } from './api-client.js';
+import { auditOrWorkflowPage } from './audit-workflow-pages.js';
 import { replaceChildren } from './dom.js';
+import { policyPageFor } from './policy-pages.js';
 import { currentRoute } from './routes.js';
 import { sessionBar } from './session-bar.js';
 import { endSession, readSession } from './session.js';
@@ -32,13 +34,23 @@ function render() {
     replaceChildren(main, signInView({ notice, onSignedIn: () => ((notice = null), render()) }));
     return;
   }
-  const api = anomalyApi(createApiClient(session, { onUnauthorized: () => signOut('The service refused the token (expired or not valid here): sign in again.') }));
+  const client = createApiClient(session, { onUnauthorized: () => signOut('The service refused the token (expired or not valid here): sign in again.') });
+  const api = anomalyApi(client);
   const route = currentRoute();
-  if (route.name === 'anomaly') {
+  const auditOrWorkflow = auditOrWorkflowPage(route, { client, session });
+  const policyPage = policyPageFor(route, { client, session });
+  if (policyPage) {
+    document.title = `${policyPage.title} · Policy engine console`;
+    replaceChildren(main, policyPage.element);
+  } else if (route.name === 'anomaly') {
     document.title = 'Anomaly · Policy engine console';
     const page = anomalyDetailView({ api, session, id: route.id });
     disposeCurrent = page.dispose;
     replaceChildren(main, page.element);
+  } else if (auditOrWorkflow) {
+    document.title = `${auditOrWorkflow.title} · Policy engine console`;
+    disposeCurrent = auditOrWorkflow.dispose;
+    replaceChildren(main, auditOrWorkflow.element);
   } else {
     document.title = 'Anomalies · Policy engine console';
     replaceChildren(main, anomalyListView({ api, session, params: route.params }));

@@ -1,11 +1,18 @@
 // The console's pages live in the URL's fragment (#/anomalies?…, #/anomalies/<id>), so the server
 // serves one page and the browser's history and bookmarks work.
+import { auditRouteOf } from './audit-routes.js';
+import { policyRouteOf } from './policy-routes.js';
+import { workflowRouteOf } from './workflow-routes.js';
 
 export function currentRoute() {
   const hash = window.location.hash.replace(/^#/, '') || '/anomalies';
   const [path, search = ''] = hash.split('?');
   const detail = /^\/anomalies\/([^/]+)$/.exec(path);
   if (detail) return { name: 'anomaly', id: decodeURIComponent(detail[1]) };
+  const policyRoute = policyRouteOf(path, search);
+  if (policyRoute) return policyRoute;
+  const auditOrWorkflowRoute = auditRouteOf(path, search) ?? workflowRouteOf(path);
+  if (auditOrWorkflowRoute) return auditOrWorkflowRoute;
   return { name: 'anomalies', params: new URLSearchParams(search) };
 }
 

@@ -1,9 +1,11 @@
-// Who is signed in (tenant, subject, role) and the way out.
+// The sections, who is signed in (tenant, subject, role) and the way out.
 import { h } from './dom.js';
+import { sectionNav } from './section-nav.js';
 
 export function sessionBar(session, { onSignOut }) {
   if (!session) return [];
   return [
+    sectionNav(),
     h(
       'p',
       { className: 'who' },

@@ -4,37 +4,14 @@
 // reopens and verifies; a VIEWER sees no action; the main controls are reachable by keyboard and
 // named; the pages fit 1280×800 and a 390×844 phone. With CONSOLE_SCREENSHOTS=1 the screenshots go to
 // docs/console/.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createJwtKeyRing, createTokenSigner, type Role } from '../../src/auth/index.js';
-import { openSqliteStore, type AnomalyType, type StoredAnomaly } from '../../src/store/index.js';
+import type { AnomalyType, StoredAnomaly } from '../../src/store/index.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/api/routes/console.js';
-import {
-  assertServiceBuilt,
-  createBearerCaller,
-  describeWithChromium,
-  MAIN,
-  REDIS_URL,
-  registerTenant,
-  removeRedisPrefix,
-  runService,
-  seedAnomalies,
-  type BearerCall,
-  type ServiceProcess,
-} from '../support/index.js';
-
-// The committed screenshots (docs/console/, shown in the README) are rewritten only when asked for:
-// each run's ids and times differ, and a test run should not change the work tree.
-const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(MAIN, '..', '..', '..', 'docs', 'console') : join(tmpdir(), 'pe-console-screenshots');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-/** Generous for a loaded 2-core machine; every wait is for a state, never a fixed time. */
-const STEP_TIMEOUT_MS = 60_000;
+import { describeWithChromium, seedAnomalies, type BearerCall } from '../support/index.js';
+import { closeConsoleSuite, DESKTOP, fitsWidth, launchConsoleBrowser, openConsolePage, PHONE, SCREENSHOTS, signIn, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
 
 const MODULE = 'claims.triage';
 const RULE = 'assess';
@@ -54,11 +31,7 @@ const FIRST_SERIES_RGB = [0x1f, 0x4e, 0x99];
 const NOTE = `rolled back after review ${randomUUID().slice(0, 8)}`;
 
 describeWithChromium('the operator console (anomalies)', (executablePath) => {
-  const jwtSecret = randomBytes(32).toString('base64url');
-  const signer = createTokenSigner(createJwtKeyRing([{ kid: 'k1', secret: jwtSecret }], 'test'));
-  let dataDir: string;
-  let env: Record<string, string>;
-  let service: ServiceProcess;
+  let service: ConsoleService;
   let base: string;
   let call: BearerCall;
   let tenant: { tenantId: string };
@@ -66,44 +39,24 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
   let browser: Browser;
   const pageProblems: string[] = [];
 
-  const tokenFor = (role: Role) => signer.sign({ subject: `${role.toLowerCase()}-operator`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 3600 });
-
   beforeAll(async () => {
-    assertServiceBuilt();
-    dataDir = await mkdtemp(join(tmpdir(), 'pe-console-'));
-    const seeding = await openSqliteStore(join(dataDir, 'policy-engine.sqlite'));
-    try {
-      tenant = await registerTenant(seeding, 'console');
-      const others = Array.from({ length: OTHER_ANOMALIES }, (_, i) => ({
-        type: (['ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION'] as const)[i % 2] as AnomalyType,
-        policyModule: 'claims.intake',
-        policyFunction: `route${i}`,
-        version: 1,
-      }));
-      // Seeded first, so the charted anomaly is the newest: the first row of the list.
-      await seedAnomalies(seeding, tenant.tenantId, others);
-      const [newest] = await seedAnomalies(seeding, tenant.tenantId, [
-        { type: 'HIGH_FAILURE_RATE', policyModule: MODULE, policyFunction: RULE, version: 1, summary: `${FAILING} of ${EVALUATIONS} evaluations of ${MODULE}.${RULE}@1 failed` },
-      ]);
-      charted = newest!;
-    } finally {
-      await seeding.close();
-    }
-    env = {
-      DATA_DIR: dataDir,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: `test-console-${randomUUID()}`,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      JWT_KEYS: `k1:${jwtSecret}`,
-      ENGINE_THREADS: '1',
-      // Detection would only refresh the seeded anomaly; the list stays as seeded.
-      ANOMALY_DETECT_INTERVAL_SECONDS: '86400',
-    };
-    service = runService([], env);
-    base = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
-    await service.waitForLog('service started');
-    call = createBearerCaller(base, createJwtKeyRing([{ kid: 'k1', secret: jwtSecret }], 'test'));
+    service = await startConsoleService('console', {
+      seed: async (store, seeded) => {
+        const others = Array.from({ length: OTHER_ANOMALIES }, (_, i) => ({
+          type: (['ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION'] as const)[i % 2] as AnomalyType,
+          policyModule: 'claims.intake',
+          policyFunction: `route${i}`,
+          version: 1,
+        }));
+        // Seeded first, so the charted anomaly is the newest: the first row of the list.
+        await seedAnomalies(store, seeded.tenantId, others);
+        const [newest] = await seedAnomalies(store, seeded.tenantId, [
+          { type: 'HIGH_FAILURE_RATE', policyModule: MODULE, policyFunction: RULE, version: 1, summary: `${FAILING} of ${EVALUATIONS} evaluations of ${MODULE}.${RULE}@1 failed` },
+        ]);
+        charted = newest!;
+      },
+    });
+    ({ base, call, tenant } = service);
 
     const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source: SOURCE, locale: 'en-US' });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
@@ -112,55 +65,15 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
     expect(evaluated.body.results.filter((r) => r.error !== null)).toHaveLength(FAILING);
 
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchConsoleBrowser(executablePath);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGTERM');
-      await service.exited;
-    }
-    if (env) await removeRedisPrefix(env.REDIS_KEY_PREFIX!);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => closeConsoleSuite(browser, service));
 
-  /** A fresh browser session (its own sessionStorage) that records script errors and requests elsewhere. */
-  async function openConsole(viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport, reducedMotion: 'reduce', colorScheme: 'light', locale: 'en-US' });
-    context.setDefaultTimeout(STEP_TIMEOUT_MS);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageProblems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 40[134]/.test(message.text())) pageProblems.push(`console error: ${message.text()}`);
-    });
-    page.on('request', (request) => {
-      if (!request.url().startsWith(`${base}/`) && !request.url().startsWith('data:')) pageProblems.push(`request elsewhere: ${request.url()}`);
-    });
-    await page.goto(`${base}/console`);
-    return { context, page };
-  }
-
-  async function signIn(page: Page, role: Role): Promise<void> {
-    await page.getByLabel('Bearer token').fill(await tokenFor(role));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByTestId('role').textContent(), { timeout: STEP_TIMEOUT_MS }).toBe(role);
-  }
+  /** At the sign-in form: each test signs in itself, the first by keyboard. */
+  const openConsole = (viewport: Viewport) => openConsolePage(browser, service, { viewport, problems: pageProblems });
 
   const rows = (page: Page) => page.locator('table.anomaly-table tbody tr');
-
-  /** No control without an accessible name: inputs by their label, buttons and links by their text. */
-  async function unnamedControls(page: Page): Promise<string[]> {
-    return page.evaluate(() =>
-      Array.from(document.querySelectorAll('input, select, textarea, button, a[href]'))
-        .filter((element) => {
-          const labelled = (element as HTMLInputElement).labels?.length || element.getAttribute('aria-label') || element.getAttribute('aria-labelledby');
-          return !labelled && (element.textContent ?? '').trim() === '';
-        })
-        .map((element) => element.outerHTML.slice(0, 120)),
-    );
-  }
 
   /** The names of what `key` (Tab or Shift+Tab) reaches from the focused element, in order. */
   async function focusStops(page: Page, key: 'Tab' | 'Shift+Tab', count: number): Promise<string[]> {
@@ -190,7 +103,6 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     }, FIRST_SERIES_RGB);
   }
 
-  const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   it('serves the console from this process under a strict Content-Security-Policy', async () => {
     const page = await fetch(`${base}/console`);
@@ -216,7 +128,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
 
       // Sign in by keyboard: the token field, then Tab to the button and Enter.
-      await page.getByLabel('Bearer token').fill(await tokenFor('ADMIN'));
+      await page.getByLabel('Bearer token').fill(await service.tokenFor('ADMIN'));
       await page.getByLabel('Bearer token').focus();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
@@ -243,11 +155,15 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       expect(await fitsWidth(page)).toBe(true);
       await page.screenshot({ path: join(SCREENSHOTS, 'anomaly-list.png') });
 
-      // Each page starts with its heading focused; the controls are one Tab away, the session's behind it.
+      // Each page starts with its heading focused; the controls are one Tab away, the session's and
+      // the sections' links behind it, then the skip link.
       await page.reload();
       await expect.poll(() => rows(page).count()).toBe(OTHER_ANOMALIES + 1);
       await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
-      expect(await focusStops(page, 'Shift+Tab', 2)).toEqual(['button:Sign out', 'a:Skip to content']);
+      const behind = await focusStops(page, 'Shift+Tab', 8);
+      expect(behind[0]).toBe('button:Sign out');
+      expect(behind).toContain('a:Skip to content');
+      expect(behind.slice(1, behind.indexOf('a:Skip to content'))).toContain('a:Anomalies');
       await page.getByRole('heading', { level: 1 }).focus();
       const stops = await focusStops(page, 'Tab', 5);
       expect(stops.slice(0, 4)).toEqual(['select:Type', 'select:Detected within', 'select:Per page', `a:${MODULE}.${RULE} @1`]);
@@ -301,7 +217,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     try {
       // A new browser session holds no token: sign in again.
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
-      await signIn(page, 'ADMIN');
+      await signIn(page, service, 'ADMIN');
       await expect.poll(() => rows(page).count()).toBe(OTHER_ANOMALIES + 1);
       expect(await fitsWidth(page)).toBe(true);
       await page.screenshot({ path: join(SCREENSHOTS, 'anomaly-list-phone.png') });
@@ -318,7 +234,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
   it('shows a VIEWER no action: the service refuses the anomalies, the console says why', async () => {
     const { context, page } = await openConsole(DESKTOP);
     try {
-      await signIn(page, 'VIEWER');
+      await signIn(page, service, 'VIEWER');
       await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Your role (VIEWER) may not see this');
       expect(await page.getByRole('alert').first().textContent()).toMatch(/ERR_[A-Z_]+: /);
       await page.goto(`${base}/console#/anomalies/${charted.id}`);

@@ -1,0 +1,33 @@
+// Which audit endpoint serves the page's filters. The API filters by one thing per call (a policy
+// function, an event type, or a time range), so the page asks it for the most selective filter set
+// and applies the others to the records it reads. Records are in seq order, which is time order,
+// so a start time applied here also tells where the matching records end.
+
+/** Filters: `{eventType, policyModule, policyFunction, from, to}` (empty when unset; times ISO, UTC). */
+export function auditFilterPlan(filters) {
+  const { eventType, policyModule, policyFunction, from, to } = filters;
+  const wholePolicy = policyModule !== '' && policyFunction !== '';
+  let source;
+  if (wholePolicy) source = { kind: 'policy', policyModule, policyFunction };
+  else if (eventType !== '') source = { kind: 'type', eventType };
+  else if (from !== '' || to !== '') source = { kind: 'range', from: from || null, to: to || null };
+  else source = { kind: 'all' };
+
+  const checks = [];
+  if (source.kind !== 'type' && eventType !== '') checks.push((record) => record.eventType === eventType);
+  // A module alone (no function) has no endpoint: it is matched here.
+  if (!wholePolicy && policyModule !== '') checks.push((record) => record.policyModule === policyModule);
+  if (!wholePolicy && policyFunction !== '') checks.push((record) => record.policyFunction === policyFunction);
+  const timeInBrowser = source.kind !== 'range' && (from !== '' || to !== '');
+  if (timeInBrowser && to !== '') checks.push((record) => record.occurredAt <= to);
+  if (timeInBrowser && from !== '') checks.push((record) => record.occurredAt >= from);
+
+  return {
+    source,
+    /** Whether the browser narrows the API's answer (then a page may take several calls). */
+    narrowsInBrowser: checks.length > 0,
+    matches: (record) => checks.every((check) => check(record)),
+    /** True once the records read are older than the start time: nothing older can match. */
+    pastTheStart: (record) => timeInBrowser && from !== '' && record.occurredAt < from,
+  };
+}

@@ -1,0 +1,162 @@
+// The tenant's audit chain, newest first: filters by event type, policy function and time range,
+// paging by `before`, and the chain's verification. Records of a workflow link to its page.
+import { AUDIT_EVENT_TYPES } from './audit-api.js';
+import { auditFilterPlan } from './audit-filter-plan.js';
+import { readAuditPage } from './audit-page-reader.js';
+import { auditHref } from './audit-routes.js';
+import { chainVerifyPanel } from './chain-verify-panel.js';
+import { compactPayload } from './compact-payload.js';
+import { h, replaceChildren } from './dom.js';
+import { failureNotice } from './failure-notice.js';
+import { humanize } from './format.js';
+import { workflowHref } from './workflow-routes.js';
+
+const SIZE_CHOICES = [10, 25, 50, 100];
+const DEFAULT_SIZE = 25;
+const WORKFLOW_ACTOR = /^workflow:(.+)$/;
+
+/** A time filter as the URL keeps it: an ISO instant with milliseconds, or ''. */
+function instantParam(text) {
+  if (!text) return '';
+  const date = new Date(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+}
+
+/** The page's state from the URL: filters, page size, `before`, and the `before`s of the newer pages. */
+function auditQuery(params) {
+  const size = Number(params.get('size'));
+  return {
+    eventType: AUDIT_EVENT_TYPES.includes(params.get('type')) ? params.get('type') : '',
+    policyModule: (params.get('module') ?? '').trim(),
+    policyFunction: (params.get('function') ?? '').trim(),
+    from: instantParam(params.get('from')),
+    to: instantParam(params.get('to')),
+    size: SIZE_CHOICES.includes(size) ? size : DEFAULT_SIZE,
+    before: /^\d+$/.test(params.get('before') ?? '') ? Number(params.get('before')) : null,
+    newer: (params.get('newer') ?? '').split(',').filter((seq) => seq === 'top' || /^\d+$/.test(seq)),
+  };
+}
+
+function hrefOf(query) {
+  return auditHref({
+    type: query.eventType,
+    module: query.policyModule,
+    function: query.policyFunction,
+    from: query.from,
+    to: query.to,
+    size: query.size === DEFAULT_SIZE ? '' : query.size,
+    before: query.before ?? '',
+    newer: query.newer.join(','),
+  });
+}
+
+function field(id, label, control, help) {
+  return h('div', { className: 'field' }, h('label', { for: id }, label), control, help && h('p', { id: `${id}-help`, className: 'help' }, help));
+}
+
+function filterForm(query, go) {
+  const type = h('select', { id: 'audit-type', name: 'type' }, [['', 'All types'], ...AUDIT_EVENT_TYPES.map((t) => [t, humanize(t)])].map(([value, text]) => h('option', { value, selected: value === query.eventType }, text)));
+  const policyModule = h('input', { id: 'audit-module', name: 'module', type: 'text', value: query.policyModule, autocomplete: 'off', spellcheck: 'false' });
+  const policyFunction = h('input', { id: 'audit-function', name: 'function', type: 'text', value: query.policyFunction, autocomplete: 'off', spellcheck: 'false' });
+  const from = h('input', { id: 'audit-from', name: 'from', type: 'datetime-local', step: 1, value: query.from.slice(0, 19) });
+  const to = h('input', { id: 'audit-to', name: 'to', type: 'datetime-local', step: 1, value: query.to.slice(0, 19) });
+  const size = h('select', { id: 'audit-size', name: 'size' }, SIZE_CHOICES.map((n) => h('option', { value: n, selected: n === query.size }, String(n))));
+  return h(
+    'form',
+    {
+      className: 'filters audit-filters',
+      role: 'search',
+      'aria-label': 'Filter audit records',
+      onSubmit: (event) => {
+        event.preventDefault();
+        go({ eventType: type.value, policyModule: policyModule.value.trim(), policyFunction: policyFunction.value.trim(), from: instantParam(from.value), to: instantParam(to.value), size: Number(size.value), before: null, newer: [] });
+      },
+    },
+    field('audit-type', 'Event type', type),
+    field('audit-module', 'Policy module', policyModule),
+    field('audit-function', 'Policy function', policyFunction),
+    field('audit-from', 'From (UTC)', from),
+    field('audit-to', 'To (UTC)', to),
+    field('audit-size', 'Per page', size),
+    h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: auditHref({}), className: 'button-link' }, 'Clear')),
+  );
+}
+
+function actorCell(actorId) {
+  const workflow = WORKFLOW_ACTOR.exec(actorId);
+  if (!workflow) return actorId;
+  return h('a', { href: workflowHref(workflow[1]), 'aria-label': `Workflow ${workflow[1]}` }, actorId);
+}
+
+function recordRow(record) {
+  const policy = record.policyModule ? `${record.policyModule}${record.policyFunction ? `.${record.policyFunction}` : ''}` : '—';
+  return h(
+    'tr',
+    { 'data-seq': record.seq },
+    h('td', { 'data-label': 'Seq' }, String(record.seq)),
+    h('td', { 'data-label': 'Time' }, h('time', { datetime: record.occurredAt }, `${record.occurredAt.slice(0, 10)} ${record.occurredAt.slice(11, 19)} UTC`)),
+    h('td', { 'data-label': 'Type' }, humanize(record.eventType)),
+    h('td', { 'data-label': 'Policy' }, policy),
+    h('td', { 'data-label': 'Actor', className: 'actor' }, actorCell(record.actorId)),
+    h('td', { 'data-label': 'Payload', className: 'payload-cell' }, compactPayload(record.payload)),
+  );
+}
+
+/** What the page cannot ask the API for in one call, said plainly. */
+function planNote(plan) {
+  if (!plan.narrowsInBrowser) return null;
+  const asked = { policy: 'the policy function', type: 'the event type', range: 'the time range', all: 'the whole chain' }[plan.source.kind];
+  return h('p', { className: 'help plan-note' }, `The API filters by one of policy function, event type or time range per call: this page asks it for ${asked} and applies the other filters to the records it reads (a policy module without a function is matched here too).`);
+}
+
+export function auditListView({ api, session, params }) {
+  const query = auditQuery(params);
+  const plan = auditFilterPlan(query);
+  const go = (next) => {
+    window.location.hash = hrefOf(next);
+  };
+  const results = h('div', { className: 'results', 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading audit records…'));
+  const view = h(
+    'section',
+    { 'aria-labelledby': 'page-title' },
+    h('h1', { id: 'page-title', tabindex: '-1' }, 'Audit chain'),
+    chainVerifyPanel({ api }),
+    h('h2', { id: 'records-title' }, 'Records, newest first'),
+    filterForm(query, go),
+    planNote(plan),
+    results,
+  );
+
+  readAuditPage(api, plan, { size: query.size, before: query.before ?? undefined }).then(
+    (page) => {
+      results.setAttribute('aria-busy', 'false');
+      const newer = query.newer.length > 0;
+      const pager = h(
+        'nav',
+        { className: 'pager', 'aria-label': 'Pages' },
+        h('button', { type: 'button', disabled: !newer, onClick: () => go({ ...query, before: query.newer.at(-1) === 'top' ? null : Number(query.newer.at(-1)), newer: query.newer.slice(0, -1) }) }, 'Newer records'),
+        h('p', { 'aria-live': 'polite', 'data-testid': 'audit-page-status' }, page.records.length === 0 ? 'No records.' : `Seq ${page.records[0].seq} to ${page.records.at(-1).seq} · ${page.records.length} shown${plan.narrowsInBrowser ? ` of ${page.scanned} read` : ''}`),
+        h('button', { type: 'button', disabled: !page.hasOlder, onClick: () => go({ ...query, before: page.nextBefore, newer: [...query.newer, query.before ?? 'top'] }) }, 'Older records'),
+      );
+      replaceChildren(
+        results,
+        page.stoppedEarly && h('p', { className: 'help' }, `Read ${page.scanned} records without filling the page; Older records reads on from seq ${page.nextBefore}.`),
+        page.records.length === 0
+          ? h('p', { className: 'empty' }, query.before === null ? 'No records match these filters.' : 'No older records match these filters.')
+          : h(
+              'table',
+              { className: 'record-table audit-table' },
+              h('caption', { className: 'visually-hidden' }, 'Audit records, newest first'),
+              h('thead', {}, h('tr', {}, ['Seq', 'Time', 'Type', 'Policy', 'Actor', 'Payload'].map((title) => h('th', { scope: 'col' }, title)))),
+              h('tbody', {}, page.records.map(recordRow)),
+            ),
+        pager,
+      );
+    },
+    (failure) => {
+      results.setAttribute('aria-busy', 'false');
+      replaceChildren(results, failureNotice(failure, session, 'the audit chain is for administrators (role ADMIN or OWNER).'));
+    },
+  );
+  return view;
+}

@@ -1,0 +1,24 @@
+// The Policies pages in the URL's fragment: #/policies (the modules), #/policies/<module> (its
+// versions), #/policies/<module>/<version> (a version's source) and
+// #/policies/<module>/diff?from=<version>&to=<version>.
+
+/** The route of a Policies page for a fragment's path and query, or null for another page. */
+export function policyRouteOf(path, search) {
+  if (path === '/policies') return { name: 'policies' };
+  const match = /^\/policies\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+  if (!match) return null;
+  const policyModule = decodeURIComponent(match[1]);
+  if (match[2] === undefined) return { name: 'policy-versions', policyModule };
+  if (match[2] === 'diff') {
+    const params = new URLSearchParams(search);
+    const version = (name) => (/^\d+$/.test(params.get(name) ?? '') ? Number(params.get(name)) : null);
+    return { name: 'policy-diff', policyModule, from: version('from'), to: version('to') };
+  }
+  if (/^\d+$/.test(match[2])) return { name: 'policy-source', policyModule, version: Number(match[2]) };
+  return null;
+}
+
+export const policiesHref = () => '#/policies';
+export const policyModuleHref = (policyModule) => `#/policies/${encodeURIComponent(policyModule)}`;
+export const policySourceHref = (policyModule, version) => `${policyModuleHref(policyModule)}/${version}`;
+export const policyDiffHref = (policyModule, from, to) => `${policyModuleHref(policyModule)}/diff?from=${from}&to=${to}`;

@@ -1,0 +1,49 @@
+// One version of a module: its facts and its source, highlighted with its locale's keywords.
+import { statusBadge } from './badges.js';
+import { h, replaceChildren } from './dom.js';
+import { failureNotice } from './failure-notice.js';
+import { formatTime } from './format.js';
+import { versionSource } from './policy-api.js';
+import { canHighlight } from './policy-highlight.js';
+import { policyDiffHref, policyModuleHref } from './policy-routes.js';
+import { sourceBlock } from './source-block.js';
+
+function facts(entries) {
+  return h('dl', { className: 'facts' }, entries.map(([term, value]) => h('div', {}, h('dt', {}, term), h('dd', {}, value))));
+}
+
+export function policySourceView({ api, session, policyModule, version }) {
+  const content = h('div', { 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading the source…'));
+  const view = h(
+    'article',
+    { 'aria-labelledby': 'page-title' },
+    h('nav', { className: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: policyModuleHref(policyModule) }, `Versions of ${policyModule}`)),
+    h('h1', { id: 'page-title', tabindex: '-1' }, `${policyModule} version ${version}`),
+    content,
+  );
+
+  (async () => {
+    const versions = await api.versions(policyModule);
+    const record = versions.find((one) => one.version === version);
+    if (!record) throw Object.assign(new Error(`${policyModule} has no version ${version}.`), { status: 404, code: '' });
+    const source = await versionSource(api, record);
+    const index = versions.indexOf(record);
+    const previous = versions[index - 1];
+    replaceChildren(
+      content,
+      facts([
+        ['Status', statusBadge(record.status)],
+        ['Locale', record.locale],
+        ['Created', formatTime(record.createdAt)],
+        ['Deployed by', record.actorId ?? (record.builtin ? 'built-in library' : '—')],
+        ['Rules', (record.functions ?? []).map((f) => f.name).join(', ') || '—'],
+      ]),
+      previous && h('p', {}, h('a', { href: policyDiffHref(policyModule, previous.version, version) }, `Changes since version ${previous.version}`)),
+      !canHighlight(record.locale) && h('p', { className: 'help' }, `The console knows no keywords of the locale ${record.locale}: the source is shown without highlighting.`),
+      sourceBlock(source, record.locale, `Source of ${policyModule} version ${version} (${record.locale})`),
+    );
+  })()
+    .catch((failure) => replaceChildren(content, failureNotice(failure, session, 'the policy registry is readable from role VIEWER up.')))
+    .finally(() => content.setAttribute('aria-busy', 'false'));
+  return view;
+}

@@ -1,0 +1,87 @@
+// One module's versions, oldest first, with status, locale, creation and who deployed it; a choice
+// of two versions to compare; and for ADMIN a rollback of any version that is not active, after a
+// confirmation.
+import { statusBadge } from './badges.js';
+import { h, replaceChildren } from './dom.js';
+import { failureNotice } from './failure-notice.js';
+import { formatTime } from './format.js';
+import { policiesHref, policySourceHref } from './policy-routes.js';
+import { confirmRollback } from './rollback-dialog.js';
+import { versionCompareForm } from './version-compare-form.js';
+
+export function policyVersionsView({ api, session, policyModule }) {
+  // A live region from the start, so the rollback's outcome is read out when it is written.
+  const message = h('p', { className: 'action-message', role: 'status', tabindex: '-1' });
+  const content = h('div', { 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading the versions…'));
+  const view = h(
+    'article',
+    { 'aria-labelledby': 'page-title' },
+    h('nav', { className: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: policiesHref() }, 'All policies')),
+    h('h1', { id: 'page-title', tabindex: '-1' }, policyModule),
+    message,
+    content,
+  );
+  const mayRollBack = session.can('ADMIN');
+
+  const rollBack = async (version, activeVersion) => {
+    try {
+      const answer = await confirmRollback({ api, policyModule, version, activeVersion });
+      if (answer === null) return;
+      const previous = answer.previousVersion === null ? '' : ` (was version ${answer.previousVersion})`;
+      message.className = 'action-message';
+      message.textContent = `Rolled back: version ${answer.version} is active${previous}.`;
+    } catch (failure) {
+      message.className = 'action-message form-error';
+      message.textContent = `The rollback was refused: ${failure.code ? `${failure.code}: ` : ''}${failure.message}`;
+    }
+    // The table as the server now has it; the focus goes to the outcome, since the row's button may be gone.
+    await load();
+    message.focus();
+  };
+
+  const versionRow = (one, activeVersion) =>
+    h(
+      'tr',
+      { 'data-version': one.version },
+      h('td', { 'data-label': 'Version' }, h('a', { href: policySourceHref(policyModule, one.version) }, `version ${one.version}`)),
+      h('td', { 'data-label': 'Status' }, statusBadge(one.status)),
+      h('td', { 'data-label': 'Locale' }, one.locale),
+      h('td', { 'data-label': 'Created' }, h('time', { datetime: one.createdAt }, formatTime(one.createdAt))),
+      h('td', { 'data-label': 'Deployed by' }, one.actorId ?? (one.builtin ? 'built-in library' : '—')),
+      h('td', { 'data-label': 'Rules', className: 'rules' }, (one.functions ?? []).map((f) => f.name).join(', ') || '—'),
+      mayRollBack &&
+        h(
+          'td',
+          { 'data-label': 'Action' },
+          one.status === 'ACTIVE'
+            ? h('span', { className: 'help' }, 'active')
+            : h('button', { type: 'button', className: 'secondary', onClick: () => rollBack(one.version, activeVersion) }, `Roll back to version ${one.version}`),
+        ),
+    );
+
+  const load = () =>
+    api.versions(policyModule).then(
+      (versions) => {
+        content.setAttribute('aria-busy', 'false');
+        const activeVersion = versions.find((one) => one.status === 'ACTIVE')?.version ?? null;
+        const headings = ['Version', 'Status', 'Locale', 'Created', 'Deployed by', 'Rules', ...(mayRollBack ? ['Action'] : [])];
+        replaceChildren(
+          content,
+          h(
+            'table',
+            { className: 'data-table version-table' },
+            h('caption', { className: 'visually-hidden' }, `Versions of ${policyModule}, oldest first`),
+            h('thead', {}, h('tr', {}, headings.map((title) => h('th', { scope: 'col' }, title)))),
+            h('tbody', {}, versions.map((one) => versionRow(one, activeVersion))),
+          ),
+          versions.length >= 2 && versionCompareForm(policyModule, versions, versions[versions.length - 2].version, versions[versions.length - 1].version),
+        );
+      },
+      (failure) => {
+        content.setAttribute('aria-busy', 'false');
+        replaceChildren(content, failureNotice(failure, session, 'the policy registry is readable from role VIEWER up.'));
+      },
+    );
+  void load();
+  return view;
+}

@@ -1,0 +1,57 @@
+// Follows one workflow: reads its state and whole log, then asks for `events?fromSeq=<last + 1>`
+// until the workflow has ended or the operator left the page. Waits grow while nothing happens and
+// shrink again when something does; the state is read again only after new events (it is the log
+// replayed, so it cannot change without one).
+import { WORKFLOW_ENDED } from './workflow-api.js';
+
+const FIRST_WAIT_MS = 1000;
+const LONGEST_WAIT_MS = 5000;
+/** The events endpoint's most per call: a full answer means more may follow at once. */
+const EVENTS_PER_CALL = 10_000;
+
+/** `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns `stop()`. */
+export function followWorkflow(api, id, { onUpdate, onFailure }) {
+  let stopped = false;
+  let timer = null;
+  let lastSequence = 0;
+
+  const readNewEvents = async () => {
+    const events = [];
+    for (;;) {
+      const batch = await api.events(id, lastSequence + 1);
+      events.push(...batch);
+      if (batch.length > 0) lastSequence = batch.at(-1).sequence;
+      if (batch.length < EVENTS_PER_CALL) return events;
+    }
+  };
+
+  const round = async (wait) => {
+    timer = null;
+    if (stopped) return;
+    let next = Math.min(wait * 1.5, LONGEST_WAIT_MS);
+    try {
+      const events = await readNewEvents();
+      if (stopped) return;
+      if (events.length > 0 || lastSequence === 0) {
+        const state = await api.state(id);
+        if (stopped) return;
+        onUpdate({ state, events });
+        if (WORKFLOW_ENDED.includes(state.status)) return;
+        next = FIRST_WAIT_MS;
+      }
+    } catch (failure) {
+      if (stopped) return;
+      // A refusal (403, 404) stays one; the service being away (0, 5xx) may pass.
+      const retrying = failure.status === 0 || failure.status >= 500;
+      onFailure(failure, { retrying });
+      if (!retrying) return;
+    }
+    timer = setTimeout(() => round(next), next);
+  };
+
+  void round(FIRST_WAIT_MS);
+  return () => {
+    stopped = true;
+    if (timer !== null) clearTimeout(timer);
+  };
+}
