@@ -11,6 +11,9 @@ export function policyApi(client) {
     /** A module's versions, oldest first, with status, locale, actor and the rules they define. */
     versions: (policyModule) => client.get(`${moduleBase(policyModule)}/versions`),
     policy: (id) => client.get(`${POLICIES}/${encodeURIComponent(id)}`),
+    /** A version's source printed by the service's formatter in `locale` ({locale, source}). */
+    translatedSource: (policyModule, version, locale) =>
+      client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}/source`, { locale }),
     rollback: (policyModule, version) => client.send('POST', `${moduleBase(policyModule)}/rollback`, { body: { version } }),
   };
 }

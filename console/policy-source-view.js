@@ -1,12 +1,14 @@
-// One version of a module: its facts and its source, highlighted with its locale's keywords.
+// One version of a module: its facts and its source, highlighted with its locale's keywords, as
+// deployed or printed by the service in another locale.
 import { statusBadge } from './badges.js';
-import { h, replaceChildren } from './dom.js';
+import { announce, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime } from './format.js';
 import { versionSource } from './policy-api.js';
 import { canHighlight } from './policy-highlight.js';
 import { policyDiffHref, policyModuleHref } from './policy-routes.js';
 import { sourceBlock } from './source-block.js';
+import { sourceLocaleSelect } from './source-locale-select.js';
 
 function facts(entries) {
   return h('dl', { className: 'facts' }, entries.map(([term, value]) => h('div', {}, h('dt', {}, term), h('dd', {}, value))));
@@ -27,6 +29,33 @@ export function policySourceView({ api, session, policyModule, version }) {
     const record = versions.find((one) => one.version === version);
     if (!record) throw Object.assign(new Error(`${policyModule} has no version ${version}.`), { status: 404, code: '' });
     const source = await versionSource(api, record);
+    const shown = h('div', {});
+    const showSource = (text, locale) =>
+      replaceChildren(
+        shown,
+        !canHighlight(locale) && h('p', { className: 'help' }, `The console knows no keywords of the locale ${locale}: the source is shown without highlighting.`),
+        sourceBlock(text, locale, `Source of ${policyModule} version ${version} (${locale})`),
+      );
+    // A later choice wins over an earlier answer still on its way.
+    let latestChoice = 0;
+    const showIn = async (locale) => {
+      const choice = ++latestChoice;
+      if (locale === record.locale) {
+        showSource(source, locale);
+        return;
+      }
+      shown.setAttribute('aria-busy', 'true');
+      try {
+        const translated = await api.translatedSource(policyModule, version, locale);
+        if (choice !== latestChoice) return;
+        showSource(translated.source, translated.locale);
+        announce(`The source is shown in ${translated.locale}.`);
+      } catch (failure) {
+        if (choice === latestChoice) replaceChildren(shown, failureNotice(failure, session, 'the policy registry is readable from role VIEWER up.'));
+      } finally {
+        if (choice === latestChoice) shown.setAttribute('aria-busy', 'false');
+      }
+    };
     const index = versions.indexOf(record);
     const previous = versions[index - 1];
     replaceChildren(
@@ -39,9 +68,10 @@ export function policySourceView({ api, session, policyModule, version }) {
         ['Rules', (record.functions ?? []).map((f) => f.name).join(', ') || '—'],
       ]),
       previous && h('p', {}, h('a', { href: policyDiffHref(policyModule, previous.version, version) }, `Changes since version ${previous.version}`)),
-      !canHighlight(record.locale) && h('p', { className: 'help' }, `The console knows no keywords of the locale ${record.locale}: the source is shown without highlighting.`),
-      sourceBlock(source, record.locale, `Source of ${policyModule} version ${version} (${record.locale})`),
+      sourceLocaleSelect(record.locale, showIn),
+      shown,
     );
+    showSource(source, record.locale);
   })()
     .catch((failure) => replaceChildren(content, failureNotice(failure, session, 'the policy registry is readable from role VIEWER up.')))
     .finally(() => content.setAttribute('aria-busy', 'false'));

@@ -18,7 +18,9 @@ export {
   type PolicyRecord,
   type PolicyStatus,
   type RollbackResult,
+  type VersionSource,
 } from './policy-catalog.js';
+export { createSourceTranslator, type SourceTranslator } from './source-translator.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';

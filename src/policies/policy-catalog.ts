@@ -1,7 +1,7 @@
 import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditEvent, type AuditOutboxLease } from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../evaluation/index.js';
-import type { Diagnostic } from '../language/index.js';
+import type { Diagnostic, Locale } from '../language/index.js';
 import type {
   AuditClaim,
   AuditedRegistryEntry,
@@ -15,6 +15,7 @@ import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleSta
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
+import { createSourceTranslator, type SourceTranslator } from './source-translator.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
@@ -53,6 +54,15 @@ export interface ModuleVersionRecord {
   actorId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** The source of one module version, as stored or printed in another locale. */
+export interface VersionSource {
+  policyModule: string;
+  version: number;
+  /** The locale `source` is written in. */
+  locale: string;
+  source: string;
 }
 
 export interface DeployRequest {
@@ -98,6 +108,8 @@ export interface PolicyCatalogDeps {
    */
   onAuditMarkError?: (error: unknown) => void;
   now?: () => Date;
+  /** Prints stored sources in another locale (default: the formatter, cached per process). */
+  translate?: SourceTranslator;
 }
 
 /** Deploy, rollback and the reads of the registry; evaluation resolves through VersionResolver. */
@@ -111,6 +123,8 @@ export interface PolicyCatalog {
   getPolicy(tenantId: string, id: string): Promise<PolicyRecord | null>;
   /** Ascending; 404 when the tenant can see no module of that name. */
   listVersions(tenantId: string, policyModule: string): Promise<ModuleVersionRecord[]>;
+  /** A version's source, in `locale` when given (else as stored); 404 unknown module/version. */
+  getVersionSource(tenantId: string, policyModule: string, version: number, locale?: Locale): Promise<VersionSource>;
 }
 
 function notFound(code: string, message: string): PolicyRegistryError {
@@ -123,6 +137,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   const { builtins, versions } = deps;
   const initial = (policyModule: string): 0 | null => initialVersion(builtins, policyModule);
   const storedVersion = versions.storedVersion;
+  const translate = deps.translate ?? createSourceTranslator();
   const owedRecords = createOwedRecordWriter({
     audit: deps.audit,
     lease: deps.auditLease ?? newAuditOutboxLease(),
@@ -337,6 +352,16 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         ...(builtin === undefined ? [] : [builtinVersionRecord(builtin, state)]),
         ...stored.map((v) => storedVersionRecord(v, state)),
       ];
+    },
+
+    async getVersionSource(tenantId, policyModule, version, locale) {
+      const found = await versions.findVersion(tenantId, policyModule, version);
+      const stored =
+        'builtin' in found
+          ? { text: found.builtin.module.source, hash: found.builtin.sourceHash, locale: found.builtin.module.locale as string }
+          : { text: found.stored.source, hash: found.stored.sourceHash, locale: found.stored.locale };
+      if (locale === undefined || locale === stored.locale) return { policyModule, version, locale: stored.locale, source: stored.text };
+      return { policyModule, version, locale, source: translate(stored, locale) };
     },
 
   };

@@ -2,7 +2,8 @@
 // module deployed over the API, and one module each in de-DE and zh-CN. An ADMIN lists the modules,
 // opens the versions with their statuses, reads a version's source with its locale's keywords
 // highlighted, compares two versions line by line and rolls back after a confirmation (checked
-// through the API and the audit chain); a VIEWER reads everything but sees no rollback; the pages
+// through the API and the audit chain); a VIEWER reads everything, shows a source in German, and
+// sees no rollback; the pages
 // fit a 390×844 phone. With CONSOLE_SCREENSHOTS=1 the screenshots go to docs/console/.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -220,7 +221,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
     }
   }, 180_000);
 
-  it('shows a VIEWER the modules, versions, source and diff, and no rollback', async () => {
+  it('shows a VIEWER the modules, versions, source (also printed in German) and diff, and no rollback', async () => {
     const { context, page } = await openConsole(DESKTOP, 'VIEWER');
     try {
       await page.goto(`${base}/console#/policies/${MODULE}`);
@@ -231,6 +232,11 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       await page.locator('pre.source').waitFor();
       expect(await keywordsShown(page)).toEqual(EN_KEYWORDS);
       expect(await page.getByRole('button', { name: /roll back/i }).count()).toBe(0);
+      // The same version printed by the service in German, highlighted with the German keywords.
+      await page.getByLabel('Show in').selectOption('de-DE');
+      await page.locator('pre.source[lang="de-DE"]').waitFor();
+      expect(await keywordsShown(page)).toEqual(GERMAN_KEYWORDS);
+      expect(await page.locator('pre.source').getAttribute('aria-label')).toBe(`Source of ${MODULE} version 1 (de-DE)`);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();

@@ -91,6 +91,9 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
       if (op.tag === 'anomalies') return { value: b.anomalyId, notFound: { status: 404, code: 'ERR_ANOMALY_NOT_FOUND' } };
       if (op.tag === 'registry') return { value: b.policyId, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } };
       break;
+    case 'version':
+      // B has versions 1 and 2 of its module; A has none, so the module is unknown to A.
+      return { value: '2' };
     case 'workflowId':
       // Documented (src/workflows/README.md): another tenant's workflow is told apart from an unknown one.
       return { value: b.workflowId, notFound: { status: 403, code: 'ERR_WORKFLOW_OTHER_TENANT' } };
@@ -124,6 +127,7 @@ function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
     step: 'hour',
     status: 'ACTIVE',
     trace: 'true',
+    locale: 'de-DE',
     fromSeq: '0',
     query: graphqlProbe(b),
     variables: '{}',

@@ -242,6 +242,7 @@ describe('REST fuzzing from the OpenAPI document', () => {
         policyModule: [FUZZER_MODULE, BYSTANDER_MODULE, 'lending.loan'],
         policyFunction: ['price', 'secretNote', 'adult', 'evaluateLoanEligibility'],
         workflowId: [fuzzerData.workflowId, bystanderData.workflowId, randomUUID()],
+        '/api/v1/policies/{policyModule}/versions/{version}/source#version': ['0', '1', '2', '99', '-1', '1.5'],
       },
       values: {
         source: [FUZZER_SOURCE, SIMPLE_SOURCE, 'Module m.\nRule f given x as Int, produce Int:\n  Fail with "no".\n'],

@@ -164,6 +164,12 @@ export const moduleVersion = z.object({
 });
 export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
 export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
+export const versionSource = z.object({
+  policyModule: z.string(),
+  version: z.number().int(),
+  locale: z.string().describe('the locale `source` is written in'),
+  source: z.string(),
+});
 export const rolledBack = z.object({ policyModule: z.string(), version: z.number().int(), versionId: z.string(), previousVersion: z.number().int().nullable(), activatedAt: instant });
 
 export const health = z.object({ status: z.literal('ok') });

@@ -10,6 +10,7 @@ import {
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
+import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   PolicyCompileError,
   PolicyErrorCode,
@@ -84,6 +85,25 @@ function moduleParam(ctx: AppContext): string {
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `a policy module name has at most ${MAX_NAME_LENGTH} characters`);
   }
   return value;
+}
+
+function versionParam(ctx: AppContext): number {
+  const text = pathParam(ctx, 'version');
+  const value = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value)) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`version\` must be a whole number of at least 0 (got \`${text}\`)`);
+  }
+  return value;
+}
+
+/** The locale to print a source in; undefined keeps the stored one. */
+function localeQuery(ctx: AppContext): Locale | undefined {
+  const value = queryValue(ctx, 'locale');
+  if (value === undefined) return undefined;
+  const locale = value.length <= MAX_LOCALE_LENGTH ? resolveLocale(value) : null;
+  if (locale !== null) return locale;
+  const shown = value.length <= MAX_LOCALE_LENGTH ? `\`${value}\`` : `${value.length} characters`;
+  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`locale\` must be one of ${SUPPORTED_LOCALES.join(', ')} (got ${shown})`);
 }
 
 function statusParam(ctx: AppContext): PolicyStatus | undefined {
@@ -176,6 +196,13 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
     router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
       const { tenantId } = callerOf(ctx);
       ctx.body = await catalog.listVersions(tenantId, moduleParam(ctx));
+    });
+
+    router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version/source`, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      const policyModule = moduleParam(ctx);
+      const version = versionParam(ctx);
+      ctx.body = await catalog.getVersionSource(tenantId, policyModule, version, localeQuery(ctx));
     });
 
     router.post(`${POLICIES_ROUTE}/:policyModule/rollback`, ...guard('ADMIN'), async (ctx) => {
