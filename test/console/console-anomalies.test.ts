@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AnomalyType, StoredAnomaly } from '../../src/store/index.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/api/routes/console.js';
 import { describeWithChromium, seedAnomalies, type BearerCall } from '../support/index.js';
-import { closeConsoleSuite, DESKTOP, fitsWidth, launchConsoleBrowser, openConsolePage, PHONE, SCREENSHOTS, signIn, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
+import { closeConsoleSuite, DESKTOP, fitsWidth, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, signIn, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
 
 const MODULE = 'claims.triage';
 const RULE = 'assess';
@@ -125,6 +125,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     try {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
       expect(await unnamedControls(page)).toEqual([]);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'sign-in.png') });
 
       // Sign in by keyboard: the token field, then Tab to the button and Enter.
@@ -153,6 +154,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       await page.getByLabel('Per page').selectOption('20');
       await expect.poll(() => rows(page).count()).toBe(OTHER_ANOMALIES + 1);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'anomaly-list.png') });
 
       // Each page starts with its heading focused; the controls are one Tab away, the session's and
@@ -184,6 +186,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       expect(await unnamedControls(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'anomaly-detail.png'), fullPage: true });
 
       // Resolve with a note: the status shows RESOLVED and the audit has the change with the note.
@@ -206,6 +209,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       const verified = await call<{ status: string; lastVerification: unknown }>(tenant, 'ADMIN', 'GET', `/api/v1/audit/anomalies/${charted.id}`);
       expect(verified.body.lastVerification).not.toBeNull();
       expect(await page.locator('.facts').getByTestId('status').textContent()).toBe(verified.body.status);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
@@ -220,11 +224,13 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       await signIn(page, service, 'ADMIN');
       await expect.poll(() => rows(page).count()).toBe(OTHER_ANOMALIES + 1);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'anomaly-list-phone.png') });
       await rows(page).first().getByRole('link').click();
       await page.locator('figure.chart[data-metric="failureRate"] canvas').waitFor();
       await expect.poll(() => seriesDrawn(page, 'failureRate')).toBe(true);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
@@ -237,6 +243,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       await signIn(page, service, 'VIEWER');
       await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Your role (VIEWER) may not see this');
       expect(await page.getByRole('alert').first().textContent()).toMatch(/ERR_[A-Z_]+: /);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.goto(`${base}/console#/anomalies/${charted.id}`);
       await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Your role (VIEWER) may not see this');
       expect(await page.getByRole('button', { name: /verify|resolve|dismiss|reopen/i }).count()).toBe(0);

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/index.js';
 import { describeWithChromium, type BearerCall } from '../support/index.js';
-import { closeConsoleSuite, DESKTOP, fitsWidth, heading, launchConsoleBrowser, openConsolePage, PHONE, SCREENSHOTS, startConsoleService, STEP_TIMEOUT_MS, type ConsoleService, type Viewport } from './support/console-harness.js';
+import { closeConsoleSuite, DESKTOP, fitsWidth, heading, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, startConsoleService, STEP_TIMEOUT_MS, type ConsoleService, type Viewport } from './support/console-harness.js';
 
 const MODULE = 'acme.onboarding';
 const RULE = 'adult';
@@ -109,6 +109,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       const evaluatedOfPolicy = policyRecords.body.filter((record) => record.eventType === 'POLICY_EVALUATED').map((record) => record.seq);
       await expect.poll(() => shownSeqs(page)).toEqual(evaluatedOfPolicy);
       expect(await page.locator('.plan-note').textContent()).toContain('asks it for the policy function');
+      expect(await lowContrastText(page)).toEqual([]);
 
       // Verify: a bar while it runs, then valid with the API's count and head.
       await page.getByRole('link', { name: 'Clear' }).click();
@@ -122,6 +123,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(await page.locator('.chain-verify progress').count()).toBe(0);
       expect(await fitsWidth(page)).toBe(true);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
       expect(pageProblems).toEqual([]);
     } finally {
@@ -150,6 +152,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(await timelineTypes(page)).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'SIGNAL_AWAITED']);
       expect(await page.locator('li[data-event-type="SIGNAL_AWAITED"]').textContent()).toContain('Awaiting signal');
       expect(await page.getByTestId('timeline-now').textContent()).toContain('Waiting for a signal at step review');
+      expect(await lowContrastText(page)).toEqual([]);
 
       // The signal goes over the API; the page finds it and the completion by polling.
       const signalled = await call(tenant, 'MEMBER', 'POST', `/api/v1/workflows/${id}/signals`, { signal: SIGNAL, approved: true });
@@ -163,14 +166,17 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(steps).toEqual([['check', 'DONE', 'true'], ['review', 'DONE', 'true']]);
       expect(await fitsWidth(page)).toBe(true);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'workflow.png'), fullPage: true });
 
       // A phone: both pages in one column, nothing wider than the screen.
       await page.setViewportSize(PHONE);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.goto(`${base}/console#/audit`);
       await expect.poll(() => shownSeqs(page)).toHaveLength(25);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
@@ -184,6 +190,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
     try {
       await page.getByRole('link', { name: 'Workflows' }).click();
       await expect.poll(() => heading(page)).toBe('Workflows');
+      expect(await lowContrastText(page)).toEqual([]);
       await page.getByLabel('Workflow id').fill(started.body.workflowId);
       await page.getByLabel('Workflow id').press('Enter');
       await expect.poll(() => heading(page)).toBe(`Workflow ${WORKFLOW}`);
@@ -191,10 +198,12 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       await expect.poll(() => stateStatus(page), { timeout: STEP_TIMEOUT_MS }).toBe('COMPLETED');
       expect(await page.locator('li[data-event-type="WORKFLOW_COMPLETED"]').textContent()).toContain('final result false');
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
 
       await page.getByRole('link', { name: 'Audit chain' }).click();
       await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Your role (MEMBER) may not see this: the audit chain is for administrators');
       expect(await page.locator('table.audit-table').count()).toBe(0);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();

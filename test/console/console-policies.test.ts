@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/index.js';
 import { LOCALE_SYNTAXES } from '../../src/language/locales/index.js';
 import { describeWithChromium, type BearerCall } from '../support/index.js';
-import { closeConsoleSuite, DESKTOP, fitsWidth, heading, launchConsoleBrowser, openConsolePage, PHONE, SCREENSHOTS, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
+import { closeConsoleSuite, DESKTOP, fitsWidth, heading, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
 
 const MODULE = 'claims.pricing';
 const SOURCE_V1 = `Module ${MODULE}.
@@ -107,6 +107,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect(await moduleRow(page, GERMAN_MODULE).locator('td').allTextContents()).toEqual([GERMAN_MODULE, 'version 1', '1', 'de-DE', 'no']);
       expect(await moduleRow(page, 'lending.loan').locator('td').allTextContents()).toEqual(['lending.loan', 'version 0', '1', 'en-US', 'yes (version 0)']);
       expect(await unnamedControls(page)).toEqual([]);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
 
       // Into the module by keyboard: the versions, oldest first, with status, locale and actor.
@@ -126,6 +127,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect(await versionRow(page, 2).getByRole('button').count()).toBe(0);
       expect(await unnamedControls(page)).toEqual([]);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'policies.png') });
 
       // A version's source, numbered and highlighted with the keywords of en-US.
@@ -138,6 +140,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect(await page.locator('pre.source .tok-number').allTextContents()).toEqual(['250', '3']);
       expect(await page.locator('pre.source').getAttribute('aria-label')).toBe(`Source of ${MODULE} version 2 (en-US)`);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'policy-source.png'), fullPage: true });
 
       // The other locales' modules, highlighted with their own keywords.
@@ -146,6 +149,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
         await expect.poll(() => heading(page)).toBe(`${name} version 1`);
         await page.locator('pre.source').waitFor();
         expect(await keywordsShown(page)).toEqual(keywords);
+        expect(await lowContrastText(page)).toEqual([]);
       }
 
       // The two versions compared: the changed lines removed and added, the rest unchanged.
@@ -163,6 +167,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect(await page.locator('table.diff tbody tr[data-kind="added"] .diff-mark').first().textContent()).toBe('+added');
       expect(await unnamedControls(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS, 'policy-diff.png'), fullPage: true });
 
       // Rollback: the confirmation opens with Cancel focused; Escape changes nothing.
@@ -171,6 +176,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       const dialog = page.getByRole('dialog', { name: `Roll back ${MODULE}?` });
       await dialog.waitFor();
       await expect.poll(() => focusedTag(page)).toBe('BUTTON:Cancel');
+      expect(await lowContrastText(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect(await activeVersion()).toBe(2);
@@ -184,6 +190,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('action-message');
       expect(await versionRow(page, 2).getByRole('button', { name: 'Roll back to version 2' }).count()).toBe(1);
       expect(await activeVersion()).toBe(1);
+      expect(await lowContrastText(page)).toEqual([]);
       await expect
         .poll(async () => {
           const audit = await call<Array<{ actorId: string; payload: Record<string, unknown> }>>(tenant, 'ADMIN', 'GET', '/api/v1/audit/type/POLICY_ROLLED_BACK');
@@ -202,19 +209,24 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       await page.goto(`${base}/console#/policies`);
       await expect.poll(() => moduleRow(page, MODULE).count()).toBe(1);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.goto(`${base}/console#/policies/${MODULE}`);
       await expect.poll(() => page.locator('table.version-table tbody tr').count()).toBe(2);
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.getByRole('button', { name: /^Roll back to version/ }).click();
       await page.getByRole('dialog').waitFor();
+      expect(await lowContrastText(page)).toEqual([]);
       expect(await page.getByRole('dialog').evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
       await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
       await page.goto(`${base}/console#/policies/${MODULE}/2`);
       await page.locator('pre.source').waitFor();
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       await page.goto(`${base}/console#/policies/${MODULE}/diff?from=1&to=2`);
       await page.locator('table.diff').waitFor();
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
@@ -228,6 +240,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       await expect.poll(() => page.locator('table.version-table tbody tr').count()).toBe(2);
       expect(await page.getByRole('button', { name: /roll back/i }).count()).toBe(0);
       expect(await page.getByRole('columnheader', { name: 'Action' }).count()).toBe(0);
+      expect(await lowContrastText(page)).toEqual([]);
       await versionRow(page, 1).getByRole('link', { name: 'version 1' }).click();
       await page.locator('pre.source').waitFor();
       expect(await keywordsShown(page)).toEqual(EN_KEYWORDS);
@@ -237,6 +250,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       await page.locator('pre.source[lang="de-DE"]').waitFor();
       expect(await keywordsShown(page)).toEqual(GERMAN_KEYWORDS);
       expect(await page.locator('pre.source').getAttribute('aria-label')).toBe(`Source of ${MODULE} version 1 (de-DE)`);
+      expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
