@@ -221,7 +221,7 @@ function rollupSeriesScenario(name: string, makeTarget: () => StoreTarget): void
       const cases: Array<[string, string]> = [
         [`policyFunction=${RULE}&${window}`, '`policyModule` is required'],
         [`policyModule=&policyFunction=${RULE}&${window}`, '`policyModule` is required'],
-        [`policyModule=${'m'.repeat(257)}&policyFunction=${RULE}&${window}`, '`policyModule` is required'],
+        [`policyModule=${'m'.repeat(257)}&policyFunction=${RULE}&${window}`, '`policyModule` is 257 characters long: a module name has at most 256'],
         [`policyModule=${MODULE}&${window}`, '`policyFunction` is required'],
         [`${of}&version=-1&${window}`, '`version` must be a whole number'],
         [`${of}&version=1.5&${window}`, '`version` must be a whole number'],

@@ -25,9 +25,12 @@ function invalid(message: string): ApiError {
 
 function nameParam(ctx: AppContext, name: 'policyModule' | 'policyFunction'): string {
   const value = queryValue(ctx, name);
-  if (value === undefined || value.length === 0 || value.length > MAX_NAME_LENGTH) {
-    const what = name === 'policyModule' ? 'module' : 'rule';
+  const what = name === 'policyModule' ? 'module' : 'rule';
+  if (value === undefined || value.length === 0) {
     throw invalid(`query parameter \`${name}\` is required: the ${what} name, 1-${MAX_NAME_LENGTH} characters`);
+  }
+  if (value.length > MAX_NAME_LENGTH) {
+    throw invalid(`query parameter \`${name}\` is ${count(value.length)} characters long: a ${what} name has at most ${MAX_NAME_LENGTH}`);
   }
   return value;
 }
