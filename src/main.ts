@@ -525,22 +525,25 @@ async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
   const audit = observedAuditWriter(createAuditChainWriter(store.audit), runtime.metrics);
   const settings = anomalySettingsOf(runtime, audit);
-  const deps = { store, settings, audit, builtinModules };
+  const owing = {
+    store,
+    settings,
+    audit,
+    builtinModules,
+    auditLease: newAuditOutboxLease(),
+    onAuditMarkError: (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
+  };
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
   try {
     workers = await startAnomalyWorkers({
       connection: config.REDIS_URL,
       prefix: config.REDIS_KEY_PREFIX,
+      // New anomalies and status changes owe their records like the API's; an API process's follower writes the ones they could not.
       detector: createAnomalyDetector({
-        ...deps,
+        ...owing,
         onTenantError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
       }),
-      // Its status changes owe their records like the API's; an API process's follower writes the ones it could not.
-      verifier: createAnomalyVerifier({
-        ...deps,
-        auditLease: newAuditOutboxLease(),
-        onAuditMarkError: (error) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
-      }),
+      verifier: createAnomalyVerifier(owing),
       detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
     });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditChainWriter } from '../audit/index.js';
+import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
 import type { AnomalyKey, AnomalyObservation, Store, StoredAnomaly } from '../store/index.js';
+import { detectedRecordId } from './anomaly-audit-ids.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { detectedEvent, DETECTOR_ACTOR } from './anomaly-events.js';
 import type { AnomalySettings } from './anomaly-settings.js';
@@ -54,6 +55,10 @@ export interface AnomalyDetectorDeps {
   builtinModules: ReadonlySet<string>;
   now?: () => Date;
   newId?: () => string;
+  /** The claim this process stores new anomalies under (default: a new one). */
+  auditLease?: AuditOutboxLease;
+  /** A record was written but its anomaly not marked: harmless (the follower marks it), worth a log line. */
+  onAuditMarkError?: (error: unknown) => void;
   /** Receives the error of a tenant whose detection failed in `detectAll`. */
   onTenantError?: (tenantId: string, error: unknown) => void;
 }
@@ -79,6 +84,14 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
   const newId = deps.newId ?? randomUUID;
   const sources: EvidenceSources = { rollups: deps.store.rollups, policies: deps.store.policies, builtinModules: deps.builtinModules };
   const anomalies = deps.store.anomalies;
+  // A new anomaly is stored owing its ANOMALY_DETECTED record; should the append below fail (or
+  // the process stop first), the audit outbox follower writes it (anomaly-audit-outbox.ts).
+  const owedRecords = createOwedRecordWriter({
+    audit: deps.audit,
+    lease: deps.auditLease ?? newAuditOutboxLease(),
+    now,
+    ...(deps.onAuditMarkError ? { onMarkError: deps.onAuditMarkError } : {}),
+  });
 
   async function record(tenantId: string, key: AnomalyKey, observation: AnomalyObservation, at: Date, cooldownHours: number): Promise<FindingOutcome> {
     for (let attempt = 0; attempt < MAX_OPEN_ATTEMPTS; attempt += 1) {
@@ -99,8 +112,9 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
         verification: null,
       };
       // A concurrent detection that opened the same occurrence wins; the next round updates its anomaly.
-      if (await anomalies.insert(tenantId, anomaly)) {
-        await deps.audit.append(tenantId, detectedEvent(anomaly, DETECTOR_ACTOR));
+      const owed = { recordId: detectedRecordId(tenantId, anomaly.id), claim: owedRecords.claim(now()) };
+      if (await anomalies.insert(tenantId, anomaly, owed)) {
+        await owedRecords.write(anomalies, tenantId, { kind: 'detection', anomalyId: anomaly.id }, owed, detectedEvent(anomaly, DETECTOR_ACTOR));
         return 'opened';
       }
     }

@@ -45,7 +45,7 @@ export function createAuditedTransitions(deps: AuditedTransitionsDeps): AuditedT
       const stepFailure = whenStored === undefined ? null : await whenStored().then(() => null, failed);
       // Written even when the step failed, so the chain has this change's record before any the caller makes next.
       const recordFailure = await owedRecords
-        .write(deps.anomalies, tenantId, { anomalyId, seq }, owed, statusChangedEvent(anomaly, transition))
+        .write(deps.anomalies, tenantId, { kind: 'transition', anomalyId, seq }, owed, statusChangedEvent(anomaly, transition))
         .then(() => null, failed);
       const failure = stepFailure ?? recordFailure;
       if (failure !== null) throw failure.error;

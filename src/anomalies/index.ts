@@ -42,7 +42,7 @@ export {
   type AnomalyTriageDeps,
 } from './anomaly-triage.js';
 export { anomalyAuditOutbox } from './anomaly-audit-outbox.js';
-export { statusChangedRecordId } from './anomaly-audit-ids.js';
+export { detectedRecordId, statusChangedRecordId } from './anomaly-audit-ids.js';
 export {
   readRollupSeries,
   seriesWindow,

@@ -19,7 +19,7 @@ const DEFAULT_FOLLOW_BATCH_SIZE = 100;
 
 /** A log whose entries owe audit records, as the follower settles it. */
 export interface AuditOutbox<Entry> {
-  /** Names the log in logs and errors (`registry`, `anomaly-transitions`). */
+  /** Names the log in logs and errors (`registry`, `anomalies`). */
   name: string;
   entries: AuditOutboxRepository<Entry>;
   /** The record an owed entry stands for, made of what is stored; its actor and time are the entry's. */

@@ -9,7 +9,7 @@ import {
   type AnomalySettingsRecord,
   type AnomalyState,
   type AnomalyTransition,
-  type AuditedAnomalyTransition,
+  type AuditedAnomalyEntry,
   type StoredAnomaly,
 } from './ports.js';
 import { compareText, normaliseInstant } from './store-rules.js';
@@ -82,15 +82,18 @@ export function assertTransition(transition: AnomalyTransition): void {
   if (transition.verification !== undefined) assertVerification(transition.verification);
 }
 
-export function assertAuditedTransition(entry: AuditedAnomalyTransition): void {
+export function assertAuditedEntry(entry: AuditedAnomalyEntry): void {
   if (!isAnomalyId(entry?.anomalyId)) throw new StoreArgumentError('anomalyId must be 1 to 128 letters, digits, `_` or `-`');
-  assertCount(entry.seq, 'seq', 1);
+  if (entry.kind === 'transition') assertCount(entry.seq, 'seq', 1);
+  else if (entry.kind !== 'detection') throw new StoreArgumentError('an audited anomaly entry is a `detection` or a `transition`');
 }
 
-/** The anomaly log's order of owed transitions after claim and tenant: anomaly, seq. */
-export function compareAuditedTransitions(a: AuditedAnomalyTransition, b: AuditedAnomalyTransition): number {
-  return compareText(a.anomalyId, b.anomalyId) || a.seq - b.seq;
+/** The anomaly log's order of owed entries after claim and tenant: anomaly, its detection, then by seq. */
+export function compareAuditedEntries(a: AuditedAnomalyEntry, b: AuditedAnomalyEntry): number {
+  return compareText(a.anomalyId, b.anomalyId) || seqOf(a) - seqOf(b);
 }
+
+const seqOf = (entry: AuditedAnomalyEntry) => (entry.kind === 'detection' ? 0 : entry.seq);
 
 /**
  * A transition sits on its anomaly's log: the anomaly exists, seq − 1 is stored (for seq > 1), and

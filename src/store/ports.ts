@@ -391,11 +391,11 @@ export interface AnomalyTransition {
   verification?: AnomalyVerification;
 }
 
-/** A status transition that can owe its ANOMALY_STATUS_CHANGED record, by its place in the log. */
-export interface AuditedAnomalyTransition {
-  anomalyId: string;
-  seq: number;
-}
+/**
+ * An anomaly log entry that can owe an audit record: the anomaly's detection (its ANOMALY_DETECTED
+ * record) or a status transition by its place in the log (its ANOMALY_STATUS_CHANGED record).
+ */
+export type AuditedAnomalyEntry = { kind: 'detection'; anomalyId: string } | { kind: 'transition'; anomalyId: string; seq: number };
 
 /** An anomaly and its status: the `to` of its newest transition, OPEN when it has none. */
 export interface AnomalyState extends StoredAnomaly {
@@ -420,13 +420,23 @@ export interface AnomalyPage {
   total: number;
 }
 
-/** Anomalies and their status logs; the transitions are the outbox of their audit records. */
-export interface AnomalyRepository extends AuditOutboxRepository<AuditedAnomalyTransition> {
+/**
+ * Anomalies and their status logs; the anomalies (for their detection) and the transitions are the
+ * outbox of their audit records.
+ */
+export interface AnomalyRepository extends AuditOutboxRepository<AuditedAnomalyEntry> {
   /**
-   * Stores a new anomaly. Returns false, changing nothing, when the tenant already has that key and
-   * occurrence (another detector opened it first: read it with `latest`).
+   * Stores a new anomaly, with the ANOMALY_DETECTED record it owes when given (in the same insert).
+   * Returns false, changing nothing, when the tenant already has that key and occurrence (another
+   * detector opened it first: read it with `latest`).
    */
-  insert(tenantId: string, anomaly: StoredAnomaly): Promise<boolean>;
+  insert(tenantId: string, anomaly: StoredAnomaly, owedAudit?: OwedAudit): Promise<boolean>;
+  /**
+   * The anomaly as it was inserted (its first observation; a detection round replaces the stored
+   * one), for the record its detection owes; null for an unknown id, or an anomaly stored before
+   * the store kept what it was detected with.
+   */
+  asDetected(tenantId: string, id: string): Promise<StoredAnomaly | null>;
   /** The key's anomaly with the highest occurrence, or null. */
   latest(tenantId: string, key: AnomalyKey): Promise<AnomalyState | null>;
   get(tenantId: string, id: string): Promise<AnomalyState | null>;

@@ -170,11 +170,11 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
 
       expect(await owedOf(repo, tenant, 1000)).toEqual([]);
       expect(await owedOf(repo, tenant, 1001)).toEqual([
-        { tenantId: tenant, entry: { anomalyId: 'g-1', seq: 1 }, recordId: 'rec-g1-1', claim: { owner: 'p1', until: at(1000) } },
+        { tenantId: tenant, entry: { kind: 'transition' as const, anomalyId: 'g-1', seq: 1 }, recordId: 'rec-g1-1', claim: { owner: 'p1', until: at(1000) } },
       ]);
       const all = (await repo.owedAudits(at(3000), 10_000)).filter((o) => o.tenantId === tenant || o.tenantId === other);
       expect(all.map((o) => o.recordId)).toEqual(['rec-g1-1', 'rec-other', 'rec-g1-2']);
-      expect(all[2]).toEqual({ tenantId: tenant, entry: { anomalyId: 'g-1', seq: 2 }, recordId: 'rec-g1-2', claim: { owner: 'p2', until: at(2000) } });
+      expect(all[2]).toEqual({ tenantId: tenant, entry: { kind: 'transition' as const, anomalyId: 'g-1', seq: 2 }, recordId: 'rec-g1-2', claim: { owner: 'p2', until: at(2000) } });
       expect((await repo.owedAudits(at(3000), 1)).length).toBe(1);
     });
 
@@ -185,14 +185,14 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       await repo.appendTransition(tenant, transition('h-1', 1, 'OPEN', 'DISMISSED'), owed('rec-h1', 'p1', 10));
       await repo.appendTransition(tenant, transition('h-1', 2, 'DISMISSED', 'OPEN'), owed('rec-h2', 'p1', 10));
       await repo.appendTransition(tenant, transition('h-1', 3, 'OPEN', 'RESOLVED'));
-      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 1 }, at(20));
-      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 1 }, at(30));
-      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 3 }, at(30));
-      await repo.markAudited(tenant, { anomalyId: 'h-1', seq: 9 }, at(30));
-      await repo.markAudited(tenant, { anomalyId: 'nobody', seq: 1 }, at(30));
+      await repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 1 }, at(20));
+      await repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 1 }, at(30));
+      await repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 3 }, at(30));
+      await repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 9 }, at(30));
+      await repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'nobody', seq: 1 }, at(30));
       expect((await owedOf(repo, tenant, 5000)).map((o) => o.recordId)).toEqual(['rec-h2']);
-      expect(await repo.claimAudit(tenant, { anomalyId: 'h-1', seq: 1 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
-      expect(await repo.claimAudit(tenant, { anomalyId: 'h-1', seq: 3 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 1 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      expect(await repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'h-1', seq: 3 }, { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
       expect(await repo.transitions(tenant, 'h-1')).toHaveLength(3);
     });
 
@@ -201,7 +201,7 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       const tenant = newTenant('owed-change-claim');
       await repo.insert(tenant, anomaly('i-1'));
       await repo.appendTransition(tenant, transition('i-1', 1, 'OPEN', 'RESOLVED'), owed('rec-i1', 'writer', 100));
-      const entry = { anomalyId: 'i-1', seq: 1 };
+      const entry = { kind: 'transition' as const, anomalyId: 'i-1', seq: 1 };
       expect(await repo.claimAudit(tenant, entry, { owner: 'early', until: at(200) }, at(99))).toBe(false);
       expect(await repo.claimAudit(tenant, entry, { owner: 'follower-1', until: at(200) }, at(101))).toBe(true);
       expect(await repo.claimAudit(tenant, entry, { owner: 'follower-2', until: at(200) }, at(101))).toBe(false);
@@ -212,7 +212,7 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(150))).toBe(false);
       expect(await other.claimAudit(tenant, entry, { owner: 'follower-2', until: at(300) }, at(250))).toBe(true);
       expect((await owedOf(repo, tenant, 400))[0]?.claim).toEqual({ owner: 'follower-2', until: at(300) });
-      expect(await repo.claimAudit(tenant, { anomalyId: 'i-1', seq: 2 }, { owner: 'x', until: at(900) }, at(800))).toBe(false);
+      expect(await repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'i-1', seq: 2 }, { owner: 'x', until: at(900) }, at(800))).toBe(false);
       expect(await repo.claimAudit(newTenant('owed-change-none'), entry, { owner: 'x', until: at(900) }, at(800))).toBe(false);
     });
 
@@ -226,7 +226,7 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
         const wins = await Promise.all(
           stores.flatMap((s, i) =>
             Array.from({ length: 5 }, (_, j) =>
-              s.anomalies.claimAudit(tenant, { anomalyId: 'j-1', seq: 1 }, { owner: `c-${round}-${i}-${j}`, until: at(10 + round * 100 + 50) }, now),
+              s.anomalies.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'j-1', seq: 1 }, { owner: `c-${round}-${i}-${j}`, until: at(10 + round * 100 + 50) }, now),
             ),
           ),
         );
@@ -246,13 +246,83 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
         repo.appendTransition(tenant, transition('k-1', 1, 'OPEN', 'RESOLVED', { verification: { ...verification, outcome: 'MAYBE' as 'OPEN' } })),
       ).rejects.toBeInstanceOf(StoreArgumentError);
       expect(await repo.transitions(tenant, 'k-1')).toEqual([]);
-      await expect(repo.claimAudit(tenant, { anomalyId: 'not an id!', seq: 1 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
-      await expect(repo.claimAudit(tenant, { anomalyId: 'k-1', seq: 0 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
-      await expect(repo.claimAudit(tenant, { anomalyId: 'k-1', seq: 1 }, { owner: '', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
-      await expect(repo.markAudited(tenant, { anomalyId: 'k-1', seq: 1 }, 'soon')).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'not an id!', seq: 1 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'k-1', seq: 0 }, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.claimAudit(tenant, { kind: 'transition' as const, anomalyId: 'k-1', seq: 1 }, { owner: '', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.markAudited(tenant, { kind: 'transition' as const, anomalyId: 'k-1', seq: 1 }, 'soon')).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.owedAudits('soon', 10)).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.owedAudits(at(0), 0)).rejects.toBeInstanceOf(StoreArgumentError);
     });
+  });
+
+  describe('owed audit records of detections (the anomalies as the outbox of their ANOMALY_DETECTED records)', () => {
+    const T0 = Date.UTC(2026, 4, 1);
+    const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+    const owed = (recordId: string, owner: string, untilSeconds: number): OwedAudit => ({ recordId, claim: { owner, until: at(untilSeconds) } });
+    const detection = (anomalyId: string) => ({ kind: 'detection' as const, anomalyId });
+    async function owedOf(repo: AnomalyRepository, tenant: string, nowSeconds: number) {
+      return (await repo.owedAudits(at(nowSeconds), 10_000)).filter((o) => o.tenantId === tenant);
+    }
+
+    it('stores the owed record with the anomaly, lists it before its changes once its claim ended, and keeps what it was detected with', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-detection');
+      expect(await repo.insert(tenant, anomaly('d-1'), owed('rec-d1', 'p1', 100))).toBe(true);
+      // The loser of an opening race stores nothing, so owes nothing.
+      expect(await repo.insert(tenant, anomaly('d-lost'), owed('rec-lost', 'p2', 100))).toBe(false);
+      expect(await repo.insert(tenant, anomaly('d-2', { ...KEY, version: 4 }))).toBe(true);
+      expect(await repo.appendTransition(tenant, transition('d-1', 1, 'OPEN', 'DISMISSED'), owed('rec-d1-1', 'p1', 100))).toBe(true);
+      expect(await owedOf(repo, tenant, 100)).toEqual([]);
+      expect(await owedOf(repo, tenant, 101)).toEqual([
+        { tenantId: tenant, entry: detection('d-1'), recordId: 'rec-d1', claim: { owner: 'p1', until: at(100) } },
+        { tenantId: tenant, entry: { kind: 'transition', anomalyId: 'd-1', seq: 1 }, recordId: 'rec-d1-1', claim: { owner: 'p1', until: at(100) } },
+      ]);
+      // A later round replaces the observation; the anomaly as detected keeps the first, and reads
+      // back without the outbox fields.
+      const later = observation({ severity: 'MEDIUM', summary: 'later', metrics: { failureRate: 0.2 } });
+      expect(await repo.update(tenant, 'd-1', { observation: later, verification: { verifiedAt: at(50), outcome: 'OPEN', reason: 'CONDITION_PERSISTS', metrics: { failureRate: 0.2 } } })).toBe(true);
+      expect(await repo.asDetected(tenant, 'd-1')).toEqual(anomaly('d-1'));
+      expect(await repo.get(tenant, 'd-1')).toMatchObject({ observation: later, status: 'DISMISSED' });
+      expect(Object.keys((await repo.get(tenant, 'd-1'))!).sort()).toEqual([...Object.keys(anomaly('d-1')), 'status', 'statusSeq', 'statusChangedAt'].sort());
+      expect(await repo.asDetected(tenant, 'nobody')).toBeNull();
+      expect(await repo.asDetected(tenant, 'not an id!')).toBeNull();
+      expect(await repo.asDetected(newTenant('owed-detection-other'), 'd-1')).toBeNull();
+    });
+
+    it('claims and marks a detection apart from its changes, once and for good', async () => {
+      const repo = getStore().anomalies;
+      const tenant = newTenant('owed-detection-mark');
+      await repo.insert(tenant, anomaly('e-1'), owed('rec-e1', 'writer', 10));
+      await repo.appendTransition(tenant, transition('e-1', 1, 'OPEN', 'RESOLVED'), owed('rec-e1-1', 'writer', 10));
+      expect(await repo.claimAudit(tenant, detection('e-1'), { owner: 'early', until: at(200) }, at(9))).toBe(false);
+      expect(await repo.claimAudit(tenant, detection('e-1'), { owner: 'follower', until: at(200) }, at(11))).toBe(true);
+      expect(await repo.claimAudit(tenant, detection('e-1'), { owner: 'other', until: at(200) }, at(11))).toBe(false);
+      expect((await owedOf(repo, tenant, 100)).map((o) => o.recordId)).toEqual(['rec-e1-1']);
+      await repo.markAudited(tenant, detection('e-1'), at(20));
+      await repo.markAudited(tenant, detection('e-1'), at(30));
+      await repo.markAudited(tenant, detection('nobody'), at(30));
+      expect((await owedOf(repo, tenant, 5000)).map((o) => o.recordId)).toEqual(['rec-e1-1']);
+      expect(await repo.claimAudit(tenant, detection('e-1'), { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      // An anomaly stored owing nothing is no outbox entry.
+      await repo.insert(tenant, anomaly('e-2', { ...KEY, version: 5 }));
+      expect(await repo.claimAudit(tenant, detection('e-2'), { owner: 'late', until: at(6000) }, at(5000))).toBe(false);
+      await expect(repo.claimAudit(tenant, { kind: 'opening', anomalyId: 'e-1' } as never, { owner: 'p', until: at(1) }, at(0))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insert(tenant, anomaly('e-3', { ...KEY, version: 6 }), owed('', 'p', 10))).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await repo.get(tenant, 'e-3')).toBeNull();
+    });
+
+    it('lets exactly one of many concurrent claimers on separate connections take an ended claim', async () => {
+      const tenant = newTenant('owed-detection-race');
+      await getStore().anomalies.insert(tenant, anomaly('r-1'), owed('rec-r1', 'dead', 10));
+      const stores = [getStore(), ...(await Promise.all([1, 2, 3].map(() => getTarget().connect())))];
+      for (const round of [1, 2, 3]) {
+        const now = at(10 + round * 100);
+        const wins = await Promise.all(
+          stores.flatMap((s, i) => Array.from({ length: 5 }, (_, j) => s.anomalies.claimAudit(tenant, detection('r-1'), { owner: `c-${round}-${i}-${j}`, until: at(10 + round * 100 + 50) }, now))),
+        );
+        expect(wins.filter(Boolean)).toHaveLength(1);
+      }
+    }, 60_000);
   });
 
   describe('anomaly settings', () => {

@@ -7,11 +7,14 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   anomalyAuditOutbox,
+  createAnomalyDetector,
   createAnomalySettings,
   createAnomalyTriage,
   createAnomalyVerifier,
   DEFAULT_DETECTION_SETTINGS,
+  detectedRecordId,
   statusChangedRecordId,
+  type AnomalyDetector,
   type AnomalyTriage,
   type AnomalyVerifier,
   type VerificationRequest,
@@ -27,7 +30,7 @@ import {
 } from '../../src/audit/index.js';
 import type { JwtKeyRing } from '../../src/auth/index.js';
 import { deployedRecordId, registryAuditOutbox } from '../../src/policies/index.js';
-import type { AnomalyRepository, AuditChainRepository, AuditRecord, Store, StoredAnomaly } from '../../src/store/index.js';
+import type { AnomalyRepository, AuditChainRepository, AuditRecord, RollupIncrement, Store, StoredAnomaly } from '../../src/store/index.js';
 import {
   connectRedis,
   createBearerCaller,
@@ -47,6 +50,13 @@ import {
 const LEASE_MS = 60_000;
 const T0 = Date.UTC(2026, 5, 1, 12);
 const STATUS_CHANGED = 'ANOMALY_STATUS_CHANGED';
+const DETECTED = 'ANOMALY_DETECTED';
+
+/** `count` evaluations of acme.claims.assess@1 in the minute of `at`, `failures` of them failed. */
+function bucket(at: number, count: number, failures: number): RollupIncrement {
+  const minute = new Date(Math.floor(at / 60_000) * 60_000).toISOString();
+  return { policyModule: 'acme.claims', policyFunction: 'assess', version: 1, minute, count, failures, timeSum: count, timeSquares: count, max: 1 };
+}
 
 /** The one clock of every process in a test. */
 function testClock() {
@@ -93,6 +103,7 @@ interface Process {
   store: Store;
   triage: AnomalyTriage;
   verifier: AnomalyVerifier;
+  detector: AnomalyDetector;
   follower: AuditOutboxFollower;
   /** REST calls to this process's anomaly routes. */
   call: BearerCall;
@@ -156,6 +167,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     });
     const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: writer, now: clock.now });
     const verifier = createAnomalyVerifier({ store: { ...store, anomalies }, settings, builtinModules: new Set(), ...audited });
+    const detector = createAnomalyDetector({ store: { ...store, anomalies }, settings, builtinModules: new Set(), ...audited });
     const follower = createAuditOutboxFollower({
       outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
       auditRecords: store.audit,
@@ -166,7 +178,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     const app = createTestApp({ store, redis, keyRing, prefix, routes: [createAnomalyRoutes({ triage, settings })], now: clock.now });
     const listener = await listen(app);
     listeners.push(listener);
-    return { store, triage, verifier, follower, call: createBearerCaller(listener.baseUrl, keyRing), queued, markErrors };
+    return { store, triage, verifier, detector, follower, call: createBearerCaller(listener.baseUrl, keyRing), queued, markErrors };
   }
 
   async function seed(store: Store, tenantId: string, count = 1): Promise<StoredAnomaly[]> {
@@ -238,6 +250,56 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     clock.advance(LEASE_MS + 1);
     expect(await b.follower.followOnce()).toMatchObject({ owed: 0 });
     await expectVerified(a.store, tenant.tenantId);
+  });
+
+  it('a detection whose audit append fails is stored, owed, and recorded once with what it was detected with', async () => {
+    const tenant = newTenant();
+    const a = await startProcess({ audit: (r) => auditFailing(r, DETECTED) });
+    await a.store.rollups.add(tenant.tenantId, [bucket(T0 - 10 * 60_000, 100, 30)]);
+    const detectedAt = clock.now().toISOString();
+    await expect(a.detector.detectTenant(tenant.tenantId)).rejects.toBeInstanceOf(InjectedFailure);
+    const [anomaly] = (await a.store.anomalies.list(tenant.tenantId, { detectedFrom: '2000-01-01T00:00:00.000Z', offset: 0, limit: 10 })).items;
+    expect(anomaly).toMatchObject({ type: 'HIGH_FAILURE_RATE', policyModule: 'acme.claims', version: 1, detectedAt, status: 'OPEN' });
+    expect((await chainOf(a.store, tenant.tenantId)).filter((r) => r.eventType === DETECTED)).toEqual([]);
+
+    // The next round finds the anomaly open and updates its observation; it opens nothing.
+    clock.advance(30_000);
+    await a.store.rollups.add(tenant.tenantId, [bucket(clock.now().getTime(), 100, 90)]);
+    expect(await a.detector.detectTenant(tenant.tenantId)).toMatchObject({ opened: 0, updated: 1 });
+    const updated = await a.store.anomalies.get(tenant.tenantId, anomaly!.id);
+    expect(updated!.observation.metrics).not.toEqual(anomaly!.observation.metrics);
+
+    const b = await startProcess();
+    expect(await b.follower.followOnce()).toMatchObject({ owed: 0, written: 0 });
+    clock.advance(LEASE_MS + 1);
+    expect(await b.follower.followOnce()).toEqual({ owed: 1, written: 1, found: 0, skipped: 0, failed: 0 });
+    expect(await a.follower.followOnce()).toMatchObject({ owed: 0 });
+    const records = (await chainOf(a.store, tenant.tenantId)).filter((r) => r.eventType === DETECTED);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      id: detectedRecordId(tenant.tenantId, anomaly!.id),
+      policyModule: 'acme.claims',
+      policyFunction: 'assess',
+      actorId: 'system:anomaly-detect',
+      occurredAt: detectedAt,
+    });
+    expect(records[0]!.payload).toEqual({
+      anomalyId: anomaly!.id,
+      type: 'HIGH_FAILURE_RATE',
+      versionId: 'acme.claims@1',
+      occurrence: 1,
+      severity: anomaly!.observation.severity,
+      summary: anomaly!.observation.summary,
+      metrics: anomaly!.observation.metrics,
+    });
+    await expectVerified(a.store, tenant.tenantId);
+
+    // A detection whose append succeeds owes nothing afterwards.
+    await a.store.rollups.add(tenant.tenantId, [{ ...bucket(clock.now().getTime(), 100, 90), version: 2 }]);
+    expect(await a.detector.detectTenant(tenant.tenantId)).toMatchObject({ opened: 1 });
+    expect((await chainOf(a.store, tenant.tenantId)).filter((r) => r.eventType === DETECTED)).toHaveLength(2);
+    clock.advance(LEASE_MS + 1);
+    expect(await b.follower.followOnce()).toMatchObject({ owed: 0 });
   });
 
   it('a record appended before its writer stopped is found, not written again', async () => {

@@ -7,15 +7,21 @@ export const ANOMALY_COLLECTIONS = {
   anomalies: 'anomalies',
   transitions: 'anomaly_transitions',
   settings: 'anomaly_settings',
-  /** Claims on the transitions' owed audit records after the first (see mongo-audit-outbox.ts). */
+  /**
+   * Claims on the anomalies' and the transitions' owed audit records after the first (see
+   * mongo-audit-outbox.ts); one collection serves both, as a claim's `_id` holds its record id.
+   */
   auditClaims: 'anomaly_audit_claims',
 } as const;
 
 /**
  * `_id` is `<tenant>:<id>`, so a lookup by id is an `_id` equality. Observation and verification are
- * JSON text, like audit payloads: metrics come back exactly as written.
+ * JSON text, like audit payloads: metrics come back exactly as written. `detectedObservation` is the
+ * observation it was detected with (detection rounds replace `observation`), which its
+ * ANOMALY_DETECTED record is made of; absent `audit` fields: the anomaly owes no record (stored
+ * before detections owed records).
  */
-export interface AnomalyDocument {
+export interface AnomalyDocument extends AuditedEntryFields {
   _id: string;
   tenantId: string;
   id: string;
@@ -27,6 +33,7 @@ export interface AnomalyDocument {
   detectedAt: string;
   observation: string;
   verification: string | null;
+  detectedObservation?: string;
 }
 
 /**
@@ -63,6 +70,7 @@ export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
       unique: true,
     },
     { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' },
+    AUDIT_PENDING_INDEX,
   ],
   [ANOMALY_COLLECTIONS.transitions]: [
     { key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true },

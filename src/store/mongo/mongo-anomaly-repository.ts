@@ -2,18 +2,25 @@ import type { Db, Filter } from 'mongodb';
 import {
   anomalyState,
   assertAnomalyKey,
-  assertAuditedTransition,
+  assertAuditedEntry,
   assertListQuery,
   assertObservation,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
-  compareAuditedTransitions,
+  compareAuditedEntries,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { compareOwedAudits, normaliseAuditClaim, normaliseOwedQuery } from '../audit-outbox-rules.js';
-import type { AnomalyRepository, AnomalyState, AnomalyTransition, AnomalyVerification, AuditedAnomalyTransition } from '../ports.js';
+import type {
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyTransition,
+  AnomalyVerification,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { contiguousHead } from './contiguous-head.js';
 import { isDuplicateKey } from './duplicate-key.js';
@@ -37,7 +44,22 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
   };
 }
 
+const anomalyDocumentId = (tenantId: string, anomalyId: string) => `${tenantId}:${anomalyId}`;
 const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+
+function storedAnomalyOf(doc: AnomalyDocument, observation: string): StoredAnomaly {
+  return {
+    id: doc.id,
+    type: doc.type,
+    policyModule: doc.policyModule,
+    policyFunction: doc.policyFunction,
+    version: doc.version,
+    occurrence: doc.occurrence,
+    detectedAt: doc.detectedAt,
+    observation: JSON.parse(observation) as StoredAnomaly['observation'],
+    verification: doc.verification === null ? null : (JSON.parse(doc.verification) as StoredAnomaly['verification']),
+  };
+}
 
 /**
  * Every race is decided by an insert: the unique (tenant, key, occurrence) index for detectors
@@ -50,41 +72,42 @@ const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${te
 export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const anomalies = db.collection<AnomalyDocument>(ANOMALY_COLLECTIONS.anomalies);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
-  const outbox = mongoAuditOutbox<AuditedAnomalyTransition>(db, {
-    entries: ANOMALY_COLLECTIONS.transitions,
-    claims: ANOMALY_COLLECTIONS.auditClaims,
-    entryFields: ['anomalyId', 'seq'],
-    entryOf: (doc) => ({ anomalyId: doc.anomalyId as string, seq: doc.seq as number }),
-    documentId: (tenantId, { anomalyId, seq }) => transitionId(tenantId, anomalyId, seq),
-  });
+  const outboxes = {
+    detection: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
+      entries: ANOMALY_COLLECTIONS.anomalies,
+      claims: ANOMALY_COLLECTIONS.auditClaims,
+      entryFields: ['id'],
+      entryOf: (doc) => ({ kind: 'detection', anomalyId: doc.id as string }),
+      documentId: (tenantId, { anomalyId }) => anomalyDocumentId(tenantId, anomalyId),
+    }),
+    transition: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
+      entries: ANOMALY_COLLECTIONS.transitions,
+      claims: ANOMALY_COLLECTIONS.auditClaims,
+      entryFields: ['anomalyId', 'seq'],
+      entryOf: (doc) => ({ kind: 'transition', anomalyId: doc.anomalyId as string, seq: doc.seq as number }),
+      documentId: (tenantId, entry) => transitionId(tenantId, entry.anomalyId, entry.kind === 'transition' ? entry.seq : 0),
+    }),
+  };
   const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
     transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
 
   async function withStatus(tenantId: string, doc: AnomalyDocument): Promise<AnomalyState> {
     const { value } = await contiguousHead((n) => transitionAt(tenantId, doc.id, n), 0);
     return anomalyState(
-      {
-        id: doc.id,
-        type: doc.type,
-        policyModule: doc.policyModule,
-        policyFunction: doc.policyFunction,
-        version: doc.version,
-        occurrence: doc.occurrence,
-        detectedAt: doc.detectedAt,
-        observation: JSON.parse(doc.observation) as AnomalyState['observation'],
-        verification: doc.verification === null ? null : (JSON.parse(doc.verification) as AnomalyState['verification']),
-      },
+      storedAnomalyOf(doc, doc.observation),
       value === null ? null : { seq: value.seq, to: value.to, occurredAt: value.occurredAt },
     );
   }
 
   return {
-    async insert(tenantId, anomaly) {
+    async insert(tenantId, anomaly, owedAudit) {
       assertTenantId(tenantId);
       assertStoredAnomaly(anomaly);
+      const owedFields = owedAuditFields(owedAudit);
+      const observation = JSON.stringify(anomaly.observation);
       try {
         await anomalies.insertOne({
-          _id: `${tenantId}:${anomaly.id}`,
+          _id: anomalyDocumentId(tenantId, anomaly.id),
           tenantId,
           id: anomaly.id,
           type: anomaly.type,
@@ -93,14 +116,24 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
           version: anomaly.version,
           occurrence: anomaly.occurrence,
           detectedAt: normaliseInstant(anomaly.detectedAt, 'detectedAt'),
-          observation: JSON.stringify(anomaly.observation),
+          observation,
           verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification),
+          detectedObservation: observation,
+          ...owedFields,
         });
         return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
+    },
+
+    async asDetected(tenantId, id) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(id)) return null;
+      const doc = await anomalies.findOne({ _id: anomalyDocumentId(tenantId, id) });
+      if (doc?.detectedObservation === undefined) return null;
+      return { ...storedAnomalyOf(doc, doc.detectedObservation), verification: null };
     },
 
     async latest(tenantId, key) {
@@ -114,7 +147,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
     async get(tenantId, id) {
       assertTenantId(tenantId);
       if (!isAnomalyId(id)) return null;
-      const doc = await anomalies.findOne({ _id: `${tenantId}:${id}` });
+      const doc = await anomalies.findOne({ _id: anomalyDocumentId(tenantId, id) });
       return doc === null ? null : withStatus(tenantId, doc);
     },
 
@@ -142,7 +175,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         set.verification = JSON.stringify(change.verification);
       }
       if (!isAnomalyId(id)) return false;
-      const result = await anomalies.updateOne({ _id: `${tenantId}:${id}` }, { $set: set });
+      const result = await anomalies.updateOne({ _id: anomalyDocumentId(tenantId, id) }, { $set: set });
       return result.matchedCount === 1;
     },
 
@@ -152,7 +185,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       const owedFields = owedAuditFields(owedAudit);
       const { anomalyId, seq } = transition;
       const [anomaly, predecessor] = await Promise.all([
-        anomalies.findOne({ _id: `${tenantId}:${anomalyId}` }, { projection: { _id: 1 } }),
+        anomalies.findOne({ _id: anomalyDocumentId(tenantId, anomalyId) }, { projection: { _id: 1 } }),
         seq > 1 ? transitionAt(tenantId, anomalyId, seq - 1) : Promise.resolve(null),
       ]);
       // A taken seq means another change won, whatever it was: not an error, a lost race.
@@ -188,20 +221,21 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
     },
 
     async owedAudits(now, limit) {
-      const owed = await outbox.owed(normaliseOwedQuery(now, limit));
-      return owed.sort(compareOwedAudits(compareAuditedTransitions)).slice(0, limit);
+      const before = normaliseOwedQuery(now, limit);
+      const owed = (await Promise.all([outboxes.detection.owed(before), outboxes.transition.owed(before)])).flat();
+      return owed.sort(compareOwedAudits(compareAuditedEntries)).slice(0, limit);
     },
 
     async claimAudit(tenantId, entry, claim, now) {
       assertTenantId(tenantId);
-      assertAuditedTransition(entry);
-      return outbox.claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
+      assertAuditedEntry(entry);
+      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
     },
 
     async markAudited(tenantId, entry, at) {
       assertTenantId(tenantId);
-      assertAuditedTransition(entry);
-      await outbox.mark(tenantId, entry, normaliseInstant(at, 'at'));
+      assertAuditedEntry(entry);
+      await outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

@@ -2,14 +2,14 @@ import type { Database } from 'better-sqlite3';
 import {
   anomalyState,
   assertAnomalyKey,
-  assertAuditedTransition,
+  assertAuditedEntry,
   assertListQuery,
   assertObservation,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
-  compareAuditedTransitions,
+  compareAuditedEntries,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { compareOwedAudits, normaliseAuditClaim, normaliseOwedAudit, normaliseOwedQuery } from '../audit-outbox-rules.js';
@@ -20,8 +20,9 @@ import type {
   AnomalyTransition,
   AnomalyType,
   AnomalyVerification,
-  AuditedAnomalyTransition,
+  AuditedAnomalyEntry,
   OwedAudit,
+  StoredAnomaly,
 } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
@@ -62,19 +63,25 @@ const SELECT_STATE = `
   LEFT JOIN anomaly_transitions t ON t.tenant_id = a.tenant_id AND t.anomaly_id = a.id
     AND t.seq = (SELECT max(seq) FROM anomaly_transitions m WHERE m.tenant_id = a.tenant_id AND m.anomaly_id = a.id)`;
 
+type StoredAnomalyRow = Pick<AnomalyRow, 'id' | 'type' | 'policy_module' | 'policy_function' | 'version' | 'occurrence' | 'detected_at' | 'observation' | 'verification'>;
+
+function storedAnomalyOf(row: StoredAnomalyRow): StoredAnomaly {
+  return {
+    id: row.id,
+    type: row.type as AnomalyType,
+    policyModule: row.policy_module,
+    policyFunction: row.policy_function,
+    version: row.version,
+    occurrence: row.occurrence,
+    detectedAt: row.detected_at,
+    observation: JSON.parse(row.observation) as StoredAnomaly['observation'],
+    verification: row.verification === null ? null : (JSON.parse(row.verification) as StoredAnomaly['verification']),
+  };
+}
+
 function stateOf(row: AnomalyRow): AnomalyState {
   return anomalyState(
-    {
-      id: row.id,
-      type: row.type as AnomalyType,
-      policyModule: row.policy_module,
-      policyFunction: row.policy_function,
-      version: row.version,
-      occurrence: row.occurrence,
-      detectedAt: row.detected_at,
-      observation: JSON.parse(row.observation) as AnomalyState['observation'],
-      verification: row.verification === null ? null : (JSON.parse(row.verification) as AnomalyState['verification']),
-    },
+    storedAnomalyOf(row),
     row.status_seq === null ? null : { seq: row.status_seq, to: row.to_status as AnomalyStatus, occurredAt: row.status_changed_at! },
   );
 }
@@ -96,8 +103,13 @@ function transitionOf(row: TransitionRow): AnomalyTransition {
 export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
   const insert = db.prepare(
     `INSERT OR IGNORE INTO anomalies
-     (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation, verification)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation, verification,
+      detected_observation, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const asDetected = db.prepare<[string, string], StoredAnomalyRow>(
+    `SELECT id, type, policy_module, policy_function, version, occurrence, detected_at, detected_observation AS observation, NULL AS verification
+     FROM anomalies WHERE tenant_id = ? AND id = ? AND detected_observation IS NOT NULL`,
   );
   const byId = db.prepare<[string, string], AnomalyRow>(`${SELECT_STATE} WHERE a.tenant_id = ? AND a.id = ?`);
   const latest = db.prepare<[string, string, string, string, number], AnomalyRow>(
@@ -126,12 +138,20 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
   const transitions = db.prepare<[string, string], TransitionRow>(
     `SELECT ${TRANSITION_COLUMNS} FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? ORDER BY seq`,
   );
-  const outbox = sqliteAuditOutbox<AuditedAnomalyTransition>(db, {
-    table: 'anomaly_transitions',
-    key: ['anomaly_id', 'seq'],
-    entryOf: (anomalyId, seq) => ({ anomalyId, seq }),
-    keyOf: ({ anomalyId, seq }) => [anomalyId, seq],
-  });
+  const outboxes = {
+    detection: sqliteAuditOutbox<AuditedAnomalyEntry>(db, {
+      table: 'anomalies',
+      key: ['id'],
+      entryOf: ([anomalyId]) => ({ kind: 'detection', anomalyId: anomalyId as string }),
+      keyOf: (entry) => [entry.anomalyId],
+    }),
+    transition: sqliteAuditOutbox<AuditedAnomalyEntry>(db, {
+      table: 'anomaly_transitions',
+      key: ['anomaly_id', 'seq'],
+      entryOf: ([anomalyId, seq]) => ({ kind: 'transition', anomalyId: anomalyId as string, seq: seq as number }),
+      keyOf: (entry) => [entry.anomalyId, entry.kind === 'transition' ? entry.seq : 0],
+    }),
+  };
 
   const update = db.transaction((tenantId: string, id: string, observation: string | undefined, verification: string | undefined): boolean => {
     if (exists.get(tenantId, id) === undefined) return false;
@@ -152,15 +172,24 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
   });
 
   return {
-    async insert(tenantId, anomaly) {
+    async insert(tenantId, anomaly, owedAudit) {
       assertTenantId(tenantId);
       assertStoredAnomaly(anomaly);
+      const observation = JSON.stringify(anomaly.observation);
+      const owed = owedAudit === undefined ? null : normaliseOwedAudit(owedAudit);
       const result = insert.run(
         tenantId, anomaly.id, anomaly.type, anomaly.policyModule, anomaly.policyFunction, anomaly.version, anomaly.occurrence,
-        normaliseInstant(anomaly.detectedAt, 'detectedAt'), JSON.stringify(anomaly.observation),
-        anomaly.verification === null ? null : JSON.stringify(anomaly.verification),
+        normaliseInstant(anomaly.detectedAt, 'detectedAt'), observation,
+        anomaly.verification === null ? null : JSON.stringify(anomaly.verification), observation, ...owedAuditValues(owed),
       );
       return result.changes === 1;
+    },
+
+    async asDetected(tenantId, id) {
+      assertTenantId(tenantId);
+      if (!isAnomalyId(id)) return null;
+      const row = asDetected.get(tenantId, id);
+      return row === undefined ? null : storedAnomalyOf(row);
     },
 
     async latest(tenantId, key) {
@@ -213,19 +242,21 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
     },
 
     async owedAudits(now, limit) {
-      return outbox.owed(normaliseOwedQuery(now, limit), limit).sort(compareOwedAudits(compareAuditedTransitions));
+      const before = normaliseOwedQuery(now, limit);
+      const owed = [...outboxes.detection.owed(before, limit), ...outboxes.transition.owed(before, limit)];
+      return owed.sort(compareOwedAudits(compareAuditedEntries)).slice(0, limit);
     },
 
     async claimAudit(tenantId, entry, claim, now) {
       assertTenantId(tenantId);
-      assertAuditedTransition(entry);
-      return outbox.claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
+      assertAuditedEntry(entry);
+      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
     },
 
     async markAudited(tenantId, entry, at) {
       assertTenantId(tenantId);
-      assertAuditedTransition(entry);
-      outbox.mark(tenantId, entry, normaliseInstant(at, 'at'));
+      assertAuditedEntry(entry);
+      outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
     },
   };
 }

@@ -6,15 +6,18 @@ import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../ports.js';
  * columns `audit_record_id`, `audit_claimed_by`, `audit_claimed_until` and `audited_at` (NULL
  * record id: the row owes nothing), a partial index of its owed rows by claim end, and triggers
  * that let only the claim and the mark of an owed row change. An entry is named by the tenant and
- * two key columns: a name (text) and a number.
+ * the table's key columns after it.
  */
 export interface SqliteOutboxTable<Entry> {
   table: string;
-  /** The entry's key columns after `tenant_id`: a text column and an integer column. */
-  key: readonly [text: string, number: string];
-  entryOf(text: string, number: number): Entry;
-  keyOf(entry: Entry): [string, number];
+  /** The entry's key columns after `tenant_id`. */
+  key: readonly string[];
+  /** The entry of a row, from its key columns' values in `key`'s order. */
+  entryOf(key: readonly SqliteKeyValue[]): Entry;
+  keyOf(entry: Entry): SqliteKeyValue[];
 }
+
+export type SqliteKeyValue = string | number;
 
 export interface SqliteAuditOutbox<Entry> {
   /** Owed rows whose claim ended before `before`, the longest-ended first, at most `limit`. */
@@ -26,11 +29,10 @@ export interface SqliteAuditOutbox<Entry> {
 
 interface OwedRow {
   tenant_id: string;
-  name: string;
-  n: number;
   audit_record_id: string;
   audit_claimed_by: string;
   audit_claimed_until: string;
+  [keyColumn: string]: SqliteKeyValue;
 }
 
 // The WHERE repeats the partial indexes' condition, so SQLite reads owed rows only.
@@ -42,23 +44,22 @@ export function owedAuditValues(owed: OwedAudit | null): [string | null, string 
 }
 
 export function sqliteAuditOutbox<Entry>(db: Database, spec: SqliteOutboxTable<Entry>): SqliteAuditOutbox<Entry> {
-  const { table } = spec;
-  const [text, number] = spec.key;
-  const entryWhere = `tenant_id = ? AND ${text} = ? AND ${number} = ? AND ${OWED}`;
+  const { table, key } = spec;
+  const entryWhere = `tenant_id = ? AND ${key.map((column) => `${column} = ?`).join(' AND ')} AND ${OWED}`;
   const list = db.prepare<[string, number], OwedRow>(
-    `SELECT tenant_id, ${text} AS name, ${number} AS n, audit_record_id, audit_claimed_by, audit_claimed_until
+    `SELECT tenant_id, ${key.join(', ')}, audit_record_id, audit_claimed_by, audit_claimed_until
      FROM ${table} WHERE ${OWED} AND audit_claimed_until < ? ORDER BY audit_claimed_until LIMIT ?`,
   );
-  const claim = db.prepare<[string, string, string, string, number, string]>(
+  const claim = db.prepare<SqliteKeyValue[]>(
     `UPDATE ${table} SET audit_claimed_by = ?, audit_claimed_until = ? WHERE ${entryWhere} AND audit_claimed_until < ?`,
   );
-  const mark = db.prepare<[string, string, string, number]>(`UPDATE ${table} SET audited_at = ? WHERE ${entryWhere}`);
+  const mark = db.prepare<SqliteKeyValue[]>(`UPDATE ${table} SET audited_at = ? WHERE ${entryWhere}`);
 
   return {
     owed(before, limit) {
       return list.all(before, limit).map((row) => ({
         tenantId: row.tenant_id,
-        entry: spec.entryOf(row.name, row.n),
+        entry: spec.entryOf(key.map((column) => row[column]!)),
         recordId: row.audit_record_id,
         claim: { owner: row.audit_claimed_by, until: row.audit_claimed_until },
       }));

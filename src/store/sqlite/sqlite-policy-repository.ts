@@ -18,7 +18,7 @@ import {
   compareRegistryEntries,
 } from '../policy-store-rules.js';
 import { assertTenantId, compareText, normaliseInstant } from '../store-rules.js';
-import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
+import { owedAuditValues, sqliteAuditOutbox, type SqliteKeyValue } from './sqlite-audit-outbox.js';
 
 interface VersionRow {
   policy_module: string;
@@ -71,7 +71,7 @@ function toActivation(row: ActivationRow): PolicyActivation {
   };
 }
 
-function registryKey(entry: AuditedRegistryEntry): [string, number] {
+function registryKey(entry: AuditedRegistryEntry): SqliteKeyValue[] {
   return [entry.policyModule, entry.kind === 'version' ? entry.version : entry.seq];
 }
 
@@ -121,13 +121,13 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     version: sqliteAuditOutbox<AuditedRegistryEntry>(db, {
       table: 'policy_versions',
       key: ['policy_module', 'version'],
-      entryOf: (policyModule, version) => ({ kind: 'version', policyModule, version }),
+      entryOf: ([policyModule, version]) => ({ kind: 'version', policyModule: policyModule as string, version: version as number }),
       keyOf: registryKey,
     }),
     activation: sqliteAuditOutbox<AuditedRegistryEntry>(db, {
       table: 'policy_activations',
       key: ['policy_module', 'seq'],
-      entryOf: (policyModule, seq) => ({ kind: 'activation', policyModule, seq }),
+      entryOf: ([policyModule, seq]) => ({ kind: 'activation', policyModule: policyModule as string, seq: seq as number }),
       keyOf: registryKey,
     }),
   };

@@ -112,16 +112,46 @@ describe('SQLite migrations', () => {
       { anomalyId: 'a-1', seq: 1, from: 'OPEN', to: 'DISMISSED', note: 'old', actorId: 'alice', occurredAt: '2026-01-01T01:00:00.000Z' },
     ]);
     const claim = { owner: 'p', until: '2999-01-01T00:00:00.000Z' };
-    expect(await store.anomalies.claimAudit('acme', { anomalyId: 'a-1', seq: 1 }, claim, '2998-01-01T00:00:00.000Z')).toBe(false);
+    expect(await store.anomalies.claimAudit('acme', { kind: 'transition', anomalyId: 'a-1', seq: 1 }, claim, '2998-01-01T00:00:00.000Z')).toBe(false);
     expect(() => store.raw.prepare("UPDATE anomaly_transitions SET audited_at = 'x'").run()).toThrow(/append-only/);
     // An owed change: its claim and mark may change, its content never, and nothing once audited.
     const change = { anomalyId: 'a-1', seq: 2, from: 'DISMISSED' as const, to: 'OPEN' as const, note: null, actorId: 'bob', occurredAt: '2026-01-02T00:00:00.000Z' };
     await store.anomalies.appendTransition('acme', change, { recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } });
     expect(() => store.raw.prepare("UPDATE anomaly_transitions SET note = 'changed' WHERE seq = 2").run()).toThrow(/append-only/);
     store.raw.prepare("UPDATE anomaly_transitions SET audit_claimed_by = 'q' WHERE seq = 2").run();
-    await store.anomalies.markAudited('acme', { anomalyId: 'a-1', seq: 2 }, '2026-01-02T00:00:30.000Z');
+    await store.anomalies.markAudited('acme', { kind: 'transition', anomalyId: 'a-1', seq: 2 }, '2026-01-02T00:00:30.000Z');
     expect(() => store.raw.prepare('UPDATE anomaly_transitions SET audited_at = NULL WHERE seq = 2').run()).toThrow(/append-only/);
     expect(() => store.raw.prepare('DELETE FROM anomaly_transitions WHERE seq = 2').run()).toThrow(/append-only/);
+    await store.close();
+  });
+
+  it('leave anomalies stored before they owed their detection record owing nothing; an owed one keeps its detection', async () => {
+    const path = join(dir, 'detections.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 7));
+    old
+      .prepare(
+        `INSERT INTO anomalies (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation)
+         VALUES ('acme', 'a-1', 'ZOMBIE_VERSION', 'm.x', 'r', 1, 1, '2026-01-01T00:00:00.000Z', '{}')`,
+      )
+      .run();
+    old.close();
+    const store = await openSqliteStore(path);
+    expect(await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 100)).toEqual([]);
+    expect(await store.anomalies.asDetected('acme', 'a-1')).toBeNull();
+    expect(await store.anomalies.get('acme', 'a-1')).toMatchObject({ id: 'a-1', status: 'OPEN' });
+    expect(() => store.raw.prepare("UPDATE anomalies SET audited_at = 'x'").run()).toThrow(/settled/);
+    // An owed detection: its claim and mark may change, and its observation (a later round); never
+    // its identity or what it was detected with; nothing of the record once it is audited.
+    const observation = { observedAt: '2026-01-02T00:00:00.000Z', severity: 'LOW' as const, summary: 's', metrics: {}, recommendedActions: [] };
+    const anomaly = { type: 'ZOMBIE_VERSION' as const, policyModule: 'm.x', policyFunction: 'r', version: 2, id: 'a-2', occurrence: 1, detectedAt: '2026-01-02T00:00:00.000Z', observation, verification: null };
+    await store.anomalies.insert('acme', anomaly, { recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } });
+    expect(() => store.raw.prepare("UPDATE anomalies SET detected_at = 'x' WHERE id = 'a-2'").run()).toThrow(/immutable/);
+    expect(() => store.raw.prepare("UPDATE anomalies SET detected_observation = '{}' WHERE id = 'a-2'").run()).toThrow(/immutable/);
+    store.raw.prepare("UPDATE anomalies SET audit_claimed_by = 'q', observation = '{}' WHERE id = 'a-2'").run();
+    await store.anomalies.markAudited('acme', { kind: 'detection', anomalyId: 'a-2' }, '2026-01-02T00:00:30.000Z');
+    expect(() => store.raw.prepare("UPDATE anomalies SET audited_at = NULL WHERE id = 'a-2'").run()).toThrow(/settled/);
+    expect(await store.anomalies.asDetected('acme', 'a-2')).toEqual(anomaly);
     await store.close();
   });
 
