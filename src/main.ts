@@ -330,8 +330,8 @@ export const startApi: PartStarter = async (runtime) => {
     auditLease,
     onAuditMarkError,
   });
-  // Writes the audit records that deploys, rollbacks and anomaly status changes owe when their own
-  // write failed, in this or any process.
+  // Writes the audit records that deploys, rollbacks, detections and anomaly status changes owe
+  // when their own write failed, in this or any process.
   const auditOutboxFollower = createAuditOutboxFollower({
     outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
     auditRecords: store.audit,

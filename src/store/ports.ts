@@ -434,7 +434,8 @@ export interface AnomalyRepository extends AuditOutboxRepository<AuditedAnomalyE
   /**
    * The anomaly as it was inserted (its first observation; a detection round replaces the stored
    * one), for the record its detection owes; null for an unknown id, or an anomaly stored before
-   * the store kept what it was detected with.
+   * the store kept what it was detected with. An adapter that stores a detection and its anomaly
+   * in two inserts stores here the anomaly of a detection whose writer stopped between them.
    */
   asDetected(tenantId: string, id: string): Promise<StoredAnomaly | null>;
   /** The key's anomaly with the highest occurrence, or null. */

@@ -283,7 +283,11 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       expect(await repo.update(tenant, 'd-1', { observation: later, verification: { verifiedAt: at(50), outcome: 'OPEN', reason: 'CONDITION_PERSISTS', metrics: { failureRate: 0.2 } } })).toBe(true);
       expect(await repo.asDetected(tenant, 'd-1')).toEqual(anomaly('d-1'));
       expect(await repo.get(tenant, 'd-1')).toMatchObject({ observation: later, status: 'DISMISSED' });
-      expect(Object.keys((await repo.get(tenant, 'd-1'))!).sort()).toEqual([...Object.keys(anomaly('d-1')), 'status', 'statusSeq', 'statusChangedAt'].sort());
+      const stateKeys = [...Object.keys(anomaly('d-1')), 'status', 'statusSeq', 'statusChangedAt'].sort();
+      expect(Object.keys((await repo.get(tenant, 'd-1'))!).sort()).toEqual(stateKeys);
+      expect(Object.keys((await repo.latest(tenant, KEY))!).sort()).toEqual(stateKeys);
+      const listed = await repo.list(tenant, { detectedFrom: '2000-01-01T00:00:00.000Z', offset: 0, limit: 10 });
+      expect(listed.items.map((item) => Object.keys(item).sort())).toEqual([stateKeys, stateKeys]);
       expect(await repo.asDetected(tenant, 'nobody')).toBeNull();
       expect(await repo.asDetected(tenant, 'not an id!')).toBeNull();
       expect(await repo.asDetected(newTenant('owed-detection-other'), 'd-1')).toBeNull();

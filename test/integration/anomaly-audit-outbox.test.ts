@@ -302,6 +302,20 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     expect(await b.follower.followOnce()).toMatchObject({ owed: 0 });
   });
 
+  it('a detection recorded before its writer stopped is found by the follower, not written again', async () => {
+    const tenant = newTenant();
+    const a = await startProcess({ anomalies: (r) => marksFailing(r, 1) });
+    await a.store.rollups.add(tenant.tenantId, [bucket(T0 - 10 * 60_000, 100, 30)]);
+    expect(await a.detector.detectTenant(tenant.tenantId)).toMatchObject({ opened: 1 });
+    expect(a.markErrors).toHaveLength(1);
+    clock.advance(LEASE_MS + 1);
+    const b = await startProcess();
+    expect(await b.follower.followOnce()).toEqual({ owed: 1, written: 0, found: 1, skipped: 0, failed: 0 });
+    expect((await chainOf(a.store, tenant.tenantId)).filter((r) => r.eventType === DETECTED)).toHaveLength(1);
+    clock.advance(LEASE_MS + 1);
+    expect(await b.follower.followOnce()).toMatchObject({ owed: 0 });
+  });
+
   it('a record appended before its writer stopped is found, not written again', async () => {
     const tenant = newTenant();
     const a = await startProcess({ anomalies: (r) => marksFailing(r, 2) });

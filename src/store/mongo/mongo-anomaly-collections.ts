@@ -2,13 +2,14 @@ import type { Db, IndexDescription } from 'mongodb';
 import type { AnomalyStatus, AnomalyType } from '../ports.js';
 import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
-/** Collections of anomalies, their status changes and the tenants' detection settings. */
+/** Collections of anomalies, their detections, their status changes and the tenants' detection settings. */
 export const ANOMALY_COLLECTIONS = {
   anomalies: 'anomalies',
+  detections: 'anomaly_detections',
   transitions: 'anomaly_transitions',
   settings: 'anomaly_settings',
   /**
-   * Claims on the anomalies' and the transitions' owed audit records after the first (see
+   * Claims on the detections' and the transitions' owed audit records after the first (see
    * mongo-audit-outbox.ts); one collection serves both, as a claim's `_id` holds its record id.
    */
   auditClaims: 'anomaly_audit_claims',
@@ -16,12 +17,9 @@ export const ANOMALY_COLLECTIONS = {
 
 /**
  * `_id` is `<tenant>:<id>`, so a lookup by id is an `_id` equality. Observation and verification are
- * JSON text, like audit payloads: metrics come back exactly as written. `detectedObservation` is the
- * observation it was detected with (detection rounds replace `observation`), which its
- * ANOMALY_DETECTED record is made of; absent `audit` fields: the anomaly owes no record (stored
- * before detections owed records).
+ * JSON text, like audit payloads: metrics come back exactly as written.
  */
-export interface AnomalyDocument extends AuditedEntryFields {
+export interface AnomalyDocument {
   _id: string;
   tenantId: string;
   id: string;
@@ -33,7 +31,27 @@ export interface AnomalyDocument extends AuditedEntryFields {
   detectedAt: string;
   observation: string;
   verification: string | null;
-  detectedObservation?: string;
+}
+
+/**
+ * An anomaly as it was detected, inserted before the anomaly itself and never changed but for the
+ * mark of the ANOMALY_DETECTED record it owes: the outbox entry of that record. It is a document
+ * of its own because FerretDB loses one of two concurrent updates of a document, and the anomaly's
+ * observation and verification are updated. Its unique (tenant, key, occurrence) decides which of
+ * concurrent detectors opens an occurrence. `_id` is the anomaly's. Anomalies stored before
+ * detections were kept have none (and owe nothing).
+ */
+export interface AnomalyDetectionDocument extends AuditedEntryFields {
+  _id: string;
+  tenantId: string;
+  anomalyId: string;
+  type: AnomalyType;
+  policyModule: string;
+  policyFunction: string;
+  version: number;
+  occurrence: number;
+  detectedAt: string;
+  observation: string;
 }
 
 /**
@@ -70,6 +88,13 @@ export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
       unique: true,
     },
     { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' },
+  ],
+  [ANOMALY_COLLECTIONS.detections]: [
+    {
+      key: { tenantId: 1, type: 1, policyModule: 1, policyFunction: 1, version: 1, occurrence: 1 },
+      name: 'tenant_key_occurrence_unique',
+      unique: true,
+    },
     AUDIT_PENDING_INDEX,
   ],
   [ANOMALY_COLLECTIONS.transitions]: [

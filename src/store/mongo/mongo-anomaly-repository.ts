@@ -27,6 +27,7 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { mongoAuditOutbox, owedAuditFields } from './mongo-audit-outbox.js';
 import {
   ANOMALY_COLLECTIONS,
+  type AnomalyDetectionDocument,
   type AnomalyDocument,
   type AnomalyTransitionDocument,
 } from './mongo-anomaly-collections.js';
@@ -47,7 +48,7 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
 const anomalyDocumentId = (tenantId: string, anomalyId: string) => `${tenantId}:${anomalyId}`;
 const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
 
-function storedAnomalyOf(doc: AnomalyDocument, observation: string): StoredAnomaly {
+function storedAnomalyOf(doc: AnomalyDocument): StoredAnomaly {
   return {
     id: doc.id,
     type: doc.type,
@@ -56,14 +57,21 @@ function storedAnomalyOf(doc: AnomalyDocument, observation: string): StoredAnoma
     version: doc.version,
     occurrence: doc.occurrence,
     detectedAt: doc.detectedAt,
-    observation: JSON.parse(observation) as StoredAnomaly['observation'],
+    observation: JSON.parse(doc.observation) as StoredAnomaly['observation'],
     verification: doc.verification === null ? null : (JSON.parse(doc.verification) as StoredAnomaly['verification']),
   };
 }
 
+/** The anomaly as a detection stores it: no verification yet. */
+function anomalyOfDetection(detection: AnomalyDetectionDocument): AnomalyDocument {
+  const { _id, tenantId, anomalyId, type, policyModule, policyFunction, version, occurrence, detectedAt, observation } = detection;
+  return { _id, tenantId, id: anomalyId, type, policyModule, policyFunction, version, occurrence, detectedAt, observation, verification: null };
+}
+
 /**
- * Every race is decided by an insert: the unique (tenant, key, occurrence) index for detectors
- * opening the same anomaly, the transition `_id` `<tenant>:<anomaly>:<seq>` for concurrent status
+ * Every race is decided by an insert: the detections' unique (tenant, key, occurrence) index for
+ * detectors opening the same anomaly (the detection is inserted first, then the anomaly; whoever
+ * finds a detection without its anomaly completes it), the transition `_id` `<tenant>:<anomaly>:<seq>` for concurrent status
  * changes (FerretDB 1.24 has no transactions and no isolated read-modify-write). Observation and
  * verification are replaced with `$set`: their writers (detection, the verification job) agree
  * that the newest observation wins. A status is found by probing transition `_id`s from seq 1
@@ -71,13 +79,14 @@ function storedAnomalyOf(doc: AnomalyDocument, observation: string): StoredAnoma
  */
 export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const anomalies = db.collection<AnomalyDocument>(ANOMALY_COLLECTIONS.anomalies);
+  const detections = db.collection<AnomalyDetectionDocument>(ANOMALY_COLLECTIONS.detections);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
   const outboxes = {
     detection: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
-      entries: ANOMALY_COLLECTIONS.anomalies,
+      entries: ANOMALY_COLLECTIONS.detections,
       claims: ANOMALY_COLLECTIONS.auditClaims,
-      entryFields: ['id'],
-      entryOf: (doc) => ({ kind: 'detection', anomalyId: doc.id as string }),
+      entryFields: ['anomalyId'],
+      entryOf: (doc) => ({ kind: 'detection', anomalyId: doc.anomalyId as string }),
       documentId: (tenantId, { anomalyId }) => anomalyDocumentId(tenantId, anomalyId),
     }),
     transition: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
@@ -91,10 +100,20 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
     transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
 
+  /** Stores the anomaly of a detection whose writer stopped before storing it (a no-op when stored). */
+  async function completeDetection(detection: AnomalyDetectionDocument): Promise<void> {
+    if ((await anomalies.findOne({ _id: detection._id }, { projection: { _id: 1 } })) !== null) return;
+    try {
+      await anomalies.insertOne(anomalyOfDetection(detection));
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
   async function withStatus(tenantId: string, doc: AnomalyDocument): Promise<AnomalyState> {
     const { value } = await contiguousHead((n) => transitionAt(tenantId, doc.id, n), 0);
     return anomalyState(
-      storedAnomalyOf(doc, doc.observation),
+      storedAnomalyOf(doc),
       value === null ? null : { seq: value.seq, to: value.to, occurredAt: value.occurredAt },
     );
   }
@@ -103,37 +122,50 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
     async insert(tenantId, anomaly, owedAudit) {
       assertTenantId(tenantId);
       assertStoredAnomaly(anomaly);
-      const owedFields = owedAuditFields(owedAudit);
-      const observation = JSON.stringify(anomaly.observation);
+      const detection: AnomalyDetectionDocument = {
+        _id: anomalyDocumentId(tenantId, anomaly.id),
+        tenantId,
+        anomalyId: anomaly.id,
+        type: anomaly.type,
+        policyModule: anomaly.policyModule,
+        policyFunction: anomaly.policyFunction,
+        version: anomaly.version,
+        occurrence: anomaly.occurrence,
+        detectedAt: normaliseInstant(anomaly.detectedAt, 'detectedAt'),
+        observation: JSON.stringify(anomaly.observation),
+        ...owedAuditFields(owedAudit),
+      };
       try {
-        await anomalies.insertOne({
-          _id: anomalyDocumentId(tenantId, anomaly.id),
-          tenantId,
-          id: anomaly.id,
-          type: anomaly.type,
-          policyModule: anomaly.policyModule,
-          policyFunction: anomaly.policyFunction,
-          version: anomaly.version,
-          occurrence: anomaly.occurrence,
-          detectedAt: normaliseInstant(anomaly.detectedAt, 'detectedAt'),
-          observation,
-          verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification),
-          detectedObservation: observation,
-          ...owedFields,
-        });
+        await detections.insertOne(detection);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+        // Another detector opened this occurrence; should it have stopped before storing its anomaly, complete it.
+        const { type, policyModule, policyFunction, version, occurrence } = anomaly;
+        const winner = await detections.findOne({ tenantId, type, policyModule, policyFunction, version, occurrence });
+        if (winner !== null) await completeDetection(winner);
+        return false;
+      }
+      const stored = { ...anomalyOfDetection(detection), verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification) };
+      try {
+        await anomalies.insertOne(stored);
         return true;
       } catch (error) {
-        if (isDuplicateKey(error)) return false;
-        throw error;
+        if (!isDuplicateKey(error)) throw error;
+        // Completed from this detection by another writer: the anomaly is this one's.
+        if ((await anomalies.findOne({ _id: stored._id }, { projection: { _id: 1 } })) !== null) return true;
+        // The occurrence is an anomaly stored before detections were kept: this one was never opened.
+        await detections.deleteOne({ _id: detection._id });
+        return false;
       }
     },
 
     async asDetected(tenantId, id) {
       assertTenantId(tenantId);
       if (!isAnomalyId(id)) return null;
-      const doc = await anomalies.findOne({ _id: anomalyDocumentId(tenantId, id) });
-      if (doc?.detectedObservation === undefined) return null;
-      return { ...storedAnomalyOf(doc, doc.detectedObservation), verification: null };
+      const detection = await detections.findOne({ _id: anomalyDocumentId(tenantId, id) });
+      if (detection === null) return null;
+      await completeDetection(detection);
+      return storedAnomalyOf(anomalyOfDetection(detection));
     },
 
     async latest(tenantId, key) {

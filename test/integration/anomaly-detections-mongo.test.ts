@@ -1,0 +1,99 @@
+// How the MongoDB adapter stores an anomaly's detection (FerretDB in CI: no transactions, and one
+// of two concurrent updates of a document is lost): a document of its own, inserted before the
+// anomaly, never updated but for its audit mark; whoever finds it without its anomaly completes it.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openMongoStore, type AnomalyObservation, type MongoStore, type OwedAudit, type StoredAnomaly } from '../../src/store/index.js';
+import { describeWithMongo, dropMongoDatabase, uniqueDatabaseName } from '../support/index.js';
+
+const KEY = { type: 'HIGH_FAILURE_RATE', policyModule: 'acme.claims', policyFunction: 'assess', version: 1 } as const;
+const AT = '2026-05-01T10:00:00.000Z';
+
+function observation(summary: string): AnomalyObservation {
+  return { observedAt: AT, severity: 'HIGH', summary, metrics: { failureRate: 0.3 }, recommendedActions: [] };
+}
+
+function anomaly(id: string, spec: Partial<StoredAnomaly> = {}): StoredAnomaly {
+  return { ...KEY, id, occurrence: 1, detectedAt: AT, observation: observation('first'), verification: null, ...spec };
+}
+
+const owed = (recordId: string): OwedAudit => ({ recordId, claim: { owner: 'detector', until: '2026-05-01T10:01:00.000Z' } });
+
+describeWithMongo('anomaly detections on MongoDB', (url) => {
+  const database = uniqueDatabaseName('pe_test_detections');
+  let store: MongoStore;
+  let other: MongoStore;
+  let tenants = 0;
+  const newTenant = () => `detections-${(tenants += 1)}`;
+
+  beforeAll(async () => {
+    store = await openMongoStore({ url, database });
+    other = await openMongoStore({ url, database });
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await other?.close();
+    await dropMongoDatabase(url, database);
+  });
+
+  it('keeps every observation update and every audit mark when the two race on one anomaly', async () => {
+    const tenant = newTenant();
+    for (let round = 1; round <= 40; round += 1) {
+      const id = `race-${round}`;
+      expect(await store.anomalies.insert(tenant, anomaly(id, { version: round }), owed(`rec-${round}`))).toBe(true);
+      await Promise.all([
+        store.anomalies.markAudited(tenant, { kind: 'detection', anomalyId: id }, AT),
+        other.anomalies.update(tenant, id, { observation: observation(`round ${round}`) }),
+      ]);
+      expect((await store.anomalies.get(tenant, id))?.observation.summary).toBe(`round ${round}`);
+      expect((await store.anomalies.asDetected(tenant, id))?.observation.summary).toBe('first');
+    }
+    expect((await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 10_000)).filter((o) => o.tenantId === tenant)).toEqual([]);
+  }, 60_000);
+
+  it('completes an anomaly whose writer stopped after storing its detection: by the next opener, or by the follower’s read', async () => {
+    const tenant = newTenant();
+    const detections = store.raw.db.collection('anomaly_detections');
+    // What a writer stopped between its two inserts leaves: the detection, owing its record, alone.
+    const stranded = (id: string, version: number) => ({
+      _id: `${tenant}:${id}`,
+      tenantId: tenant,
+      anomalyId: id,
+      ...KEY,
+      version,
+      occurrence: 1,
+      detectedAt: AT,
+      observation: JSON.stringify(observation('first')),
+      audit: { recordId: `rec-${id}`, claimedBy: 'gone', claimedUntil: AT, auditedAt: null },
+      auditPending: true,
+    });
+    await detections.insertOne(stranded('stopped-1', 1) as never);
+    await detections.insertOne(stranded('stopped-2', 2) as never);
+    expect(await store.anomalies.get(tenant, 'stopped-1')).toBeNull();
+    expect(await store.anomalies.latest(tenant, KEY)).toBeNull();
+
+    // The next detection of the key finds the occurrence taken, completes it and updates it instead.
+    expect(await other.anomalies.insert(tenant, anomaly('late-opener'), owed('rec-late'))).toBe(false);
+    expect(await store.anomalies.latest(tenant, KEY)).toMatchObject({ id: 'stopped-1', occurrence: 1, status: 'OPEN', observation: observation('first') });
+    expect(await store.anomalies.get(tenant, 'late-opener')).toBeNull();
+
+    // The follower, reading what the record is made of, completes the other.
+    expect(await store.anomalies.asDetected(tenant, 'stopped-2')).toEqual(anomaly('stopped-2', { version: 2 }));
+    expect(await store.anomalies.get(tenant, 'stopped-2')).toMatchObject({ id: 'stopped-2', version: 2, status: 'OPEN' });
+    const owedIds = (await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 10_000)).filter((o) => o.tenantId === tenant).map((o) => o.recordId);
+    expect(owedIds.sort()).toEqual(['rec-stopped-1', 'rec-stopped-2']);
+  });
+
+  it('leaves an occurrence stored before detections were kept to its anomaly, owing nothing for the loser', async () => {
+    const tenant = newTenant();
+    await store.raw.db.collection('anomalies').insertOne({
+      _id: `${tenant}:old-1`, tenantId: tenant, id: 'old-1', ...KEY, occurrence: 1, detectedAt: AT, observation: JSON.stringify(observation('old')), verification: null,
+    } as never);
+    expect(await store.anomalies.insert(tenant, anomaly('new-1'), owed('rec-new-1'))).toBe(false);
+    expect(await store.anomalies.get(tenant, 'new-1')).toBeNull();
+    expect(await store.anomalies.asDetected(tenant, 'new-1')).toBeNull();
+    expect(await store.anomalies.asDetected(tenant, 'old-1')).toBeNull();
+    expect((await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 10_000)).filter((o) => o.tenantId === tenant)).toEqual([]);
+    expect(await store.anomalies.insert(tenant, anomaly('new-2', { occurrence: 2 }), owed('rec-new-2'))).toBe(true);
+  });
+});
