@@ -41,17 +41,8 @@ export interface AnomalyDocument {
  * concurrent detectors opens an occurrence. `_id` is the anomaly's. Anomalies stored before
  * detections were kept have none (and owe nothing).
  */
-export interface AnomalyDetectionDocument extends AuditedEntryFields {
-  _id: string;
-  tenantId: string;
+export interface AnomalyDetectionDocument extends Omit<AnomalyDocument, 'id' | 'verification'>, AuditedEntryFields {
   anomalyId: string;
-  type: AnomalyType;
-  policyModule: string;
-  policyFunction: string;
-  version: number;
-  occurrence: number;
-  detectedAt: string;
-  observation: string;
 }
 
 /**
@@ -80,23 +71,16 @@ export interface AnomalySettingsDocument {
   updatedAt: string;
 }
 
+/** One anomaly per tenant, key and occurrence: on the detections it decides between detectors. */
+const KEY_OCCURRENCE_UNIQUE: IndexDescription = {
+  key: { tenantId: 1, type: 1, policyModule: 1, policyFunction: 1, version: 1, occurrence: 1 },
+  name: 'tenant_key_occurrence_unique',
+  unique: true,
+};
+
 export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
-  [ANOMALY_COLLECTIONS.anomalies]: [
-    {
-      key: { tenantId: 1, type: 1, policyModule: 1, policyFunction: 1, version: 1, occurrence: 1 },
-      name: 'tenant_key_occurrence_unique',
-      unique: true,
-    },
-    { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' },
-  ],
-  [ANOMALY_COLLECTIONS.detections]: [
-    {
-      key: { tenantId: 1, type: 1, policyModule: 1, policyFunction: 1, version: 1, occurrence: 1 },
-      name: 'tenant_key_occurrence_unique',
-      unique: true,
-    },
-    AUDIT_PENDING_INDEX,
-  ],
+  [ANOMALY_COLLECTIONS.anomalies]: [KEY_OCCURRENCE_UNIQUE, { key: { tenantId: 1, detectedAt: -1 }, name: 'tenant_detected_at' }],
+  [ANOMALY_COLLECTIONS.detections]: [KEY_OCCURRENCE_UNIQUE, AUDIT_PENDING_INDEX],
   [ANOMALY_COLLECTIONS.transitions]: [
     { key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true },
     AUDIT_PENDING_INDEX,
