@@ -1,6 +1,7 @@
-// How the MongoDB adapter stores an anomaly's detection (FerretDB in CI: no transactions, and one
-// of two concurrent updates of a document is lost): a document of its own, inserted before the
-// anomaly, never updated but for its audit mark; whoever finds it without its anomaly completes it.
+// How the MongoDB adapter keeps an anomaly's parts apart (FerretDB in CI: no transactions, and one
+// of two concurrent updates of a document is lost): its detection, inserted before the anomaly and
+// never updated but for its audit mark (whoever finds it without its anomaly completes it), and its
+// verification, which only the verification job writes, while detections update the observation.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openMongoStore, type AnomalyObservation, type MongoStore, type OwedAudit, type StoredAnomaly } from '../../src/store/index.js';
 import { describeWithMongo, dropMongoDatabase, uniqueDatabaseName } from '../support/index.js';
@@ -18,7 +19,7 @@ function anomaly(id: string, spec: Partial<StoredAnomaly> = {}): StoredAnomaly {
 
 const owed = (recordId: string): OwedAudit => ({ recordId, claim: { owner: 'detector', until: '2026-05-01T10:01:00.000Z' } });
 
-describeWithMongo('anomaly detections on MongoDB', (url) => {
+describeWithMongo('anomaly detections and verifications on MongoDB', (url) => {
   const database = uniqueDatabaseName('pe_test_detections');
   let store: MongoStore;
   let other: MongoStore;
@@ -49,6 +50,22 @@ describeWithMongo('anomaly detections on MongoDB', (url) => {
       expect((await store.anomalies.asDetected(tenant, id))?.observation.summary).toBe('first');
     }
     expect((await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 10_000)).filter((o) => o.tenantId === tenant)).toEqual([]);
+  }, 60_000);
+
+  it('keeps a verification and an observation written at once to one anomaly by the verifier and a detector', async () => {
+    const tenant = newTenant();
+    for (let round = 1; round <= 40; round += 1) {
+      const id = `both-${round}`;
+      expect(await store.anomalies.insert(tenant, anomaly(id, { version: round }))).toBe(true);
+      const verification = { verifiedAt: AT, outcome: 'RESOLVED' as const, reason: 'CONDITION_CLEARED', metrics: { round } };
+      await Promise.all([
+        store.anomalies.update(tenant, id, { verification }),
+        other.anomalies.update(tenant, id, { observation: observation(`round ${round}`) }),
+      ]);
+      const state = await store.anomalies.get(tenant, id);
+      expect(state?.observation.summary).toBe(`round ${round}`);
+      expect(state?.verification).toEqual(verification);
+    }
   }, 60_000);
 
   it('completes an anomaly whose writer stopped after storing its detection: by the next opener, or by the follower’s read', async () => {
@@ -86,9 +103,17 @@ describeWithMongo('anomaly detections on MongoDB', (url) => {
 
   it('leaves an occurrence stored before detections were kept to its anomaly, owing nothing for the loser', async () => {
     const tenant = newTenant();
+    const verifiedBefore = { verifiedAt: AT, outcome: 'OPEN' as const, reason: 'CONDITION_HOLDS', metrics: { failureRate: 0.4 } };
     await store.raw.db.collection('anomalies').insertOne({
-      _id: `${tenant}:old-1`, tenantId: tenant, id: 'old-1', ...KEY, occurrence: 1, detectedAt: AT, observation: JSON.stringify(observation('old')), verification: null,
+      _id: `${tenant}:old-1`, tenantId: tenant, id: 'old-1', ...KEY, occurrence: 1, detectedAt: AT, observation: JSON.stringify(observation('old')),
+      verification: JSON.stringify(verifiedBefore),
     } as never);
+    // Its verification, stored with it, reads back until a job verifies it again.
+    expect((await store.anomalies.get(tenant, 'old-1'))?.verification).toEqual(verifiedBefore);
+    const verifiedNow = { ...verifiedBefore, outcome: 'RESOLVED' as const, reason: 'CONDITION_CLEARED' };
+    expect(await store.anomalies.update(tenant, 'old-1', { verification: verifiedNow })).toBe(true);
+    expect((await store.anomalies.latest(tenant, KEY))?.verification).toEqual(verifiedNow);
+    expect(await store.anomalies.update(tenant, 'nobody', { verification: verifiedNow })).toBe(false);
     expect(await store.anomalies.insert(tenant, anomaly('new-1'), owed('rec-new-1'))).toBe(false);
     expect(await store.anomalies.get(tenant, 'new-1')).toBeNull();
     expect(await store.anomalies.asDetected(tenant, 'new-1')).toBeNull();

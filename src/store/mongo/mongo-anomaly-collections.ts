@@ -6,6 +6,7 @@ import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outb
 export const ANOMALY_COLLECTIONS = {
   anomalies: 'anomalies',
   detections: 'anomaly_detections',
+  verifications: 'anomaly_verifications',
   transitions: 'anomaly_transitions',
   settings: 'anomaly_settings',
   /**
@@ -43,6 +44,17 @@ export interface AnomalyDocument {
  */
 export interface AnomalyDetectionDocument extends Omit<AnomalyDocument, 'id' | 'verification'>, AuditedEntryFields {
   anomalyId: string;
+}
+
+/**
+ * What the newest verification job found (JSON text), replaced by each: a document of its own, as
+ * detection rounds update the anomaly's observation at the same time. `_id` is the anomaly's.
+ * Anomalies verified before verifications were apart keep theirs in `AnomalyDocument.verification`.
+ */
+export interface AnomalyVerificationDocument {
+  _id: string;
+  tenantId: string;
+  verification: string;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type AnomalyDetectionDocument,
   type AnomalyDocument,
   type AnomalyTransitionDocument,
+  type AnomalyVerificationDocument,
 } from './mongo-anomaly-collections.js';
 
 function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
@@ -69,6 +70,9 @@ function anomalyOfDetection(detection: AnomalyDetectionDocument): AnomalyDocumen
 }
 
 /**
+ * An anomaly's parts live apart, each written by one kind of writer, because FerretDB loses one of
+ * two concurrent updates of a document: the anomaly (its observation, which detections replace),
+ * its detection (an outbox entry, only marked) and its verification (the verification job's).
  * Every race is decided by an insert: the detections' unique (tenant, key, occurrence) index for
  * detectors opening the same anomaly (the detection is inserted first, then the anomaly; whoever
  * finds a detection without its anomaly completes it), the transition `_id` `<tenant>:<anomaly>:<seq>` for concurrent status
@@ -80,6 +84,7 @@ function anomalyOfDetection(detection: AnomalyDetectionDocument): AnomalyDocumen
 export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const anomalies = db.collection<AnomalyDocument>(ANOMALY_COLLECTIONS.anomalies);
   const detections = db.collection<AnomalyDetectionDocument>(ANOMALY_COLLECTIONS.detections);
+  const verifications = db.collection<AnomalyVerificationDocument>(ANOMALY_COLLECTIONS.verifications);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
   const outboxes = {
     detection: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
@@ -111,9 +116,13 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   }
 
   async function withStatus(tenantId: string, doc: AnomalyDocument): Promise<AnomalyState> {
-    const { value } = await contiguousHead((n) => transitionAt(tenantId, doc.id, n), 0);
+    const [{ value }, verified] = await Promise.all([
+      contiguousHead((n) => transitionAt(tenantId, doc.id, n), 0),
+      verifications.findOne({ _id: doc._id }),
+    ]);
     return anomalyState(
-      storedAnomalyOf(doc),
+      // The job's verification, else the one stored with the anomaly (before verifications were apart).
+      storedAnomalyOf(verified === null ? doc : { ...doc, verification: verified.verification }),
       value === null ? null : { seq: value.seq, to: value.to, occurredAt: value.occurredAt },
     );
   }
@@ -197,18 +206,20 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
 
     async update(tenantId, id, change) {
       assertTenantId(tenantId);
-      const set: Partial<AnomalyDocument> = {};
+      if (change.observation !== undefined) assertObservation(change.observation);
+      if (change.verification !== undefined) assertVerification(change.verification);
+      if (!isAnomalyId(id)) return false;
+      const _id = anomalyDocumentId(tenantId, id);
       if (change.observation !== undefined) {
-        assertObservation(change.observation);
-        set.observation = JSON.stringify(change.observation);
+        const result = await anomalies.updateOne({ _id }, { $set: { observation: JSON.stringify(change.observation) } });
+        if (result.matchedCount === 0) return false;
+      } else if ((await anomalies.findOne({ _id }, { projection: { _id: 1 } })) === null) {
+        return false;
       }
       if (change.verification !== undefined) {
-        assertVerification(change.verification);
-        set.verification = JSON.stringify(change.verification);
+        await verifications.replaceOne({ _id }, { tenantId, verification: JSON.stringify(change.verification) }, { upsert: true });
       }
-      if (!isAnomalyId(id)) return false;
-      const result = await anomalies.updateOne({ _id: anomalyDocumentId(tenantId, id) }, { $set: set });
-      return result.matchedCount === 1;
+      return true;
     },
 
     async appendTransition(tenantId, transition, owedAudit) {
