@@ -12,7 +12,7 @@ import {
   compareAuditedEntries,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
-import { compareOwedAudits, normaliseAuditClaim, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import { auditOutboxOfParts } from '../audit-outbox-rules.js';
 import type {
   AnomalyRepository,
   AnomalyState,
@@ -263,22 +263,6 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       return docs.filter((doc): doc is AnomalyTransitionDocument => doc !== null).map(transitionOf);
     },
 
-    async owedAudits(now, limit) {
-      const before = normaliseOwedQuery(now, limit);
-      const owed = (await Promise.all([outboxes.detection.owed(before), outboxes.transition.owed(before)])).flat();
-      return owed.sort(compareOwedAudits(compareAuditedEntries)).slice(0, limit);
-    },
-
-    async claimAudit(tenantId, entry, claim, now) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
-    },
-
-    async markAudited(tenantId, entry, at) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      await outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
-    },
+    ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareAuditedEntries }),
   };
 }

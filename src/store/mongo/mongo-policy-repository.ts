@@ -1,5 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import { compareOwedAudits, normaliseAuditClaim, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import { auditOutboxOfParts } from '../audit-outbox-rules.js';
 import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
 import {
   assertActivation,
@@ -10,7 +10,7 @@ import {
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
-import { assertTenantId, compareText, normaliseInstant } from '../store-rules.js';
+import { assertTenantId, compareText } from '../store-rules.js';
 import { contiguousHead } from './contiguous-head.js';
 import { mongoAuditOutbox, owedAuditFields } from './mongo-audit-outbox.js';
 import {
@@ -202,22 +202,6 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       return docs.map(copyActivation).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.seq - b.seq);
     },
 
-    async owedAudits(now, limit) {
-      const before = normaliseOwedQuery(now, limit);
-      const owed = [...(await outboxes.version.owed(before)), ...(await outboxes.activation.owed(before))];
-      return owed.sort(compareOwedAudits(compareRegistryEntries)).slice(0, limit);
-    },
-
-    async claimAudit(tenantId, entry, claim, now) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
-    },
-
-    async markAudited(tenantId, entry, at) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      await outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
-    },
+    ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),
   };
 }

@@ -12,7 +12,7 @@ import {
   compareAuditedEntries,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
-import { compareOwedAudits, normaliseAuditClaim, normaliseOwedAudit, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
 import type {
   AnomalyRepository,
   AnomalyState,
@@ -241,22 +241,6 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
       return transitions.all(tenantId, anomalyId).map(transitionOf);
     },
 
-    async owedAudits(now, limit) {
-      const before = normaliseOwedQuery(now, limit);
-      const owed = [...outboxes.detection.owed(before, limit), ...outboxes.transition.owed(before, limit)];
-      return owed.sort(compareOwedAudits(compareAuditedEntries)).slice(0, limit);
-    },
-
-    async claimAudit(tenantId, entry, claim, now) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
-    },
-
-    async markAudited(tenantId, entry, at) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
-    },
+    ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareAuditedEntries }),
   };
 }

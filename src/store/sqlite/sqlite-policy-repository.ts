@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { compareOwedAudits, normaliseAuditClaim, normaliseOwedAudit, normaliseOwedQuery } from '../audit-outbox-rules.js';
+import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
 import type {
   AuditedRegistryEntry,
   OwedAudit,
@@ -17,7 +17,7 @@ import {
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
-import { assertTenantId, compareText, normaliseInstant } from '../store-rules.js';
+import { assertTenantId, compareText } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox, type SqliteKeyValue } from './sqlite-audit-outbox.js';
 
 interface VersionRow {
@@ -212,22 +212,6 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
     },
 
-    async owedAudits(now, limit) {
-      const before = normaliseOwedQuery(now, limit);
-      const owed = [...outboxes.version.owed(before, limit), ...outboxes.activation.owed(before, limit)];
-      return owed.sort(compareOwedAudits(compareRegistryEntries)).slice(0, limit);
-    },
-
-    async claimAudit(tenantId, entry, claim, now) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      return outboxes[entry.kind].claim(tenantId, entry, normaliseAuditClaim(claim), normaliseInstant(now, 'now'));
-    },
-
-    async markAudited(tenantId, entry, at) {
-      assertTenantId(tenantId);
-      assertAuditedEntry(entry);
-      outboxes[entry.kind].mark(tenantId, entry, normaliseInstant(at, 'at'));
-    },
+    ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),
   };
 }

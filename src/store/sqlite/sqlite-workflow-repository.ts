@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { StoreArgumentError } from '../errors.js';
-import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../ports.js';
+import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
 
