@@ -32,16 +32,19 @@ import type { JwtKeyRing } from '../../src/auth/index.js';
 import { deployedRecordId, registryAuditOutbox } from '../../src/policies/index.js';
 import type { AnomalyRepository, AuditChainRepository, AuditRecord, RollupIncrement, Store, StoredAnomaly } from '../../src/store/index.js';
 import {
+  auditFailing,
   connectRedis,
   createBearerCaller,
   createTestApp,
   describeWithMongo,
+  InjectedFailure,
   listen,
   mongoTarget,
   newKeyRing,
   removeRedisPrefix,
   seedAnomalies,
   sqliteTarget,
+  testClock,
   type BearerCall,
   type HttpListener,
   type StoreTarget,
@@ -56,31 +59,6 @@ const DETECTED = 'ANOMALY_DETECTED';
 function bucket(at: number, count: number, failures: number): RollupIncrement {
   const minute = new Date(Math.floor(at / 60_000) * 60_000).toISOString();
   return { policyModule: 'acme.claims', policyFunction: 'assess', version: 1, minute, count, failures, timeSum: count, timeSquares: count, max: 1 };
-}
-
-/** The one clock of every process in a test. */
-function testClock() {
-  let time = T0;
-  return { now: () => new Date(time), advance: (ms: number) => void (time += ms) };
-}
-
-class InjectedFailure extends Error {
-  override readonly name = 'InjectedFailure';
-}
-
-/** An audit repository whose inserts holding a record of `eventType` fail `times` times (a store blip). */
-function auditFailing(repository: AuditChainRepository, eventType: string, times = 1): AuditChainRepository {
-  let left = times;
-  return {
-    ...repository,
-    async insertBatch(tenantId, records) {
-      if (left > 0 && records.some((r) => r.eventType === eventType)) {
-        left -= 1;
-        throw new InjectedFailure(`audit insert of ${eventType} failed`);
-      }
-      return repository.insertBatch(tenantId, records);
-    },
-  };
 }
 
 /** An anomaly repository whose marks fail `times` times: the process stopped between append and mark. */
@@ -135,7 +113,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
 
   beforeEach(() => {
     target = makeTarget();
-    clock = testClock();
+    clock = testClock(T0);
   });
 
   afterEach(async () => {

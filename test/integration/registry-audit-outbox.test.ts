@@ -24,16 +24,11 @@ import {
 } from '../../src/policies/index.js';
 import type { AuditChainRepository, AuditRecord, PolicyRepository, Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
+import { auditFailing, InjectedFailure, testClock } from '../support/outbox-faults.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
 
 const LEASE_MS = 60_000;
 const T0 = Date.UTC(2026, 5, 1, 12);
-
-/** The one clock of every process in a test. */
-function testClock() {
-  let time = T0;
-  return { now: () => new Date(time), advance: (ms: number) => void (time += ms) };
-}
 
 const source = (policyModule: string, rule = 'price') => `Module ${policyModule}.\n\nRule ${rule} given x as Int, produce Int:\n  Return x.\n`;
 
@@ -46,25 +41,6 @@ async function compile(_tenantId: string, text: string): Promise<CompileOutcome>
     module: { moduleName, locale: 'en-US', functions: [{ name: rule, params: [{ name: 'x', type: 'Int' }], returnType: 'Int' }], workflows: [] },
     diagnostics: [],
     executionTimeMs: 1,
-  };
-}
-
-class InjectedFailure extends Error {
-  override readonly name = 'InjectedFailure';
-}
-
-/** An audit repository whose inserts holding a record of `eventType` fail `times` times (a store blip). */
-function auditFailing(repository: AuditChainRepository, eventType: string, times = 1): AuditChainRepository {
-  let left = times;
-  return {
-    ...repository,
-    async insertBatch(tenantId, records) {
-      if (left > 0 && records.some((r) => r.eventType === eventType)) {
-        left -= 1;
-        throw new InjectedFailure(`audit insert of ${eventType} failed`);
-      }
-      return repository.insertBatch(tenantId, records);
-    },
   };
 }
 
@@ -86,7 +62,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
 
   beforeEach(() => {
     target = makeTarget();
-    clock = testClock();
+    clock = testClock(T0);
   });
 
   afterEach(async () => {

@@ -12,3 +12,4 @@ export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-re
 export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.js';
 export { seedAnomalies, type AnomalySeed } from './anomaly-seed.js';
 export { CHROMIUM_PATH, describeWithChromium } from './chromium.js';
+export { auditFailing, InjectedFailure, testClock } from './outbox-faults.js';
