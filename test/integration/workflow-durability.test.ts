@@ -3,14 +3,8 @@
 // runs, and a worker is killed with SIGKILL as soon as they move, then a second one shortly after. BullMQ hands the dead worker's jobs to the other
 // (stalled-job recovery after WORKFLOW_JOB_LOCK_SECONDS); each retry replays the log and goes on.
 // Every workflow must complete, with one event per step and no gap in its sequence, on both stores.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwtKeyRing, createTokenSigner } from '../../src/auth/index.js';
-import { parseJwtKeysSpec } from '../../src/config/index.js';
-import { assertServiceBuilt, describeWithMongo, dropMongoDatabase, REDIS_URL, removeRedisPrefix, runService, uniqueDatabaseName, type ServiceProcess } from '../support/index.js';
+import { describe, expect, it } from 'vitest';
+import { describeWithMongo, dropMongoDatabase, separateProcesses, uniqueDatabaseName, type ServiceProcess, type StoreEnv } from '../support/index.js';
 
 const MODULE = `Module acme.durable.
 
@@ -35,51 +29,10 @@ interface Event {
   eventType: string;
 }
 
-function durability(name: string, storeEnv: () => Promise<{ env: Record<string, string>; dispose(): Promise<void> }>): void {
+function durability(name: string, storeEnv: () => Promise<StoreEnv>): void {
   describe(name, () => {
-    const processes: ServiceProcess[] = [];
-    let env: Record<string, string>;
-    let dispose: () => Promise<void>;
-    let dataDir: string;
-
-    beforeAll(async () => {
-      assertServiceBuilt();
-      dataDir = await mkdtemp(join(tmpdir(), 'pe-durable-'));
-      const store = await storeEnv();
-      dispose = store.dispose;
-      env = {
-        DATA_DIR: dataDir,
-        REDIS_URL,
-        REDIS_KEY_PREFIX: `test-${randomUUID()}`,
-        JWT_KEYS: `k1:${randomBytes(32).toString('base64url')}`,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        ENGINE_THREADS: '1',
-        LOG_LEVEL: 'warn',
-        WORKFLOW_JOB_LOCK_SECONDS: '2',
-        RATE_LIMIT_POINTS: '1000000',
-        ...store.env,
-      };
-    });
-
-    afterAll(async () => {
-      for (const running of processes) {
-        if (running.child.exitCode === null && running.child.signalCode === null) {
-          running.child.kill('SIGKILL');
-          await running.exited;
-        }
-      }
-      await removeRedisPrefix(env.REDIS_KEY_PREFIX!);
-      await dispose?.();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    const start = async (role: string) => {
-      const running = runService(['--role', role], { ...env, LOG_LEVEL: 'info' });
-      processes.push(running);
-      await running.waitForLog('service started');
-      return running;
-    };
+    const deployment = separateProcesses('durable', storeEnv, { WORKFLOW_JOB_LOCK_SECONDS: '2' });
+    const { start } = deployment;
     const kill = async (running: ServiceProcess) => {
       running.child.kill('SIGKILL');
       await running.exited;
@@ -90,17 +43,7 @@ function durability(name: string, storeEnv: () => Promise<{ env: Record<string, 
       // A worker compiles the deploy; it then stops, so that the workflows wait in the queue and
       // the first victim is surely killed in the middle of them, however fast the machine is.
       const compiler = await start('worker');
-      const port = (await api.waitForLog('api listening')).port as number;
-      const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(env.JWT_KEYS!), 'JWT_KEYS'));
-      const token = await signer.sign({ subject: 'durability', tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 3600 });
-      const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-        const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'x-tenant-id': 'acme', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: (await response.json()) as T };
-      };
+      const call = await deployment.memberCalls(api, 'durability');
       expect((await call('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
       // The first start compiles the workflow (the API keeps the definition); the others need no worker.
       const first = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.durable', workflow: 'fourSteps', context: { n: 0 } });

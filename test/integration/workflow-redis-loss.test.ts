@@ -6,17 +6,13 @@
 // every key of the deployment's prefix is deleted. The worker lives through it, as it would through
 // a Redis restart. Every workflow must still finish: the running ones go on, the time limits fire,
 // the signalled ones complete; every log is gapless, without a duplicate, and one event per step.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJwtKeyRing, createTokenSigner } from '../../src/auth/index.js';
-import { parseJwtKeysSpec, SQLITE_FILE_NAME } from '../../src/config/index.js';
+import { describe, expect, it } from 'vitest';
+import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import { openStore, type OpenStoreOptions } from '../../src/store/index.js';
-import { assertServiceBuilt, describeWithMongo, dropMongoDatabase, REDIS_URL, removeRedisPrefix, runService, uniqueDatabaseName, type ServiceProcess } from '../support/index.js';
+import { describeWithMongo, dropMongoDatabase, REDIS_URL, separateProcesses, uniqueDatabaseName, type StoreEnv } from '../support/index.js';
 
 const MODULE = `Module acme.resumable.
 
@@ -62,66 +58,15 @@ interface State {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; dispose(): Promise<void> }, counts: Counts = ALL_KINDS): void {
+function redisLoss(name: string, storeEnv: () => StoreEnv, counts: Counts = ALL_KINDS): void {
   describe(name, () => {
-    const processes: ServiceProcess[] = [];
-    let env: Record<string, string>;
-    let dispose: () => Promise<void>;
-    let dataDir: string;
-
-    beforeAll(async () => {
-      assertServiceBuilt();
-      dataDir = await mkdtemp(join(tmpdir(), 'pe-redis-loss-'));
-      const store = storeEnv();
-      dispose = store.dispose;
-      env = {
-        DATA_DIR: dataDir,
-        REDIS_URL,
-        REDIS_KEY_PREFIX: `test-${randomUUID()}`,
-        JWT_KEYS: `k1:${randomBytes(32).toString('base64url')}`,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        ENGINE_THREADS: '1',
-        LOG_LEVEL: 'info',
-        WORKFLOW_RESUME_INTERVAL_SECONDS: '1',
-        RATE_LIMIT_POINTS: '1000000',
-        ...store.env,
-      };
-    });
-
-    afterAll(async () => {
-      for (const running of processes) {
-        if (running.child.exitCode === null && running.child.signalCode === null) {
-          running.child.kill('SIGKILL');
-          await running.exited;
-        }
-      }
-      await removeRedisPrefix(env.REDIS_KEY_PREFIX!);
-      await dispose?.();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    const start = async (role: string) => {
-      const running = runService(['--role', role], env);
-      processes.push(running);
-      await running.waitForLog('service started');
-      return running;
-    };
+    const deployment = separateProcesses('redis-loss', storeEnv, { WORKFLOW_RESUME_INTERVAL_SECONDS: '1' });
+    const { start } = deployment;
 
     it('finishes every workflow after Redis lost every key: runs go on, time limits fire, no gap, no duplicate', async () => {
       const api = await start('api');
       await start('worker');
-      const port = (await api.waitForLog('api listening')).port as number;
-      const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(env.JWT_KEYS!), 'JWT_KEYS'));
-      const token = await signer.sign({ subject: 'redis-loss', tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 3600 });
-      const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-        const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, 'x-tenant-id': 'acme', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: (await response.json()) as T };
-      };
+      const call = await deployment.memberCalls(api, 'redis-loss');
       const startWorkflows = async (kind: Kind) => {
         const ids: string[] = [];
         for (let n = 0; n < counts[kind]; n += 1) {
@@ -148,14 +93,14 @@ function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; 
 
       // Runs that wait in Redis: the queue is paused, so no worker takes them before they are lost.
       const connection = createRedisClient(REDIS_URL, 'test-redis-loss');
-      const queue = new Queue(QUEUE_NAMES.workflowRun, { connection, prefix: queuePrefix(QUEUE_NAMES.workflowRun, env.REDIS_KEY_PREFIX) });
+      const queue = new Queue(QUEUE_NAMES.workflowRun, { connection, prefix: queuePrefix(QUEUE_NAMES.workflowRun, deployment.env.REDIS_KEY_PREFIX) });
       await queue.pause();
       ids.steady = await startWorkflows('steady');
       for (const id of ids.steady) expect((await call<Event[]>('GET', `/api/v1/workflows/${id}/events`)).body).toHaveLength(1);
       await queue.close();
 
       // Redis comes back empty: every key of this deployment is gone (queues, delayed jobs, the pause).
-      const keys = await connection.keys(`*${env.REDIS_KEY_PREFIX}*`);
+      const keys = await connection.keys(`*${deployment.env.REDIS_KEY_PREFIX}*`);
       expect(keys.length).toBeGreaterThan(0);
       await connection.del(...keys);
       await connection.quit();
@@ -178,8 +123,8 @@ function redisLoss(name: string, storeEnv: () => { env: Record<string, string>; 
       }
       // And each is marked finished, so the sweep reads them no more.
       const location: OpenStoreOptions = {
-        sqlitePath: join(dataDir, SQLITE_FILE_NAME),
-        ...(env.MONGODB_URL !== undefined ? { mongodbUrl: env.MONGODB_URL, mongodbDatabase: env.MONGODB_DATABASE! } : {}),
+        sqlitePath: join(deployment.dataDir, SQLITE_FILE_NAME),
+        ...(deployment.env.MONGODB_URL !== undefined ? { mongodbUrl: deployment.env.MONGODB_URL, mongodbDatabase: deployment.env.MONGODB_DATABASE! } : {}),
       };
       const store = await openStore(location);
       try {

@@ -13,3 +13,4 @@ export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.j
 export { seedAnomalies, type AnomalySeed } from './anomaly-seed.js';
 export { CHROMIUM_PATH, describeWithChromium } from './chromium.js';
 export { auditFailing, InjectedFailure, testClock } from './outbox-faults.js';
+export { separateProcesses, type MemberCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
