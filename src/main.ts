@@ -21,6 +21,7 @@ import {
   answerUnparsableRequests,
   createAnomalyRoutes,
   createApp,
+  createLoginThrottle,
   createQueueBoard,
   createEvaluationRoutes,
   createPolicyRoutes,
@@ -365,7 +366,12 @@ export const startApi: PartStarter = async (runtime) => {
     redis: runtime.redis,
     metrics: runtime.metrics,
     tokenVerifier,
-    queueBoard: createQueueBoard({ queues: runtime.queues, tokenVerifier, operatorTenant: config.OPERATOR_TENANT }),
+    queueBoard: createQueueBoard({
+      queues: runtime.queues,
+      tokenVerifier,
+      operatorTenant: config.OPERATOR_TENANT,
+      loginThrottle: createLoginThrottle({ redis: requestRedis, keyPrefix: `${config.REDIS_KEY_PREFIX}:login-failures` }),
+    }),
     rateLimiter: createTenantRateLimiter({
       redis: requestRedis,
       points: config.RATE_LIMIT_POINTS,

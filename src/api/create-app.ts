@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { AppDeps, AppState } from './app-types.js';
+import { clientErrorFields, isClientCaused } from './client-caused.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { fixedPathMethods } from './middleware/fixed-path-methods.js';
 import { httpMetrics } from './middleware/http-metrics.js';
@@ -12,8 +13,13 @@ import { ROUTE_MODULES } from './routes/index.js';
 /** The HTTP application, not listening: main.ts serves `app.callback()`, tests do the same. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
-  // Errors are answered and logged by errorHandler; anything Koa still sees is a write failure.
-  app.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'response failed'));
+  // Errors are answered and logged by errorHandler; anything Koa still sees is a write failure,
+  // nearly always a client that hung up or sent what the HTTP parser refused.
+  app.on('error', (error: unknown, ctx?: { state?: Partial<AppState> }) => {
+    const log = ctx?.state?.log ?? deps.logger;
+    if (isClientCaused(error)) log.debug(clientErrorFields(error), 'response not delivered: the client ended the request');
+    else log.warn({ err: error }, 'response failed');
+  });
 
   const router = new Router<AppState>();
   const kit = createRouteKit(deps);

@@ -37,3 +37,4 @@ export { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation, type Authenti
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';
 export { createQueueBoard, OPERATOR_LOGIN_PATH, OPERATOR_LOGOUT_PATH, QUEUE_BOARD_ADMIN_PATH, QUEUE_BOARD_PATH, type QueueBoardOptions } from './admin/queue-board.js';
+export { createLoginThrottle, LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_FAILURES_PER_ADDRESS, type LoginThrottle } from './admin/login-throttle.js';

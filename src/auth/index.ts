@@ -15,6 +15,7 @@ export { createBearerAuth } from './bearer-auth.js';
 export { requireRole } from './require-role.js';
 export {
   createSignedRequestAuth,
+  keepRawBody,
   readRawBody,
   SignedRequestError,
   SignedRequestErrorCode,

@@ -18,6 +18,7 @@ export const SignedRequestErrorCode = {
   TENANT_HEADER_MISSING: 'ERR_TENANT_HEADER_MISSING',
   TENANT_HEADER_INVALID: 'ERR_TENANT_HEADER_INVALID',
   BODY_TOO_LARGE: 'ERR_REQUEST_BODY_TOO_LARGE',
+  BODY_INCOMPLETE: 'ERR_REQUEST_BODY_INCOMPLETE',
   ENCODING_UNSUPPORTED: 'ERR_REQUEST_ENCODING_UNSUPPORTED',
   SIGNATURE_MISSING: 'ERR_AUTH_SIGNATURE_MISSING',
   SIGNATURE_INVALID: 'ERR_AUTH_SIGNATURE_INVALID',
@@ -172,17 +173,24 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
 /** The parts of a Koa context the reader needs (any state type fits). */
 export interface RawBodySource {
   req: IncomingMessage;
-  request: object;
   get(field: string): string;
 }
 
 const rawBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /**
- * The request body exactly as received, read once and remembered for the request. Parsers on
- * signed routes must parse from this buffer (the stream is consumed). A parser that ran earlier
- * is accepted only if it kept the text, as koa-body does with `includeUnparsed: true`; that text
- * is re-encoded as UTF-8, which is byte-exact for any valid UTF-8 body without a BOM.
+ * Remembers the body a parser read from the request, as the bytes received (not text decoded
+ * from them: decoding drops a byte order mark and replaces invalid sequences, so another body
+ * would pass for the one signed). Parsers that run before the signed-request middleware call it.
+ */
+export function keepRawBody(req: IncomingMessage, bytes: Buffer): void {
+  rawBodies.set(req, bytes);
+}
+
+/**
+ * The request body exactly as received, read once and remembered for the request: the bytes a
+ * parser kept with `keepRawBody`, or else the stream, read here. Parsers on signed routes that run
+ * later must parse from this buffer (the stream is consumed).
  */
 export async function readRawBody(ctx: RawBodySource, limitBytes = DEFAULT_SIGNED_BODY_LIMIT_BYTES): Promise<Buffer> {
   const remembered = rawBodies.get(ctx.req);
@@ -197,17 +205,11 @@ export async function readRawBody(ctx: RawBodySource, limitBytes = DEFAULT_SIGNE
       `Content-Encoding \`${encoding.slice(0, 64)}\` is not supported: send the request body uncompressed (Content-Encoding: identity or none)`,
     );
   }
-  const kept: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
-  if (typeof kept === 'string' || Buffer.isBuffer(kept)) {
-    const bytes = typeof kept === 'string' ? Buffer.from(kept, 'utf8') : kept;
-    rawBodies.set(ctx.req, bytes);
-    return bytes;
-  }
   if (ctx.req.readableEnded || ctx.req.readableDidRead) {
     // A misconfigured body parser would otherwise make every signature check run on an empty body.
     throw new Error(
-      'request body was consumed before signature verification without keeping the raw text: ' +
-        'mount the body parser after the signed-request middleware, or use koa-body with includeUnparsed: true',
+      'request body was consumed before signature verification without keeping its bytes: ' +
+        'mount the body parser after the signed-request middleware, or have it pass the bytes it read to keepRawBody',
     );
   }
   const declared = Number(ctx.get('content-length'));
@@ -240,7 +242,9 @@ function readStream(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
     });
     req.once('end', () => settle(() => resolve(Buffer.concat(chunks, size))));
     req.once('error', (error) => settle(() => reject(error)));
-    req.once('close', () => settle(() => reject(new Error('request closed before its body was received'))));
+    req.once('close', () =>
+      settle(() => reject(new SignedRequestError(400, SignedRequestErrorCode.BODY_INCOMPLETE, 'request body ended before it was complete: the client closed the connection'))),
+    );
   });
 }
 

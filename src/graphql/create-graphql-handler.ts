@@ -17,6 +17,7 @@ import {
   type OperationArgs,
   type Request,
   type RequestParams,
+  type Response,
 } from 'graphql-http';
 import { roleSatisfies } from '../auth/index.js';
 import type { GraphqlContext } from './graphql-context.js';
@@ -25,6 +26,7 @@ import type { GraphqlLimits } from './graphql-limits.js';
 import { executionResponse, negotiateMediaType, requestErrorResponse } from './graphql-response.js';
 import { createPreparedDocuments, withCode } from './prepared-documents.js';
 import { requiredRole } from './required-role.js';
+import { rootDecisions } from './root-decisions.js';
 
 export type GraphqlRequest = Request<IncomingMessage, GraphqlContext>;
 export type GraphqlHandler = Handler<IncomingMessage, GraphqlContext>;
@@ -36,6 +38,21 @@ export interface GraphqlHandlerOptions {
   documentCacheSize?: number;
 }
 
+export interface GraphqlEndpoint {
+  handle: GraphqlHandler;
+  /**
+   * The domain decisions the request would run (see rootDecisions), judged by the same pipeline
+   * and the same cached documents as `handle`: what it is charged against the tenant's rate limit
+   * before anything runs. 0 for a request the pipeline refuses.
+   */
+  decisionsIn(req: GraphqlRequest): Promise<number>;
+}
+
+/** The document and operation a request runs, or why the pipeline refuses it. */
+type Admission =
+  | { ok: true; document: DocumentNode; operation: OperationDefinitionNode }
+  | { ok: false; status: 400 | 405; errors: readonly GraphQLError[]; headers?: Record<string, string> };
+
 /**
  * graphql-http's spec-compliant handler (media types, methods, parameters), with the request
  * pipeline run here instead of inside it: size and token limits, parse, read-only check,
@@ -46,11 +63,42 @@ export interface GraphqlHandlerOptions {
  * ships a CommonJS and an ES module build, and a loader may give graphql-http the other one, whose
  * `instanceof` checks would not recognise this module's schema and errors.
  */
-export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
+export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlEndpoint {
   const { schema, limits } = options;
   const documents = createPreparedDocuments(schema, limits, options.documentCacheSize);
 
-  return createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
+  function admit(params: RequestParams, method: string): Admission {
+    const query = params.query;
+    const bytes = Buffer.byteLength(query, 'utf8');
+    if (bytes > limits.maxDocumentBytes) {
+      return {
+        ok: false,
+        status: 400,
+        errors: [coded(GraphqlErrorCode.DOCUMENT_TOO_LARGE, `the query document is ${bytes} bytes; the limit is ${limits.maxDocumentBytes}`)],
+      };
+    }
+
+    const prepared = documents.prepare(query);
+    if (!prepared.ok) return { ok: false, status: 400, errors: prepared.errors };
+    const document = prepared.document;
+
+    const operation = getOperationAST(document, params.operationName);
+    if (!operation) return { ok: false, status: 400, errors: [unknownOperation(document, params)] };
+    if (operation.operation !== 'query') {
+      const error = coded(
+        GraphqlErrorCode.OPERATION_NOT_SUPPORTED,
+        `this endpoint is read-only: ${operation.operation} operations are not supported, send a query`,
+        operation,
+      );
+      // GraphQL over HTTP: a mutation sent with GET is answered 405, naming the method that could carry it.
+      if (operation.operation === 'mutation' && method === 'GET') return { ok: false, status: 405, errors: [error], headers: { allow: 'POST' } };
+      return { ok: false, status: 400, errors: [error] };
+    }
+    if (prepared.validationErrors.length > 0) return { ok: false, status: 400, errors: prepared.validationErrors };
+    return { ok: true, document, operation };
+  }
+
+  const handle = createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
     schema,
     execute,
     validate,
@@ -67,46 +115,25 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
     },
 
     onSubscribe(req, params) {
-      const refuse = (status: 400 | 403 | 405, errors: readonly GraphQLError[], headers?: Record<string, string>) =>
-        requestErrorResponse(status, errors, mediaTypeOf(req), headers);
-      const query = params.query;
-
-      const bytes = Buffer.byteLength(query, 'utf8');
-      if (bytes > limits.maxDocumentBytes) {
-        return refuse(400, [
-          coded(GraphqlErrorCode.DOCUMENT_TOO_LARGE, `the query document is ${bytes} bytes; the limit is ${limits.maxDocumentBytes}`),
-        ]);
-      }
-
-      const prepared = documents.prepare(query);
-      if (!prepared.ok) return refuse(400, prepared.errors);
-      const document = prepared.document;
-
-      const operation = getOperationAST(document, params.operationName);
-      if (!operation) return refuse(400, [unknownOperation(document, params)]);
-      if (operation.operation !== 'query') {
-        const error = coded(
-          GraphqlErrorCode.OPERATION_NOT_SUPPORTED,
-          `this endpoint is read-only: ${operation.operation} operations are not supported, send a query`,
-          operation,
-        );
-        // GraphQL over HTTP: a mutation sent with GET is answered 405, naming the method that could carry it.
-        if (operation.operation === 'mutation' && req.method === 'GET') return refuse(405, [error], { allow: 'POST' });
-        return refuse(400, [error]);
-      }
-      if (prepared.validationErrors.length > 0) return refuse(400, prepared.validationErrors);
+      const admitted = admit(params, req.method);
+      if (!admitted.ok) return requestErrorResponse(admitted.status, admitted.errors, mediaTypeOf(req), admitted.headers);
+      const { document, operation } = admitted;
 
       const context = req.context;
       const needed = requiredRole(document, operation);
       if (!roleSatisfies(context.role, needed.role)) {
-        return refuse(403, [
-          coded(
-            GraphqlErrorCode.ROLE_INSUFFICIENT,
-            `role ${context.role} may read policies only: ${needed.decisions.map((name) => `\`${name}\``).join(', ')} ` +
-              `${needed.decisions.length === 1 ? 'needs' : 'need'} ${needed.role} or higher`,
-            operation,
-          ),
-        ]);
+        return requestErrorResponse(
+          403,
+          [
+            coded(
+              GraphqlErrorCode.ROLE_INSUFFICIENT,
+              `role ${context.role} may read policies only: ${needed.decisions.map((name) => `\`${name}\``).join(', ')} ` +
+                `${needed.decisions.length === 1 ? 'needs' : 'need'} ${needed.role} or higher`,
+              operation,
+            ),
+          ],
+          mediaTypeOf(req),
+        );
       }
 
       const args: OperationArgs<GraphqlContext> = {
@@ -132,6 +159,26 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
       );
     },
   });
+
+  return {
+    handle,
+    async decisionsIn(req) {
+      let params: RequestParams | Response;
+      try {
+        params = await parseRequestParams(req);
+      } catch {
+        return 0; // malformed parameters: refused by `handle` with the reason
+      }
+      // graphql-http answers some requests (a method it does not serve) before any parameter is read.
+      if (isResponse(params)) return 0;
+      const admitted = admit(params, req.method);
+      return admitted.ok ? rootDecisions(admitted.document, admitted.operation).length : 0;
+    },
+  };
+}
+
+function isResponse(value: RequestParams | Response): value is Response {
+  return Array.isArray(value);
 }
 
 /** graphql-http has answered 406 before any hook runs when nothing acceptable is asked for. */

@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { errorEnvelope, isExposedError, type RouteModule } from '../api/index.js';
 import { createSignedRequestAuth, readRawBody, type NonceGuard, type SignedRequestState } from '../auth/index.js';
 import type { TenantRepository } from '../store/index.js';
-import { createGraphqlHandler, type GraphqlHandler } from './create-graphql-handler.js';
+import { createGraphqlHandler, type GraphqlEndpoint, type GraphqlRequest } from './create-graphql-handler.js';
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';
 import type { ErrorLog } from './decision-errors.js';
@@ -32,14 +32,21 @@ export interface GraphqlDeps {
 export interface MountGraphqlOptions extends GraphqlDeps {
   /** Used when the request carries no logger of its own (`ctx.state.log`). */
   logger: ErrorLog;
-  /** Spends the tenant's quota; runs after the signature is verified, so only real callers spend it. */
-  rateLimit?: Middleware;
+  /**
+   * Spends `cost(ctx)` points of the tenant's quota (one per domain decision, at least one); runs
+   * after the signature is verified, so only real callers spend it.
+   */
+  rateLimitBy?: (cost: (ctx: ParameterizedContext) => number) => Middleware;
   /** Largest body hashed for the signature when no body parser kept the raw text; default 1 MiB. */
   bodyLimitBytes?: number;
   path?: string;
 }
 
-type GraphqlState = SignedRequestState & { log?: ErrorLog };
+type GraphqlState = SignedRequestState & {
+  log?: ErrorLog;
+  /** The request as the handler reads it, and the domain decisions it would run. */
+  graphql?: { request: GraphqlRequest; decisions: number };
+};
 type GraphqlKoaContext = ParameterizedContext<GraphqlState>;
 
 /**
@@ -53,7 +60,7 @@ export function createGraphqlRoute(deps: GraphqlDeps): RouteModule {
     mountPrepared(router as unknown as Router, prepared, {
       ...deps,
       logger: appDeps.logger,
-      rateLimit: kit.rateLimit as unknown as Middleware,
+      rateLimitBy: (cost) => kit.rateLimitBy(cost) as unknown as Middleware,
       bodyLimitBytes: appDeps.bodyLimitBytes,
     });
   };
@@ -64,7 +71,7 @@ export function mountGraphql(router: Router, options: MountGraphqlOptions): void
   mountPrepared(router, prepare(options), options);
 }
 
-function prepare(deps: GraphqlDeps): GraphqlHandler {
+function prepare(deps: GraphqlDeps): GraphqlEndpoint {
   return createGraphqlHandler({
     schema: createGraphqlSchema(),
     limits: resolveGraphqlLimits(deps.limits),
@@ -72,7 +79,7 @@ function prepare(deps: GraphqlDeps): GraphqlHandler {
   });
 }
 
-function mountPrepared(router: Router, handler: GraphqlHandler, options: MountGraphqlOptions): void {
+function mountPrepared(router: Router, endpoint: GraphqlEndpoint, options: MountGraphqlOptions): void {
   const signed = createSignedRequestAuth({
     tenants: options.tenants,
     nonceGuard: options.nonceGuard,
@@ -81,9 +88,10 @@ function mountPrepared(router: Router, handler: GraphqlHandler, options: MountGr
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
     ...(options.nowSeconds !== undefined ? { nowSeconds: options.nowSeconds } : {}),
   }) as Middleware;
-  const chain: Middleware[] = [refusalsAsGraphqlErrors, signed];
-  if (options.rateLimit) chain.push(options.rateLimit);
-  chain.push(serve(handler, options));
+  const chain: Middleware[] = [refusalsAsGraphqlErrors, signed, countDecisions(endpoint, options)];
+  // One point per domain decision, as a batch spends one per item: aliases buy no evaluations.
+  if (options.rateLimitBy) chain.push(options.rateLimitBy((ctx) => (ctx as GraphqlKoaContext).state.graphql?.decisions ?? 1));
+  chain.push(serve(endpoint));
   const path = options.path ?? GRAPHQL_PATH;
   router.get(path, ...chain);
   router.post(path, ...chain);
@@ -119,12 +127,17 @@ const BODYLESS_REFUSALS: Readonly<Record<number, { code: string; message: string
   415: { code: GraphqlErrorCode.MEDIA_TYPE_UNSUPPORTED, message: 'POST bodies must be sent as Content-Type: application/json' },
 };
 
-function serve(handler: GraphqlHandler, options: MountGraphqlOptions): Middleware {
-  return async (koaContext) => {
+/**
+ * Reads the request as graphql-http will, and counts the domain decisions it would run, before
+ * the rate limit: a query is charged for what it asks, and refused whole (429, nothing spent)
+ * when that does not fit the tenant's quota.
+ */
+function countDecisions(endpoint: GraphqlEndpoint, options: MountGraphqlOptions): Middleware {
+  return async (koaContext, next) => {
     const ctx = koaContext as GraphqlKoaContext;
     const auth = ctx.state.auth;
     if (!auth) throw new Error('graphql request reached the handler without a verified signature');
-    const [body, init] = await handler({
+    const request: GraphqlRequest = {
       method: ctx.method,
       url: ctx.originalUrl,
       headers: ctx.req.headers,
@@ -137,7 +150,18 @@ function serve(handler: GraphqlHandler, options: MountGraphqlOptions): Middlewar
         decide: options.decide,
         log: ctx.state.log ?? options.logger,
       },
-    });
+    };
+    ctx.state.graphql = { request, decisions: await endpoint.decisionsIn(request) };
+    await next();
+  };
+}
+
+function serve(endpoint: GraphqlEndpoint): Middleware {
+  return async (koaContext) => {
+    const ctx = koaContext as GraphqlKoaContext;
+    const request = ctx.state.graphql?.request;
+    if (!request) throw new Error('graphql request reached the handler before it was read');
+    const [body, init] = await endpoint.handle(request);
     ctx.status = init.status ?? 200;
     for (const [name, value] of Object.entries(init.headers ?? {})) {
       if (value !== undefined) ctx.set(name, value);

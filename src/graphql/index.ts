@@ -1,6 +1,6 @@
 export { createGraphqlRoute, mountGraphql, GRAPHQL_PATH, type GraphqlDeps, type MountGraphqlOptions } from './graphql-route.js';
 export { createGraphqlSchema } from './create-graphql-schema.js';
-export { createGraphqlHandler, formatGraphqlError, type GraphqlHandler, type GraphqlHandlerOptions } from './create-graphql-handler.js';
+export { createGraphqlHandler, formatGraphqlError, type GraphqlEndpoint, type GraphqlHandler, type GraphqlHandlerOptions } from './create-graphql-handler.js';
 export type { DecideFn } from './decide.js';
 export type { GraphqlContext } from './graphql-context.js';
 export { POLICY_STATUSES, type PolicyReader, type PolicyStatus, type PolicyView } from './policy-reader.js';

@@ -1,10 +1,10 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { Role } from '../auth/index.js';
-import { isDomainQuery } from './domain-queries.js';
+import { rootDecisions } from './root-decisions.js';
 
 export interface RoleRequirement {
   role: Role;
-  /** The selected domain decisions (what needs MEMBER), in document order. */
+  /** The selected domain decisions (what needs MEMBER), each name once, in document order. */
   decisions: string[];
 }
 
@@ -15,25 +15,6 @@ export interface RoleRequirement {
  * whatever the variables say.
  */
 export function requiredRole(document: DocumentNode, operation: OperationDefinitionNode): RoleRequirement {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
-  const decisions = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (isDomainQuery(selection.name.value)) decisions.add(selection.name.value);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet);
-      } else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(operation.selectionSet);
-  return { role: decisions.size > 0 ? 'MEMBER' : 'VIEWER', decisions: [...decisions] };
+  const decisions = [...new Set(rootDecisions(document, operation).map((field) => field.name.value))];
+  return { role: decisions.length > 0 ? 'MEMBER' : 'VIEWER', decisions };
 }

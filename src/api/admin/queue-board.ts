@@ -6,6 +6,9 @@ import { AuthenticationError, AuthErrorCode, AuthorizationError, roleSatisfies, 
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { dashboardContentSecurityPolicy, secureDashboardResponse, withoutThirdPartyLinks } from './dashboard-security.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
 /** The same board with job actions (retry, clean, promote, pause, resume), for ADMIN operators only. */
@@ -22,9 +25,12 @@ export interface QueueBoardOptions {
    * so no tenant's own token may: operators get tokens of this tenant, which holds no policies.
    */
   operatorTenant: string;
+  /** Counts failed sign-ins per client address (`ctx.ip`: the proxy's client with TRUST_PROXY). */
+  loginThrottle: LoginThrottle;
 }
 
-const MAX_LOGIN_BODY = 16 * 1024;
+/** The sign-in form and Bull Board's job actions send a few hundred bytes at most. */
+const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * The job actions an ADMIN operator may take, as paths under the board's base path. Everything else
@@ -38,11 +44,14 @@ const ALLOWED_ACTIONS: readonly RegExp[] = [
   /^\/api\/queues\/[^/]+\/[^/]+\/(retry|clean|promote)$/,
 ];
 
+/** The policy of the dashboard's answers other than pages (files, API calls, redirects, errors). */
+const CONTENT_SECURITY_POLICY = dashboardContentSecurityPolicy();
+
 function loginPage(message: string | null): string {
   const note = message === null ? '' : `<p role="alert" class="error">${message.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Queue dashboard — sign in</title>
+<title>Queue dashboard — sign in</title><link rel="icon" href="data:,">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#111}
 label{display:block;font-weight:600;margin-bottom:.25rem}textarea{width:100%;font:14px monospace;padding:.5rem}
 button{margin-top:.75rem;padding:.5rem 1.25rem;font-size:1rem}.error{color:#a00;font-weight:600}</style></head>
@@ -64,7 +73,7 @@ async function readForm(ctx: AppContext): Promise<URLSearchParams> {
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_LOGIN_BODY) throw new ApiError(413, ApiErrorCode.REQUEST_BODY_TOO_LARGE, `the sign-in form exceeds ${MAX_LOGIN_BODY} bytes`);
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, ApiErrorCode.REQUEST_BODY_TOO_LARGE, `the sign-in form exceeds ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk as Buffer);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
@@ -103,8 +112,12 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
   }
 
   const inside = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+  // Bull Board parses action bodies itself and answers a malformed one with a 500: the service's
+  // parser reads them first (Bull Board then leaves the parsed body alone), so it is a 400.
+  const actionBody = jsonBody({ limitBytes: MAX_BODY_BYTES });
 
-  return async (ctx, next) => {
+  async function serve(ctx: AppContext, next: () => Promise<unknown>): Promise<unknown> {
+    const actions = inside(ctx.path, QUEUE_BOARD_ADMIN_PATH);
     if (ctx.path === OPERATOR_LOGIN_PATH) {
       if (ctx.method === 'GET') {
         ctx.type = 'text/html; charset=utf-8';
@@ -112,6 +125,8 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
         return;
       }
       if (ctx.method !== 'POST') throw new ApiError(405, ApiErrorCode.ROUTE_METHOD_NOT_ALLOWED, `${ctx.method} ${ctx.path} is not allowed; allowed methods: GET, POST`, { Allow: 'GET, POST' });
+      // Counted before the token is read: an address that keeps guessing is refused without a look.
+      await options.loginThrottle.take(ctx.ip);
       const token = (await readForm(ctx)).get('token')?.trim() ?? '';
       let principal: Principal;
       try {
@@ -123,6 +138,7 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
         ctx.body = loginPage(error.message);
         return;
       }
+      await options.loginThrottle.giveBack(ctx.ip);
       const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number };
       ctx.cookies.set(OPERATOR_COOKIE, token, {
         httpOnly: true,
@@ -140,8 +156,6 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
       ctx.redirect(OPERATOR_LOGIN_PATH);
       return;
     }
-    const actions = inside(ctx.path, QUEUE_BOARD_ADMIN_PATH);
-    if (!actions && !inside(ctx.path, QUEUE_BOARD_PATH)) return next();
 
     const header = ctx.get('Authorization');
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? ctx.cookies.get(OPERATOR_COOKIE) ?? '';
@@ -167,7 +181,21 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
     if (!actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `${QUEUE_BOARD_PATH} is read-only: job actions are at ${QUEUE_BOARD_ADMIN_PATH}, for role ADMIN`);
     }
-    // Bull Board's pages and files: nothing of ours (body parsing, routes) runs for them.
+    if (actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') await actionBody(ctx, async () => {});
+    // Bull Board's pages and files: nothing else of ours (routes) runs for them.
     return actions ? withActions(ctx, next) : readOnly(ctx, next);
+  }
+
+  return async (ctx, next) => {
+    const dashboard =
+      inside(ctx.path, QUEUE_BOARD_PATH) || inside(ctx.path, QUEUE_BOARD_ADMIN_PATH) || ctx.path === OPERATOR_LOGIN_PATH || ctx.path === OPERATOR_LOGOUT_PATH;
+    if (!dashboard) return next();
+    secureDashboardResponse(ctx, CONTENT_SECURITY_POLICY);
+    await serve(ctx, next);
+    if (typeof ctx.body === 'string' && ctx.response.is('html')) {
+      ctx.body = withoutThirdPartyLinks(ctx.body);
+      // A page's policy allows the inline styles it was written with, and no other.
+      ctx.set('Content-Security-Policy', dashboardContentSecurityPolicy(ctx.body));
+    }
   };
 }

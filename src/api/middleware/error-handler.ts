@@ -4,13 +4,15 @@ import type { Logger } from '../../logging/index.js';
 import { isStoreUnreachable } from '../../store/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
+import { clientErrorFields, isClientCaused } from '../client-caused.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 
 /**
  * Owns error mapping: every failure below it becomes the envelope with the right status.
  * Only errors that declare themselves exposable show their message; a store that did not answer is
- * a 503 with Retry-After (the request may succeed later); anything else is a 500
+ * a 503 with Retry-After (the request may succeed later); a client that hung up, or a library's
+ * client error, is a 4xx logged at debug without a stack; anything else is a 500
  * whose reference id is logged with the stack and is the only detail the client gets.
  */
 export function errorHandler(fallbackLogger: Logger): AppMiddleware {
@@ -62,6 +64,14 @@ function respond(ctx: AppContext, thrown: unknown, fallbackLogger: Logger): void
     // A library's own client error (http-errors style) without a code of ours.
     ctx.status = status;
     ctx.body = errorEnvelope(ApiErrorCode.REQUEST_INVALID, (error as Error).message);
+    return;
+  }
+  if (isClientCaused(error)) {
+    // A client that hung up mid-request, or a library's client error whose message is not for clients.
+    (ctx.state.log ?? fallbackLogger).debug(clientErrorFields(error), 'request refused: the client caused the error');
+    const { statusCode } = error as { statusCode?: unknown };
+    ctx.status = [status, statusCode].find((value): value is number => typeof value === 'number' && value >= 400 && value < 500) ?? 400;
+    ctx.body = errorEnvelope(ApiErrorCode.REQUEST_INVALID, 'the request could not be read as sent');
     return;
   }
   const reference = randomUUID();

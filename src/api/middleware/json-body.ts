@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import { keepRawBody } from '../../auth/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -41,6 +43,9 @@ export function jsonNesting(text: string, stopAbove: number): number {
 
 const JSON_TYPE = 'application/json';
 
+/** Bodies of other methods are left unread (a signed GET's body is still hashed as received). */
+const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
+
 /**
  * Request bodies are accepted as sent, never decompressed: request signatures cover the bytes on
  * the wire, and a body that must be inflated before it can be checked is a decompression bomb
@@ -59,8 +64,8 @@ export function contentEncodingRefusal(ctx: { get(field: string): string }): Api
 
 /**
  * Every request body in this service is JSON. A request that carries a body must say so and stay
- * under the limit; the parsed value lands in `ctx.request.body` and the exact text in
- * `ctx.request.rawBody` (what request signatures are computed over).
+ * under the limit; the parsed value lands in `ctx.request.body`, its text in `ctx.request.rawBody`,
+ * and the bytes received are kept for request signatures (`keepRawBody`), which cover exactly them.
  */
 export function jsonBody(options: JsonBodyOptions): AppMiddleware {
   const parse = koaBody({
@@ -72,7 +77,7 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
     text: false,
     multipart: false,
     includeUnparsed: true,
-    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    parsedMethods: PARSED_METHODS,
   });
   const parseOnly = async (): Promise<void> => {};
   const maxNesting = options.maxNesting ?? MAX_JSON_NESTING;
@@ -89,12 +94,21 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
         `request bodies must be sent as Content-Type: ${JSON_TYPE}${sent === '' ? ' (no Content-Type was sent)' : ` (got \`${sent}\`)`}`,
       );
     }
-    if (type !== null) {
+    if (type !== null && (PARSED_METHODS as string[]).includes(ctx.method)) {
+      // Listening from the same turn as koa-body's reader (which attaches its own at once), so both
+      // see every chunk.
+      const received = recordReceivedBytes(ctx.req, options.limitBytes);
       try {
         await parse(ctx, parseOnly);
       } catch (error) {
+        received.stop();
+        // The recorder made Node count the body as being read, so it would no longer discard the rest
+        // of a refused body and the connection could not carry another request: discard it here.
+        ctx.req.resume();
         throw bodyError(error, options.limitBytes);
       }
+      received.stop();
+      keepRawBody(ctx.req, received.bytes());
       const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
       if (typeof raw === 'string' && jsonNesting(raw, maxNesting) > maxNesting) {
         throw new ApiError(
@@ -105,6 +119,26 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
       }
     }
     await next();
+  };
+}
+
+/**
+ * The body's bytes as they arrive (up to the limit, past which the parser refuses the body anyway).
+ * koa-body keeps only text decoded from them, which has lost a byte order mark and any invalid
+ * UTF-8; request signatures must be checked against exactly the bytes received.
+ */
+function recordReceivedBytes(req: IncomingMessage, limitBytes: number): { bytes(): Buffer; stop(): void } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onData = (chunk: Buffer | string) => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    size += buffer.length;
+    if (size <= limitBytes) chunks.push(buffer);
+  };
+  req.on('data', onData);
+  return {
+    bytes: () => Buffer.concat(chunks),
+    stop: () => req.off('data', onData),
   };
 }
 

@@ -79,7 +79,8 @@ async function startApp(options: AppOptions = {}): Promise<string> {
       principal: ctx.state.principal,
       tenantId: ctx.state.tenantId,
       url: ctx.originalUrl,
-      body: raw.length > 0 ? JSON.parse(raw.toString('utf8')) : null,
+      // JSON may start with a byte order mark, which JSON.parse does not skip.
+      body: raw.length > 0 ? JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, '')) : null,
       parsedUpstream: ctx.request.body ?? null,
     };
   });
@@ -100,13 +101,17 @@ interface SendOptions {
   nonce?: string;
   /** Applied after signing: simulates tampering in transit. */
   override?: Record<string, string | null>;
+  /** The bytes sent instead of the signed body (tampering in transit). */
+  sentBody?: Uint8Array;
+  /** Signs and sends these bytes as the body. */
+  bodyBytes?: Uint8Array;
   extra?: Record<string, string>;
 }
 
 async function send(base: string, options: SendOptions = {}) {
   const method = options.method ?? 'POST';
   const path = options.path ?? '/graphql?trace=1';
-  const body = options.body ?? (method === 'GET' ? '' : '{"query":"{ listPolicies { id } }"}');
+  const body = options.bodyBytes ?? options.body ?? (method === 'GET' ? '' : '{"query":"{ listPolicies { id } }"}');
   const headers: Record<string, string> = {
     ...signRequest({
       method,
@@ -126,7 +131,8 @@ async function send(base: string, options: SendOptions = {}) {
     if (existing) delete headers[existing];
     if (value !== null) headers[name] = value;
   }
-  const response = await fetch(base + path, { method, headers, ...(body !== '' ? { body } : {}) });
+  const sent = options.sentBody ?? body;
+  const response = await fetch(base + path, { method, headers, ...(sent.length > 0 ? { body: sent } : {}) });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -322,12 +328,10 @@ describe('signed-request middleware over real HTTP', () => {
 });
 
 describe('signed-request middleware configuration', () => {
-  it('works behind koa-body when it keeps the unparsed text', async () => {
+  it('fails loudly behind a parser that kept only the decoded text: the signature covers the bytes received', async () => {
     const base = await startApp({ upstream: [koaBody({ includeUnparsed: true })] });
     const response = await send(base, { body: '{ "query" : "{ listPolicies { id } }", "n": "ü" }' });
-    expect(response.status).toBe(200);
-    expect(response.body.parsedUpstream).toEqual({ query: '{ listPolicies { id } }', n: 'ü' });
-    expect(response.body.body).toEqual(response.body.parsedUpstream);
+    expect(response.status).toBe(500);
   });
 
   it('fails loudly, never on an empty body, when a parser consumed the body without keeping it', async () => {
@@ -411,6 +415,23 @@ describe('signed-request middleware inside the service HTTP stack', () => {
     expect(response.status).toBe(200);
     expect(response.body.parsedUpstream).toEqual({ source: 'règle', functionName: 'f', context: { n: 1 } });
     expect(response.body.principal).toMatchObject({ tenantId: 'acme', authMethod: 'signature' });
+  });
+
+  it('covers exactly the bytes received: a byte order mark or a byte the decoder would replace, added after signing, refuses', async () => {
+    const signed = Buffer.from('{"query":"{ listPolicies { id } }","n":"\uFFFD"}', 'utf8');
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const withBom = await send(base, { bodyBytes: signed, sentBody: Buffer.concat([bom, signed]) });
+    expect([withBom.status, withBom.body.code]).toEqual([403, 'ERR_AUTH_SIGNATURE_INVALID']);
+    // U+FFFD is EF BF BD; a lone 0xFF decodes to it, so the decoded text would re-encode to the signed bytes.
+    const replacement = signed.indexOf(Buffer.from([0xef, 0xbf, 0xbd]));
+    const invalid = Buffer.concat([signed.subarray(0, replacement), Buffer.from([0xff]), signed.subarray(replacement + 3)]);
+    const withInvalid = await send(base, { bodyBytes: signed, sentBody: invalid });
+    expect([withInvalid.status, withInvalid.body.code]).toEqual([403, 'ERR_AUTH_SIGNATURE_INVALID']);
+    // The same bytes, signed as sent, are accepted: a byte order mark is allowed, if signed.
+    const signedWithBom = await send(base, { bodyBytes: Buffer.concat([bom, signed]) });
+    expect(signedWithBom.status).toBe(200);
+    expect(signedWithBom.body.parsedUpstream).toEqual({ query: '{ listPolicies { id } }', n: '\uFFFD' });
+    expect((await send(base, { bodyBytes: signed })).status).toBe(200);
   });
 
   it('verifies requests the body parser leaves alone', async () => {

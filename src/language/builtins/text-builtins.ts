@@ -5,7 +5,7 @@
  */
 import type { Span } from '../ast/nodes.js';
 import { BOOL, ERROR, TEXT, assignable, listOf, prune } from '../checker/types.js';
-import { checkTextLength } from '../runtime/numeric.js';
+import { MAX_TEXT_LENGTH, checkTextLength, textTooLong } from '../runtime/numeric.js';
 import { boolToText, createTextConversion, floatToText, intToText } from '../runtime/text-conversion.js';
 import type { ArgumentChecks } from './argument-checks.js';
 import type { BuiltinDefinition } from './builtin-definition.js';
@@ -91,7 +91,17 @@ export const text: BuiltinDefinition = {
   helpers: { intText: intToText, floatText: floatToText, boolText: boolToText },
 };
 
-const joined = (items: string[], separator: string, span: Span): string => checkTextLength(items.join(separator), span);
+/**
+ * The joined length is measured before the text is built: items of up to 2^24 characters each,
+ * joined, would otherwise make a text of hundreds of millions of characters (or one longer than
+ * the engine can hold at all) before the limit could be checked.
+ */
+function joined(items: string[], separator: string, span: Span): string {
+  let length = items.length > 0 ? separator.length * (items.length - 1) : 0;
+  for (let i = 0; i < items.length && length <= MAX_TEXT_LENGTH; i++) length += items[i]!.length;
+  if (length > MAX_TEXT_LENGTH) throw textTooLong(span);
+  return items.join(separator);
+}
 
 export const join: BuiltinDefinition = {
   arity: [2, 2],

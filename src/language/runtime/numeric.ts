@@ -104,8 +104,10 @@ export function codePointLength(text: string): number {
 export const MAX_TEXT_LENGTH = 2 ** 24;
 
 export function checkTextLength(text: string, span: Span): string {
-  if (text.length > MAX_TEXT_LENGTH) {
-    throw new EvaluationError('PL4005', `text would be longer than ${MAX_TEXT_LENGTH} characters`, span);
-  }
+  if (text.length > MAX_TEXT_LENGTH) throw textTooLong(span);
   return text;
+}
+
+export function textTooLong(span: Span): EvaluationError {
+  return new EvaluationError('PL4005', `text would be longer than ${MAX_TEXT_LENGTH} characters`, span);
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeDiagnostic } from '../../index.js';
+import { check } from '../../checker/index.js';
+import { compileProgram } from '../../compiler/index.js';
 import { evaluate } from '../../index.js';
+import { parse } from '../../parser/index.js';
 import { failure, program, run, value } from './test-support.js';
 
 describe('runtime errors carry the span of the failing node', () => {
@@ -138,6 +141,43 @@ describe('limits', () => {
     const doublings = (n: number) => [Array.from({ length: n }, (_, i) => i)];
     expect(value(lines, 'r', doublings(21))).toBe(2 ** 24);
     expect(failure(lines, 'r', doublings(22))).toMatchObject({ code: 'PL4005', text: 's + s' });
+  });
+
+  it('PL4005 from join is judged before the text is built, in both tiers', () => {
+    const lines = [
+      'Module m.',
+      'Rule r given doublings as List of Int, copies as List of Int, separator as Text, produce Int:',
+      '  Let s be "abcdefgh".',
+      '  For each x in doublings:',
+      '    Let s be s + s.',
+      '  Let parts be [s].',
+      '  For each c in copies:',
+      '    Let parts be append(parts, s).',
+      '  Return length(join(parts, separator)).',
+    ];
+    const context = (doublings: number, extraCopies: number, separator = '') => ({
+      doublings: Array.from({ length: doublings }, (_, i) => i),
+      copies: Array.from({ length: extraCopies }, (_, i) => i),
+      separator,
+    });
+    const source = lines.join('\n') + '\n';
+    const hot = compileProgram(check(parse(source, 'en-US').module!).checked!, { source, locale: 'en-US', tierUpAfter: 1 });
+    for (const compiled of [program(lines).program, hot]) {
+      for (let round = 0; round < 2; round++) {
+        const codeOf = (c: unknown) => {
+          const result = evaluate(compiled, 'r', c);
+          return result.ok ? result.value : result.diagnostics.map((d) => d.code);
+        };
+        expect(codeOf(context(21, 0))).toBe(2 ** 24);
+        expect(codeOf(context(21, 1))).toEqual(['PL4005']);
+        // 33 texts of 2^24 characters joined are longer than the engine can hold: once an internal error.
+        expect(codeOf(context(21, 32))).toEqual(['PL4005']);
+        // The separators count: 8 + 8 characters and a separator of 2^24 − 16 fit exactly.
+        expect(codeOf(context(0, 1, 'x'.repeat(2 ** 24 - 16)))).toBe(2 ** 24);
+        expect(codeOf(context(0, 1, 'x'.repeat(2 ** 24 - 15)))).toEqual(['PL4005']);
+      }
+    }
+    expect(failure(lines, 'r', context(21, 32))).toMatchObject({ code: 'PL4005', text: 'join(parts, separator)' });
   });
 });
 
