@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Middleware, ParameterizedContext } from 'koa';
+import type { ChainVerifier } from '../audit/index.js';
 import type { Principal, Role, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ServiceMetrics } from '../metrics/index.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   redis: Redis;
   tokenVerifier: TokenVerifier;
   rateLimiter: TenantRateLimiter;
+  /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
+  auditVerifier: ChainVerifier;
   bodyLimitBytes: number;
   /** Honour X-Forwarded-* (behind a trusted proxy only). */
   trustProxy?: boolean;

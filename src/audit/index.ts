@@ -22,6 +22,8 @@ export {
   type VerifyChainOptions,
   type VerifyChainProgress,
 } from './verify-chain.js';
+export { createChainVerifier, type ChainVerifier, type ChainVerifierOptions } from './chain-verifier.js';
+export { createChainPageThreads, type ChainPageThreads } from './chain-page-threads.js';
 export { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT } from './list-limits.js';
 export { GENESIS_PREVIOUS_HASH } from '../store/index.js';
 export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease.js';

@@ -195,6 +195,21 @@ describe('audit endpoints over HTTP', () => {
       });
     });
 
+    it('walks the whole chain again when asked with full=true, with the same answer', async () => {
+      const cached = await (await h.get('/api/v1/audit/verify')).json();
+      const response = await h.get('/api/v1/audit/verify?full=true');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(cached);
+    });
+
+    it.each(['full=yes', 'full=', 'full=true&full=false'])('400 for %s', async (query) => {
+      const response = await h.get(`/api/v1/audit/verify?${query}`);
+      expect(response.status).toBe(400);
+      const body = await envelope(response);
+      expect(body.code).toBe('ERR_REQUEST_QUERY_INVALID');
+      expect(body.error).toContain('`full`');
+    });
+
     it('reports an empty chain as valid', async () => {
       const response = await h.get('/api/v1/audit/verify', { tenant: 'nobody' });
       expect(await response.json()).toEqual({ valid: true, checked: 0, headSeq: 0, headHash: null, firstInvalidSeq: null, reason: null });

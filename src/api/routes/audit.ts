@@ -1,12 +1,12 @@
 import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
-import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, verifyChain } from '../../audit/index.js';
+import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT } from '../../audit/index.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import type { AuditQuery, AuditRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
-import { integerParam, timeRangeParams } from '../query-params.js';
+import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
 
 /** Every event type the service records; a list by any other type could only ever be empty. */
 export const AUDIT_EVENT_TYPES: readonly string[] = [
@@ -71,7 +71,7 @@ export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): vo
   });
 
   router.get('/api/v1/audit/verify', guard, async (ctx) => {
-    ctx.body = await verifyChain(deps.store.audit, tenantOf(ctx));
+    ctx.body = await deps.auditVerifier.verify(tenantOf(ctx), { full: booleanParam(ctx, 'full') });
   });
 
   router.get('/api/v1/audit/type/:eventType', guard, async (ctx) => {
