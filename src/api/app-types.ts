@@ -54,8 +54,8 @@ export interface RouteKit {
   bearer: AppMiddleware;
   /** 429 once the tenant's quota is spent; sets RateLimit headers. Needs `ctx.state.tenantId`. */
   rateLimit: AppMiddleware;
-  /** The same limit charging `cost(ctx)` points per request (e.g. one per batch item). */
-  rateLimitBy(cost: (ctx: AppContext) => number): AppMiddleware;
+  /** The same limit charging `cost(ctx)` points per request (e.g. one per batch item), `unit` saying how in a 429 (default `one per evaluation`). */
+  rateLimitBy(cost: (ctx: AppContext) => number, unit?: string): AppMiddleware;
   requireRole(role: Role): AppMiddleware;
   /** The REST chain: tenant header, bearer token, rate limit, role. */
   restGuard(role: Role): AppMiddleware;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLLUP_SERIES_MAX_POINTS, ROLLUP_SERIES_MAX_VERSIONS, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, AUDIT_LIST_RECORDS_PER_POINT } from '../../audit/index.js';
 import type { Role } from '../../auth/index.js';
 import { SUPPORTED_LOCALES } from '../../language/index.js';
 import { batchEvaluationBodySchema, sourceEvaluationBodySchema, storedEvaluationBodySchema } from '../../evaluation/index.js';
@@ -74,7 +75,7 @@ const rollupQuery = z.object({
 });
 
 const limitAndBefore = z.object({
-  limit: z.number().int().min(1).max(10_000).optional().describe('Most records (default 1000)'),
+  limit: z.number().int().min(1).max(AUDIT_LIST_MAX_LIMIT).optional().describe(`Most records (default ${AUDIT_LIST_DEFAULT_LIMIT}); the rate limit spends one point per ${AUDIT_LIST_RECORDS_PER_POINT} asked for`),
   before: z.number().int().min(1).optional().describe('Only records with a smaller seq (paging)'),
 });
 const trace = z.object({ trace: z.enum(['true', 'false']).optional().describe('Return the decision trace') });
