@@ -332,6 +332,7 @@ export const startApi: PartStarter = async (runtime) => {
     policies: store.policies,
     audit: auditWriter,
     compile: evaluation.compile,
+    format: evaluation.format,
     builtins: builtinVersions,
     versions,
     auditLease,
