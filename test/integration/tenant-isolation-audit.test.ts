@@ -28,10 +28,10 @@ const SMALL_CHAIN = 3_000;
 
 /**
  * Longest a bystander request may take while an attack runs. Unattacked they take a few ms (up to
- * 0.6 s on a 2-core machine with a load average of 9); while verification ran on the event loop, 16
- * verifications of a chain this long held them for over 30 s, and 40 lists of 10,000 records for
- * 9 s. Generous, so that a loaded machine does not make it flaky: the slowest seen under that load
- * was 1.8 s (src/audit/README.md).
+ * 0.6 s on a 2-core machine with a load average of 9); with verification on the event loop, 16
+ * verifications of a chain this long hold them for over 30 s, and 40 lists of 10,000 records in one
+ * burst each for 9 s. Generous, so that a loaded machine does not make it flaky: the slowest seen
+ * under that load is 1.8 s (src/audit/README.md).
  */
 const BYSTANDER_BOUND_MS = 5_000;
 /** Bystander requests are sent this often while an attack runs. */
