@@ -29,7 +29,14 @@ import {
   createTenantRateLimiter,
   createWorkflowRoutes,
 } from './api/index.js';
-import { createAuditChainWriter, createAuditOutboxFollower, newAuditOutboxLease, type AuditChainWriter } from './audit/index.js';
+import {
+  createAuditChainWriter,
+  createAuditOutboxFollower,
+  createChainPageThreads,
+  createChainVerifier,
+  newAuditOutboxLease,
+  type AuditChainWriter,
+} from './audit/index.js';
 import { createNonceGuard, createTokenVerifier, loadJwtKeyRing, type JwtKeyRing } from './auth/index.js';
 import {
   ConfigError,
@@ -326,6 +333,7 @@ export const startApi: PartStarter = async (runtime) => {
     policies: store.policies,
     audit: auditWriter,
     compile: evaluation.compile,
+    format: evaluation.format,
     builtins: builtinVersions,
     versions,
     auditLease,
@@ -351,12 +359,21 @@ export const startApi: PartStarter = async (runtime) => {
   });
   const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  // Chain verifications hash on threads of their own, so no request waits behind a long chain.
+  const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);
+  const auditVerifier = createChainVerifier({
+    records: store.audit,
+    check: chainPageThreads.check,
+    concurrency: config.AUDIT_VERIFY_CONCURRENCY,
+    fullIntervalMs: config.AUDIT_VERIFY_FULL_INTERVAL_SECONDS * 1000,
+  });
   const releaseEvaluation = async () => {
     await evaluation.flush();
     await dispatcher.close();
     await anomalyQueues.close();
     await workflowQueue.close();
     await auditWriter.close();
+    await chainPageThreads.close();
     requestRedis.disconnect();
   };
   const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
@@ -366,6 +383,7 @@ export const startApi: PartStarter = async (runtime) => {
     redis: runtime.redis,
     metrics: runtime.metrics,
     tokenVerifier,
+    auditVerifier,
     queueBoard: createQueueBoard({
       queues: runtime.queues,
       tokenVerifier,

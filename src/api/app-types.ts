@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Middleware, ParameterizedContext } from 'koa';
+import type { ChainVerifier } from '../audit/index.js';
 import type { Principal, Role, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ServiceMetrics } from '../metrics/index.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   redis: Redis;
   tokenVerifier: TokenVerifier;
   rateLimiter: TenantRateLimiter;
+  /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
+  auditVerifier: ChainVerifier;
   bodyLimitBytes: number;
   /** Honour X-Forwarded-* (behind a trusted proxy only). */
   trustProxy?: boolean;
@@ -51,8 +54,8 @@ export interface RouteKit {
   bearer: AppMiddleware;
   /** 429 once the tenant's quota is spent; sets RateLimit headers. Needs `ctx.state.tenantId`. */
   rateLimit: AppMiddleware;
-  /** The same limit charging `cost(ctx)` points per request (e.g. one per batch item). */
-  rateLimitBy(cost: (ctx: AppContext) => number): AppMiddleware;
+  /** The same limit charging `cost(ctx)` points per request (e.g. one per batch item), `unit` saying how in a 429 (default `one per evaluation`). */
+  rateLimitBy(cost: (ctx: AppContext) => number, unit?: string): AppMiddleware;
   requireRole(role: Role): AppMiddleware;
   /** The REST chain: tenant header, bearer token, rate limit, role. */
   restGuard(role: Role): AppMiddleware;

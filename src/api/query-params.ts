@@ -14,6 +14,14 @@ export function queryValue(ctx: AppContext, name: string): string | undefined {
   return value;
 }
 
+/** `true` or `false`; no parameter is `false`. */
+export function booleanParam(ctx: AppContext, name: string): boolean {
+  const value = queryValue(ctx, name);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw invalid(`query parameter \`${name}\` must be \`true\` or \`false\` (got \`${value}\`)`);
+}
+
 export interface IntegerParam {
   min: number;
   max: number;

@@ -25,7 +25,7 @@ export function createRouteKit(deps: AppDeps): RouteKit {
     tenant,
     bearer,
     rateLimit: limit,
-    rateLimitBy: (cost) => rateLimit(deps.rateLimiter, cost),
+    rateLimitBy: (cost, unit) => rateLimit(deps.rateLimiter, cost, unit),
     requireRole: (role) => requireRole(role),
     idempotent: idempotent({ repository: deps.store.idempotency, ...(deps.now ? { now: deps.now } : {}) }),
     restGuard(role) {

@@ -22,7 +22,18 @@ export {
   type VerifyChainOptions,
   type VerifyChainProgress,
 } from './verify-chain.js';
-export { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT } from './list-limits.js';
+export { createChainVerifier, type ChainVerifier, type ChainVerifierOptions } from './chain-verifier.js';
+export { createChainPageThreads, type ChainPageThreads } from './chain-page-threads.js';
+export {
+  AUDIT_LIST_DEFAULT_LIMIT,
+  AUDIT_LIST_MAX_LIMIT,
+  AUDIT_LIST_RECORDS_PER_POINT,
+  AUDIT_LIST_SLICE,
+  AUDIT_LIST_TURNS_PER_TENANT,
+  auditListCost,
+} from './list-limits.js';
+export { createTenantTurns, type TenantTurns } from './tenant-turns.js';
+export { readAuditList } from './read-audit-list.js';
 export { GENESIS_PREVIOUS_HASH } from '../store/index.js';
 export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease.js';
 export { owedRecordId } from './owed-record-id.js';

@@ -1,5 +1,5 @@
-import { AuditRecordCorruptError, GENESIS_PREVIOUS_HASH, type AuditChainRepository } from '../store/index.js';
-import { computeAuditHash } from './audit-hash.js';
+import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord, type ChainHead } from '../store/index.js';
+import { CHAIN_START, checkChainPage, type ChainPosition, type PageCheck } from './chain-page-check.js';
 
 export interface VerifyChainProgress {
   checked: number;
@@ -25,11 +25,79 @@ export interface ChainVerification {
   reason: string | null;
 }
 
+/** Checks one page of records read after `from` (checkChainPage, here or on a thread). */
+export type PageChecker = (records: AuditRecord[], from: ChainPosition) => PageCheck | Promise<PageCheck>;
+
+export interface WalkChainOptions {
+  pageSize: number;
+  check: PageChecker;
+  /** Called after each full page found intact, with the last record reached. */
+  onPage?: (reached: ChainPosition) => void;
+}
+
+/**
+ * Reads a tenant's records after `from` in pages, each checked by `options.check` before the next
+ * is read, up to the last stored record (including any appended meanwhile); stops at the first
+ * problem. A record the store cannot read is a problem at its seq.
+ */
+export async function walkChain(
+  repository: Pick<AuditChainRepository, 'scan'>,
+  tenantId: string,
+  from: ChainPosition,
+  options: WalkChainOptions,
+): Promise<PageCheck> {
+  let reached = from;
+  let page: AuditRecord[] = [];
+  const checkPage = async (): Promise<PageCheck> => {
+    const checked = await options.check(page, reached);
+    page = [];
+    reached = checked.reached;
+    return checked;
+  };
+  try {
+    for await (const record of repository.scan(tenantId, from.seq + 1, options.pageSize)) {
+      page.push(record);
+      if (page.length < options.pageSize) continue;
+      const checked = await checkPage();
+      if (checked.problem !== null) return checked;
+      options.onPage?.(reached);
+    }
+  } catch (error) {
+    if (!(error instanceof AuditRecordCorruptError && error.tenantId === tenantId)) throw error;
+    // The records read before the unreadable one may hold an earlier problem.
+    if (page.length > 0) {
+      const checked = await checkPage();
+      if (checked.problem !== null) return checked;
+    }
+    return { reached, problem: { seq: error.seq, reason: `record is unreadable: ${error.detail}` } };
+  }
+  return page.length === 0 ? { reached, problem: null } : checkPage();
+}
+
+/**
+ * The answer for a walk that began at the start of the chain or at a verified record: a walk that
+ * ends short of the head read before it found a record missing.
+ */
+export function chainReport(head: ChainHead | null, walked: PageCheck): ChainVerification {
+  const headSeq = head?.seq ?? 0;
+  const next = walked.reached.seq + 1;
+  const problem = walked.problem ?? (walked.reached.seq < headSeq ? { seq: next, reason: `seq ${next} is missing` } : null);
+  return {
+    valid: problem === null,
+    checked: walked.reached.seq,
+    headSeq,
+    headHash: head?.hash ?? null,
+    firstInvalidSeq: problem?.seq ?? null,
+    reason: problem?.reason ?? null,
+  };
+}
+
 /**
  * Walks every stored record of a tenant's chain from seq 1 and checks seq continuity, every
- * previousHash link and every hash. Stops at the first problem. The head is read only for progress
- * and the report: a store's head may be misled by a deleted record, so the walk goes to the last
- * stored record (including any appended meanwhile) and never stops at the head.
+ * previousHash link and every hash, on the caller's thread (the offline verifier; the API uses
+ * createChainVerifier). Stops at the first problem. The head is read only for progress and the
+ * report: a store's head may be misled by a deleted record, so the walk goes to the last stored
+ * record (including any appended meanwhile) and never stops at the head.
  */
 export async function verifyChain(
   repository: AuditChainRepository,
@@ -41,47 +109,9 @@ export async function verifyChain(
   const head = await repository.head(tenantId);
   const headSeq = head?.seq ?? 0;
   const report = (checked: number) => options.onProgress?.({ checked, total: Math.max(headSeq, checked) });
-  const result = (checked: number, firstInvalidSeq: number | null, reason: string | null): ChainVerification => ({
-    valid: firstInvalidSeq === null,
-    checked,
-    headSeq,
-    headHash: head?.hash ?? null,
-    firstInvalidSeq,
-    reason,
-  });
-
-  let expectedSeq = 1;
-  let previousHash = GENESIS_PREVIOUS_HASH;
-  let checked = 0;
   report(0);
-  try {
-    for await (const record of repository.scan(tenantId, 1, pageSize)) {
-      if (record.seq !== expectedSeq) {
-        return result(checked, expectedSeq, `seq ${expectedSeq} is missing (the next stored record is seq ${record.seq})`);
-      }
-      if (record.previousHash !== previousHash) {
-        const link = record.seq === 1 ? 'the genesis hash' : `the hash of seq ${record.seq - 1}`;
-        return result(checked, record.seq, `previousHash does not match ${link}`);
-      }
-      let computed: string;
-      try {
-        computed = computeAuditHash(record);
-      } catch (error) {
-        return result(checked, record.seq, `record content cannot be hashed: ${(error as Error).message}`);
-      }
-      if (computed !== record.hash) return result(checked, record.seq, 'hash does not match the record content');
-      previousHash = record.hash;
-      expectedSeq += 1;
-      checked += 1;
-      if (checked % pageSize === 0) report(checked);
-    }
-  } catch (error) {
-    if (error instanceof AuditRecordCorruptError && error.tenantId === tenantId) {
-      return result(checked, error.seq, `record is unreadable: ${error.detail}`);
-    }
-    throw error;
-  }
-  if (checked < headSeq) return result(checked, expectedSeq, `seq ${expectedSeq} is missing`);
-  report(checked);
-  return result(checked, null, null);
+  const walked = await walkChain(repository, tenantId, CHAIN_START, { pageSize, check: checkChainPage, onPage: (reached) => report(reached.seq) });
+  const verification = chainReport(head, walked);
+  if (verification.valid) report(verification.checked);
+  return verification;
 }

@@ -155,6 +155,10 @@ export const envSchema = z.object({
   ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
   // How often an API process writes the audit records whose own write failed (deploys, rollbacks, anomaly status changes).
   AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
+  // GET /api/v1/audit/verify (src/audit/README.md): walks hashing on threads at once per API process…
+  AUDIT_VERIFY_CONCURRENCY: integer(1, 64).default(2),
+  // …and how old a tenant's last walk from seq 1 may be before a verification walks the whole chain again.
+  AUDIT_VERIFY_FULL_INTERVAL_SECONDS: integer(60, 31_536_000).default(3600),
   // Workflows (src/workflows/README.md): a dead worker's workflow jobs are taken over after this.
   WORKFLOW_JOB_LOCK_SECONDS: integer(1, 3600).default(30),
   // How often a worker looks for workflows whose jobs were lost (Redis lost its data) and resumes them.

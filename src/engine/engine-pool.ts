@@ -13,6 +13,7 @@ import {
   EngineFailureCode,
   engineFailure,
   INTERNAL_EVALUATION_ERROR,
+  resultKindOf,
   serializeResult,
   THREAD_STOPPED_ERROR,
   timeoutFailure,
@@ -164,7 +165,7 @@ class TimeoutReason {
 
 /** The kind of result an item answers; a malformed item (even `null`) answers an evaluation failure. */
 function resultKind(item: BatchItem | null | undefined): ItemResult['kind'] {
-  return item?.kind === 'compile' ? 'compiled' : 'evaluated';
+  return resultKindOf(item?.kind);
 }
 
 export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
@@ -411,10 +412,11 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
 function invalidItemReason(batch: EvaluationBatch, position: number): string | null {
   const item = batch.items[position] as Partial<BatchItem> | null | undefined;
   if (item === null || typeof item !== 'object') return 'invalid evaluation item: expected an object';
-  if (item.kind !== 'evaluate' && item.kind !== 'compile') return 'invalid evaluation item: `kind` must be `evaluate` or `compile`';
+  if (item.kind !== 'evaluate' && item.kind !== 'compile' && item.kind !== 'format') return 'invalid evaluation item: `kind` must be `evaluate`, `compile` or `format`';
   if (typeof item.tenantId !== 'string' || item.tenantId === '') return 'invalid evaluation item: `tenantId` must be a non-empty string';
   if (typeof item.locale !== 'string') return 'invalid evaluation item: `locale` must be a string';
   if (item.kind === 'evaluate' && typeof item.functionName !== 'string') return 'invalid evaluation item: `functionName` must be a string';
+  if (item.kind === 'format' && typeof item.targetLocale !== 'string') return 'invalid evaluation item: `targetLocale` must be a string';
   if (typeof item.sourceIndex !== 'number' || !Array.isArray(batch.sources) || typeof batch.sources[item.sourceIndex] !== 'string') {
     return 'invalid evaluation item: `sourceIndex` must point into `sources`';
   }

@@ -27,7 +27,18 @@ export interface CompileRequest {
   locale: string;
 }
 
-export type EngineRequest = EvaluateRequest | CompileRequest;
+/** Print a stored module source in another locale (the formatter of `policy fmt --locale`). */
+export interface FormatRequest {
+  kind: 'format';
+  tenantId: string;
+  source: string;
+  /** Locale tag the source is written in. */
+  locale: string;
+  /** Locale tag to print it in. */
+  targetLocale: string;
+}
+
+export type EngineRequest = EvaluateRequest | CompileRequest | FormatRequest;
 
 /** A request as it travels in a batch: its source replaced by an index into `EvaluationBatch.sources`. */
 export type BatchItem = DistributiveOmit<EngineRequest, 'source'> & { sourceIndex: number };

@@ -4,7 +4,16 @@
  * Every result leaves the thread as JSON text, so its cost is paid here, off the worker's event loop.
  */
 import { performance } from 'node:perf_hooks';
-import type { CompileOptions, CompileResult, CompiledProgram, EvaluateOptions, EvaluationResult } from '../language/api-types.js';
+import type {
+  CompileOptions,
+  CompileResult,
+  CompiledProgram,
+  EvaluateOptions,
+  EvaluationResult,
+  Locale,
+  ParseResult,
+} from '../language/api-types.js';
+import type { ModuleNode } from '../language/ast/nodes.js';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES } from '../language/index.js';
 import type { BatchItem } from './evaluation-batch.js';
 import {
@@ -12,6 +21,8 @@ import {
   EngineFailureCode,
   engineFailure,
   INTERNAL_EVALUATION_ERROR,
+  resultKindOf,
+  type FormatOutcome,
   type ItemResult,
 } from './item-result.js';
 import { programCacheKey } from './program-cache.js';
@@ -31,6 +42,9 @@ export interface ThreadLanguage {
   resolveLocale(tag: string): string | null;
   compile(source: string, localeTag: string, options?: CompileOptions): CompileResult;
   evaluate(program: CompiledProgram, functionName: string, context: unknown, options?: EvaluateOptions): EvaluationResult;
+  parse(source: string, locale: Locale): ParseResult;
+  /** Prints a parsed module in a locale (the formatter of `policy fmt`). */
+  format(module: ModuleNode, locale: Locale): string;
 }
 
 export function createEvaluationThreadHandler(
@@ -55,7 +69,17 @@ export function createEvaluationThreadHandler(
     return { trace, maxResultBytes, maxTraceBytes };
   }
 
+  /** Parses and prints a stored source in another locale: no checking, no program, nothing cached. */
+  function formatItem(item: Extract<BatchItem, { kind: 'format' }>, source: string, elapsed: () => number): FormatOutcome {
+    const target = language.resolveLocale(item.targetLocale) as Locale | null;
+    if (target === null) return engineFailure('formatted', EngineFailureCode.ITEM_INVALID, `invalid evaluation item: unsupported \`targetLocale\` ${item.targetLocale.slice(0, 32)}`, elapsed());
+    const parsed = language.parse(source, (language.resolveLocale(item.locale) ?? item.locale) as Locale);
+    if (parsed.module === null || parsed.diagnostics.some((d) => d.severity === 'error')) return diagnosticFailure('formatted', parsed.diagnostics, elapsed());
+    return { kind: 'formatted', ok: true, text: language.format(parsed.module, target), executionTimeMs: elapsed() };
+  }
+
   function runItem(item: BatchItem, source: string, key: string, elapsed: () => number): { result: ItemResult; cacheHit: boolean } {
+    if (item.kind === 'format') return { result: formatItem(item, source, elapsed), cacheHit: false };
     let compiled = cache.get(item.tenantId, key);
     const cacheHit = compiled !== undefined;
     if (compiled === undefined) {
@@ -90,8 +114,7 @@ export function createEvaluationThreadHandler(
     } catch (error) {
       // The language reports user problems as diagnostics; a throw is a defect, so keep its stack in the log only.
       console.error('evaluation thread: unexpected error', error);
-      const kind = item.kind === 'compile' ? 'compiled' : 'evaluated';
-      result = engineFailure(kind, EngineFailureCode.INTERNAL, INTERNAL_EVALUATION_ERROR, elapsed());
+      result = engineFailure(resultKindOf(item.kind), EngineFailureCode.INTERNAL, INTERNAL_EVALUATION_ERROR, elapsed());
       return { ok: false, json: JSON.stringify(result), cacheHit, executionTimeMs: result.executionTimeMs };
     }
   }

@@ -13,6 +13,7 @@ export {
   type BatchItem,
   type CompileRequest,
   type EngineRequest,
+  type FormatRequest,
   type EvaluateRequest,
   type EvaluationBatch,
 } from './evaluation-batch.js';
@@ -32,6 +33,9 @@ export {
   type EvaluationFailure,
   type EvaluationOutcome,
   type EvaluationSuccess,
+  type FormatFailure,
+  type FormatOutcome,
+  type FormatSuccess,
   type ItemResult,
   type SerializedItemResult,
 } from './item-result.js';

@@ -76,9 +76,27 @@ export interface CompileFailure {
   executionTimeMs: number;
 }
 
+export interface FormatSuccess {
+  kind: 'formatted';
+  ok: true;
+  /** The module printed in the target locale. */
+  text: string;
+  executionTimeMs: number;
+}
+
+export interface FormatFailure {
+  kind: 'formatted';
+  ok: false;
+  code: string;
+  error: string;
+  diagnostics: Diagnostic[];
+  executionTimeMs: number;
+}
+
 export type EvaluationOutcome = EvaluationSuccess | EvaluationFailure;
 export type CompileOutcome = CompileSuccess | CompileFailure;
-export type ItemResult = EvaluationOutcome | CompileOutcome;
+export type FormatOutcome = FormatSuccess | FormatFailure;
+export type ItemResult = EvaluationOutcome | CompileOutcome | FormatOutcome;
 
 /**
  * An item result as JSON text, made where the result is made (in the thread), so the worker's
@@ -87,6 +105,11 @@ export type ItemResult = EvaluationOutcome | CompileOutcome;
 export interface SerializedItemResult {
   ok: boolean;
   json: string;
+}
+
+/** The kind of result a request of this kind answers: a malformed one (any other kind) answers an evaluation's. */
+export function resultKindOf(requestKind: unknown): ItemResult['kind'] {
+  return requestKind === 'compile' ? 'compiled' : requestKind === 'format' ? 'formatted' : 'evaluated';
 }
 
 /** The failure of a `kind` item described by its diagnostics (the first error names it). */

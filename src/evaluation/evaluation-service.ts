@@ -1,5 +1,5 @@
 import type { AuditChainWriter } from '../audit/index.js';
-import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome } from '../engine/index.js';
+import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { CallerGone, EvaluationDispatcher } from '../jobs/index.js';
 import type { RollupRepository } from '../store/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
@@ -65,6 +65,8 @@ export interface EvaluationService {
   evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]>;
   /** Checks and compiles a module source in the engine (never on the caller's event loop). */
   compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
+  /** Prints a module source in another locale in the engine (never on the caller's event loop). */
+  format(tenantId: string, source: string, locale: string, targetLocale: string): Promise<FormatOutcome>;
   /** Stores the rollups still gathered in memory. */
   flush(): Promise<void>;
 }
@@ -187,6 +189,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     async compile(tenantId, source, locale) {
       const [result] = await deps.dispatcher.dispatch([{ kind: 'compile', tenantId, source, locale }]);
       if (result?.kind !== 'compiled') throw new Error('the dispatcher answered no compile outcome');
+      return result;
+    },
+    async format(tenantId, source, locale, targetLocale) {
+      const [result] = await deps.dispatcher.dispatch([{ kind: 'format', tenantId, source, locale, targetLocale }]);
+      if (result?.kind !== 'formatted') throw new Error('the dispatcher answered no format outcome');
       return result;
     },
     flush: () => rollups.flush(),

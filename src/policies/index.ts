@@ -20,7 +20,7 @@ export {
   type RollbackResult,
   type VersionSource,
 } from './policy-catalog.js';
-export { createSourceTranslator, type SourceTranslator } from './source-translator.js';
+export { createSourceTranslator, type SourceFormatter, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';

@@ -15,7 +15,7 @@ import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleSta
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
-import { createSourceTranslator, type SourceTranslator } from './source-translator.js';
+import { createSourceTranslator, type SourceFormatter } from './source-translator.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
@@ -108,8 +108,8 @@ export interface PolicyCatalogDeps {
    */
   onAuditMarkError?: (error: unknown) => void;
   now?: () => Date;
-  /** Prints stored sources in another locale (default: the formatter, cached per process). */
-  translate?: SourceTranslator;
+  /** Prints a stored source in another locale in the engine (EvaluationService.format): never on the API's event loop. */
+  format: SourceFormatter;
 }
 
 /** Deploy, rollback and the reads of the registry; evaluation resolves through VersionResolver. */
@@ -137,7 +137,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   const { builtins, versions } = deps;
   const initial = (policyModule: string): 0 | null => initialVersion(builtins, policyModule);
   const storedVersion = versions.storedVersion;
-  const translate = deps.translate ?? createSourceTranslator();
+  const translate = createSourceTranslator(deps.format);
   const owedRecords = createOwedRecordWriter({
     audit: deps.audit,
     lease: deps.auditLease ?? newAuditOutboxLease(),
@@ -361,7 +361,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
           ? { text: found.builtin.module.source, hash: found.builtin.sourceHash, locale: found.builtin.module.locale as string }
           : { text: found.stored.source, hash: found.stored.sourceHash, locale: found.stored.locale };
       if (locale === undefined || locale === stored.locale) return { policyModule, version, locale: stored.locale, source: stored.text };
-      return { policyModule, version, locale, source: translate(stored, locale) };
+      return { policyModule, version, locale, source: await translate(tenantId, stored, locale) };
     },
 
   };

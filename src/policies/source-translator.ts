@@ -1,33 +1,52 @@
 import { LRUCache } from 'lru-cache';
-import { format, parse, resolveLocale, type Locale } from '../language/index.js';
+import { EngineFailureCode, type FormatOutcome } from '../engine/index.js';
+import type { Locale } from '../language/index.js';
+import { PolicyRegistryError } from './policy-errors.js';
 
-/** Prints a stored module source in another locale. */
-export type SourceTranslator = (source: { text: string; hash: string; locale: string }, target: Locale) => string;
+/** Prints a stored module source in another locale, for a tenant. */
+export type SourceTranslator = (tenantId: string, source: { text: string; hash: string; locale: string }, target: Locale) => Promise<string>;
 
-/** Characters of translated text kept per process (UTF-16 code units, so about twice that in bytes). */
-const DEFAULT_CACHE_CHARS = 4 * 1024 * 1024;
+/** Formats a source in the engine (EvaluationService.format): never on the API's event loop. */
+export type SourceFormatter = (tenantId: string, source: string, locale: string, targetLocale: string) => Promise<FormatOutcome>;
+
+export interface SourceTranslatorOptions {
+  /** Characters of translated text kept per tenant (UTF-16 code units, so about twice that in bytes). Default 512 Ki. */
+  charsPerTenant?: number;
+  /** Tenants whose translations are kept, the least recently active tenant's going first. Default 16. */
+  tenants?: number;
+}
 
 /**
- * The formatter (`policy fmt --locale`) applied to a deployed source. It runs on the caller's
- * thread: it parses and prints, with no checking or evaluation, and deployed sources are at most
- * MAX_SOURCE_BYTES. A version never changes, so each (source, locale) is translated once per
- * process and kept while the cache has room.
+ * The formatter (`policy fmt --locale`) applied to a deployed source, run in the engine's threads
+ * like a deploy's compile. A version never changes, so each (source, locale) is translated once and
+ * kept, per tenant: a source another tenant had translated is not answered any faster (no timing
+ * tells one tenant what another viewed), and one tenant's translations never evict another's.
  */
-export function createSourceTranslator(cacheChars: number = DEFAULT_CACHE_CHARS): SourceTranslator {
-  const cache = new LRUCache<string, string>({ maxSize: cacheChars, sizeCalculation: (text) => Math.max(1, text.length) });
-  return (source, target) => {
-    const key = `${source.hash}\u0000${target}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
-    const from = resolveLocale(source.locale);
-    if (from === null) throw new Error(`a stored source has the unsupported locale \`${source.locale}\``);
-    const parsed = parse(source.text, from);
-    // It compiled when deployed, so a parse error here is a defect, not the client's to fix.
-    if (parsed.module === null || parsed.diagnostics.some((d) => d.severity === 'error')) {
-      throw new Error(`a stored source of locale ${from} no longer parses`);
+export function createSourceTranslator(format: SourceFormatter, options: SourceTranslatorOptions = {}): SourceTranslator {
+  const charsPerTenant = options.charsPerTenant ?? 512 * 1024;
+  const caches = new LRUCache<string, LRUCache<string, string>>({ max: options.tenants ?? 16 });
+  const cacheOf = (tenantId: string) => {
+    let cache = caches.get(tenantId);
+    if (cache === undefined) {
+      cache = new LRUCache<string, string>({ maxSize: charsPerTenant, sizeCalculation: (text) => Math.max(1, text.length) });
+      caches.set(tenantId, cache);
     }
-    const text = format(parsed.module, target);
-    if (text.length <= cacheChars) cache.set(key, text);
-    return text;
+    return cache;
+  };
+
+  return async (tenantId, source, target) => {
+    const key = `${source.hash}\u0000${target}`;
+    const cached = caches.get(tenantId)?.get(key);
+    if (cached !== undefined) return cached;
+    const outcome = await format(tenantId, source.text, source.locale, target);
+    if (!outcome.ok) {
+      // A stopped thread or a cancellation may pass; anything else is a defect (it compiled when deployed).
+      if (outcome.code === EngineFailureCode.THREAD_STOPPED || outcome.code === EngineFailureCode.CANCELLED) {
+        throw new PolicyRegistryError(503, outcome.code, `the policy source could not be printed in ${target}: ${outcome.error}; retry later`);
+      }
+      throw new Error(`a stored source of locale ${source.locale} could not be printed in ${target}: ${outcome.error}`);
+    }
+    if (outcome.text.length <= charsPerTenant) cacheOf(tenantId).set(key, outcome.text);
+    return outcome.text;
   };
 }

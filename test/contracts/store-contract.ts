@@ -202,6 +202,18 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
       expect(seqs(await store.audit.list(tenant, { limit: 100, from: '2026-01-01T00:00:01.001Z', to: '2026-01-01T00:00:01.999Z' }))).toEqual([]);
     });
 
+    it('lists the newest records of a time window however full the window is, and pages in it', async () => {
+      // Windows holding more records than twice the limit, and fewer (SQLite reads the two differently).
+      const window = { from: '2026-01-01T00:00:02.000Z', to: '2026-01-01T00:00:06.000Z' };
+      expect(seqs(await store.audit.list(tenant, { limit: 1, ...window }))).toEqual([6]);
+      expect(seqs(await store.audit.list(tenant, { limit: 2, ...window }))).toEqual([6, 5]);
+      expect(seqs(await store.audit.list(tenant, { limit: 2, before: 6, ...window }))).toEqual([5, 4]);
+      expect(seqs(await store.audit.list(tenant, { limit: 2, before: 4, ...window }))).toEqual([3, 2]);
+      expect(seqs(await store.audit.list(tenant, { limit: 3, ...window }))).toEqual([6, 5, 4]);
+      expect(seqs(await store.audit.list(tenant, { limit: 1, from: '2026-01-01T00:00:05.000Z' }))).toEqual([6]);
+      expect(seqs(await store.audit.list(tenant, { limit: 1, to: '2026-01-01T00:00:03.000Z' }))).toEqual([3]);
+    });
+
     it('combines filters with paging', async () => {
       const list = await store.audit.list(tenant, {
         limit: 1,

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeAuditHash, createAuditChainWriter, verifyChain } from '../../src/audit/index.js';
+import {
+  computeAuditHash,
+  createAuditChainWriter,
+  createChainPageThreads,
+  createChainVerifier,
+  verifyChain,
+  type ChainPageThreads,
+  type ChainVerifier,
+} from '../../src/audit/index.js';
 import type { AuditRecord, Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
@@ -26,12 +34,18 @@ async function seedChain(store: Store, tenantId: string): Promise<AuditRecord[]>
 function tamperSuite(makeTarget: () => StoreTarget): void {
   let target: StoreTarget;
   let store: Store;
+  let threads: ChainPageThreads;
+  /** The API's verifier (hashing on threads, a verified prefix kept per tenant), as main.ts builds it. */
+  let verifier: ChainVerifier;
 
   beforeAll(async () => {
     target = makeTarget();
     store = await target.connect();
+    threads = createChainPageThreads(2);
+    verifier = createChainVerifier({ records: store.audit, check: threads.check, concurrency: 2, fullIntervalMs: 3_600_000, pageSize: 7 });
   });
   afterAll(async () => {
+    await threads?.close();
     await target?.dispose();
   });
 
@@ -91,6 +105,39 @@ function tamperSuite(makeTarget: () => StoreTarget): void {
       headHash: records[LENGTH - 2]!.hash,
     });
     expect(records[LENGTH - 2]!.hash).not.toBe(records[LENGTH - 1]!.hash);
+  });
+
+  it('finds an edit of the newest record after a verification kept the prefix, at once', async () => {
+    await seedChain(store, 'cached-newest');
+    await expect(verifier.verify('cached-newest')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    await target.rawTamperAudit('cached-newest', LENGTH, { actorId: 'intruder' });
+    await expect(verifier.verify('cached-newest')).resolves.toMatchObject({ valid: false, checked: LENGTH - 1, firstInvalidSeq: LENGTH });
+  });
+
+  it('finds an edit of an older record after a verification kept the prefix on a whole walk, and from then on', async () => {
+    await seedChain(store, 'cached-older');
+    await expect(verifier.verify('cached-older')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    await target.rawTamperAudit('cached-older', 12, { payloadText: JSON.stringify({ n: 11, result: true }) });
+    // Below the kept prefix: only a whole walk (full=true, or the interval) reads it again.
+    await expect(verifier.verify('cached-older')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    const broken = { valid: false, checked: 11, headSeq: LENGTH, firstInvalidSeq: 12, reason: 'hash does not match the record content' };
+    await expect(verifier.verify('cached-older', { full: true })).resolves.toMatchObject(broken);
+    await expect(verifier.verify('cached-older')).resolves.toMatchObject(broken);
+  });
+
+  it('reports newest records removed after a verification as missing', async () => {
+    await seedChain(store, 'cached-truncated');
+    await expect(verifier.verify('cached-truncated')).resolves.toMatchObject({ valid: true, checked: LENGTH });
+    await target.rawDeleteAudit('cached-truncated', LENGTH);
+    await expect(verifier.verify('cached-truncated')).resolves.toMatchObject({ valid: false, checked: LENGTH - 1, firstInvalidSeq: LENGTH });
+  });
+
+  it('reports a deleted record at its seq through the API\'s verifier too', async () => {
+    await seedChain(store, 'cached-deleted');
+    await target.rawDeleteAudit('cached-deleted', 9);
+    const reader = await target.connect();
+    const fresh = createChainVerifier({ records: reader.audit, check: threads.check, concurrency: 1, fullIntervalMs: 3_600_000 });
+    await expect(fresh.verify('cached-deleted')).resolves.toMatchObject({ valid: false, checked: 8, firstInvalidSeq: 9 });
   });
 
   it('leaves other tenants\' chains valid', async () => {

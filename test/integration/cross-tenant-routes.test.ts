@@ -113,7 +113,7 @@ const ROLLUP_WINDOW: Record<string, string> = {
 /** B's value for each query parameter (every one is sent); an unknown one fails the suite until added. */
 function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
   const values: Record<string, string> = {
-    limit: '10000',
+    limit: '1000',
     before: String(b.auditHeadSeq + 1),
     startTime: '2000-01-01T00:00:00Z',
     endTime: '2099-12-31T23:59:59Z',
@@ -127,6 +127,7 @@ function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
     step: 'hour',
     status: 'ACTIVE',
     trace: 'true',
+    full: 'true',
     locale: 'de-DE',
     fromSeq: '0',
     query: graphqlProbe(b),

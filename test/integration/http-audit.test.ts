@@ -66,12 +66,26 @@ describe('audit endpoints over HTTP', () => {
       expect(await seqs(await h.get('/api/v1/audit?limit=5&before=8'))).toEqual([7, 6, 5, 4, 3]);
       expect(await seqs(await h.get('/api/v1/audit?limit=5&before=3'))).toEqual([2, 1]);
       expect(await seqs(await h.get('/api/v1/audit?before=1'))).toEqual([]);
-      expect(await seqs(await h.get('/api/v1/audit?limit=10000'))).toHaveLength(12);
+      expect(await seqs(await h.get('/api/v1/audit?limit=1000'))).toHaveLength(12);
+    });
+
+    it('charges one rate-limit point per 100 records asked for (the limit, not the records found)', async () => {
+      const remaining = async (path: string) => {
+        const response = await h.get(path, { tenant: 'charged' });
+        expect(response.status).toBe(200);
+        return Number(/;r=(\d+);/.exec(response.headers.get('RateLimit') ?? '')?.[1]);
+      };
+      const first = await remaining('/api/v1/audit');
+      expect(first - (await remaining('/api/v1/audit?limit=1000'))).toBe(10);
+      expect(first - 10 - (await remaining('/api/v1/audit/type/POLICY_DEPLOYED?limit=250'))).toBe(3);
+      expect(first - 13 - (await remaining('/api/v1/audit/policy/com.acme.lending/score?limit=1'))).toBe(1);
+      expect(first - 14 - (await remaining(`/api/v1/audit/range?startTime=${at(1)}&endTime=${at(2)}&limit=100`))).toBe(1);
+      expect(first - 15 - (await remaining('/api/v1/audit/verify'))).toBe(1);
     });
 
     it.each([
       ['limit=0', 'limit'],
-      ['limit=10001', 'limit'],
+      ['limit=1001', 'limit'],
       ['limit=-1', 'limit'],
       ['limit=2.5', 'limit'],
       ['limit=', 'limit'],
@@ -195,6 +209,21 @@ describe('audit endpoints over HTTP', () => {
       });
     });
 
+    it('walks the whole chain again when asked with full=true, with the same answer', async () => {
+      const cached = await (await h.get('/api/v1/audit/verify')).json();
+      const response = await h.get('/api/v1/audit/verify?full=true');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(cached);
+    });
+
+    it.each(['full=yes', 'full=', 'full=true&full=false'])('400 for %s', async (query) => {
+      const response = await h.get(`/api/v1/audit/verify?${query}`);
+      expect(response.status).toBe(400);
+      const body = await envelope(response);
+      expect(body.code).toBe('ERR_REQUEST_QUERY_INVALID');
+      expect(body.error).toContain('`full`');
+    });
+
     it('reports an empty chain as valid', async () => {
       const response = await h.get('/api/v1/audit/verify', { tenant: 'nobody' });
       expect(await response.json()).toEqual({ valid: true, checked: 0, headSeq: 0, headHash: null, firstInvalidSeq: null, reason: null });
@@ -222,5 +251,28 @@ describe('audit endpoints over HTTP', () => {
     const response = await h.get(path, { role: 'MEMBER' });
     expect(response.status).toBe(403);
     expect((await envelope(response)).code).toBe('ERR_AUTH_ROLE_INSUFFICIENT');
+  });
+});
+
+describe('audit lists against a small quota', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ rateLimitPoints: 15 });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('refuses a list whose points do not fit what is left with 429, spending nothing, and says how lists are charged', async () => {
+    expect((await h.get('/api/v1/audit?limit=1000')).status).toBe(200);
+    const refused = await h.get('/api/v1/audit?limit=600');
+    expect(refused.status).toBe(429);
+    const body = await envelope(refused);
+    expect(body.code).toBe('ERR_RATE_LIMIT_EXCEEDED');
+    expect(body.error).toContain('this request needs 6 points (one per 100 records asked for) and 5 remain');
+    // The refused list spent nothing: five points are still there for a list of 500.
+    expect((await h.get('/api/v1/audit?limit=500')).status).toBe(200);
+    expect((await h.get('/api/v1/audit?limit=1')).status).toBe(429);
   });
 });

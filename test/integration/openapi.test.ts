@@ -31,6 +31,7 @@ function registeredRoutes(): string[] {
     store: { idempotency: unused } as never,
     redis: unused,
     tokenVerifier: unused,
+    auditVerifier: unused,
     rateLimiter: unused,
     bodyLimitBytes: 1024,
     metrics: createServiceMetrics(),

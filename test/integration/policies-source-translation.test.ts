@@ -81,6 +81,20 @@ describe('a version’s source in another locale', () => {
     expect(back).toMatchObject({ locale: 'en-US', source: PRICING });
   });
 
+  it('prints in the engine’s threads, once per tenant: another tenant’s view of the same source is printed for it anew', async () => {
+    const path = '/api/v1/policies/lending.loan/versions/0/source?locale=de-DE';
+    const itemsBefore = h.worker.stats().items;
+    const first = await sourceOf(path);
+    expect(h.worker.stats().items).toBe(itemsBefore + 1);
+    // Kept for this tenant…
+    expect(await sourceOf(path)).toEqual(first);
+    expect(h.worker.stats().items).toBe(itemsBefore + 1);
+    // …and not for the other one.
+    const other = (await h.signed(h.tenants.b, 'VIEWER').request<VersionSource>('GET', path)).body;
+    expect(other).toEqual(first);
+    expect(h.worker.stats().items).toBe(itemsBefore + 2);
+  });
+
   it('prints the built-in version 0', async () => {
     const shown = await sourceOf('/api/v1/policies/lending.loan/versions/0/source?locale=zh-CN');
     expect(shown).toMatchObject({ policyModule: 'lending.loan', version: 0, locale: 'zh-CN' });

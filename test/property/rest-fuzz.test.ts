@@ -153,7 +153,7 @@ describe('REST fuzzing from the OpenAPI document', () => {
       return answer.body;
     };
     return {
-      audit: await read('/api/v1/audit?limit=10000'),
+      audit: await read('/api/v1/audit?limit=1000'),
       verification: await read('/api/v1/audit/verify'),
       versions: await read(`/api/v1/policies/${BYSTANDER_MODULE}/versions`),
       policies: await read(`/api/v1/policies?policyModule=${BYSTANDER_MODULE}`),
@@ -179,7 +179,7 @@ describe('REST fuzzing from the OpenAPI document', () => {
     await until(() => call<{ status: string }>(token, tenantId, 'GET', `/api/v1/workflows/${workflowId}`), (a) => a.body.status === 'WAITING', `${tenantId}'s workflow to wait`);
     // The step's audit record is written by the worker: wait for it, so the snapshot is final.
     await until(
-      () => call<Array<{ actorId: string }>>(token, tenantId, 'GET', '/api/v1/audit?limit=10000'),
+      () => call<Array<{ actorId: string }>>(token, tenantId, 'GET', '/api/v1/audit?limit=1000'),
       (a) => a.body.some((record) => record.actorId === `workflow:${workflowId}`),
       `${tenantId}'s workflow step to be audited`,
     );

@@ -6,7 +6,7 @@ export { connectRedis, removeRedisPrefix, REDIS_URL } from './test-redis.js';
 export { listen, type HttpListener } from './http-listener.js';
 export { newKeyRing, registerTenant, type TenantInfo } from './test-tenant.js';
 export { assertServiceBuilt, MAIN, runService, type LogLine, type ServiceProcess } from './service-process.js';
-export { createTestApp, type TestAppParts } from './test-app.js';
+export { createTestApp, testChainVerifier, type TestAppParts } from './test-app.js';
 export { unusedPort } from './unused-port.js';
 export { evaluateRequest, evaluation, runOnPool, TEST_TENANT } from './engine-requests.js';
 export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.js';

@@ -2,6 +2,7 @@
 // rate limiter with a quota no suite reaches, a 1 MiB body limit, and the routes under test.
 import type { Redis } from 'ioredis';
 import { createApp, createTenantRateLimiter, type RouteModule } from '../../src/api/index.js';
+import { createChainPageThreads, createChainVerifier, type ChainVerifier } from '../../src/audit/index.js';
 import { createTokenVerifier, type JwtKeyRing } from '../../src/auth/index.js';
 import { createLogger } from '../../src/logging/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -19,14 +20,30 @@ export interface TestAppParts {
   rateLimitPoints?: number;
   /** The app's clock (idempotency expiry); default the system clock. */
   now?: () => Date;
+  /** Default testChainVerifier(store). */
+  auditVerifier?: ChainVerifier;
 }
 
-export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent', rateLimitPoints = 100_000, now }: TestAppParts): ReturnType<typeof createApp> {
+/**
+ * The chain verifier as main.ts builds it with the default settings. Its threads start on first use
+ * and end when idle; an idle thread does not keep the process alive, so nothing needs closing.
+ */
+export function testChainVerifier(store: Store, options: { fullIntervalMs?: number } = {}): ChainVerifier {
+  return createChainVerifier({
+    records: store.audit,
+    check: createChainPageThreads(2).check,
+    concurrency: 2,
+    fullIntervalMs: options.fullIntervalMs ?? 3_600_000,
+  });
+}
+
+export function createTestApp({ store, redis, keyRing, prefix, routes, logLevel = 'silent', rateLimitPoints = 100_000, now, auditVerifier }: TestAppParts): ReturnType<typeof createApp> {
   return createApp({
     logger: createLogger({ level: logLevel }),
     store,
     redis,
     tokenVerifier: createTokenVerifier(keyRing),
+    auditVerifier: auditVerifier ?? testChainVerifier(store),
     rateLimiter: createTenantRateLimiter({ redis, points: rateLimitPoints, windowSeconds: 60, keyPrefix: `${prefix}:rate-limit` }),
     bodyLimitBytes: 1024 * 1024,
     routes,

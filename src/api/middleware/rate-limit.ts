@@ -14,15 +14,15 @@ function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   };
 }
 
-/** Points a request spends: 1 for most, one per evaluation for a batch. */
+/** Points a request spends: 1 for most, one per evaluation for a batch, one per 100 records asked for by an audit list. */
 export type RateLimitCost = (ctx: AppContext) => number;
 
 /**
  * Spends the caller's tenant quota: one point per request, or `cost(ctx)` points (read once the
- * body is parsed, e.g. one per batch item). A request whose points do not fit what is left is a
- * 429 and spends nothing.
+ * body is parsed, e.g. one per batch item), counted as `unit` says in a 429's message. A request
+ * whose points do not fit what is left is a 429 and spends nothing.
  */
-export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost): AppMiddleware {
+export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost, unit = 'one per evaluation'): AppMiddleware {
   return async (ctx, next) => {
     const tenantId = ctx.state.tenantId;
     if (tenantId === undefined) throw new Error('rate limiting runs before the tenant header is read');
@@ -41,8 +41,8 @@ export function rateLimit(limiter: TenantRateLimiter, cost?: RateLimitCost): App
         points === 1
           ? ''
           : points > decision.limit
-            ? `; this request needs ${points} points (one per evaluation), more than the whole quota: split it`
-            : `; this request needs ${points} points (one per evaluation) and ${decision.remaining} remain`;
+            ? `; this request needs ${points} points (${unit}), more than the whole quota: split it`
+            : `; this request needs ${points} points (${unit}) and ${decision.remaining} remain`;
       throw new ApiError(
         429,
         ApiErrorCode.RATE_LIMIT_EXCEEDED,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLLUP_SERIES_MAX_POINTS, ROLLUP_SERIES_MAX_VERSIONS, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, AUDIT_LIST_RECORDS_PER_POINT } from '../../audit/index.js';
 import type { Role } from '../../auth/index.js';
 import { SUPPORTED_LOCALES } from '../../language/index.js';
 import { batchEvaluationBodySchema, sourceEvaluationBodySchema, storedEvaluationBodySchema } from '../../evaluation/index.js';
@@ -74,7 +75,7 @@ const rollupQuery = z.object({
 });
 
 const limitAndBefore = z.object({
-  limit: z.number().int().min(1).max(10_000).optional().describe('Most records (default 1000)'),
+  limit: z.number().int().min(1).max(AUDIT_LIST_MAX_LIMIT).optional().describe(`Most records (default ${AUDIT_LIST_DEFAULT_LIMIT}); the rate limit spends one point per ${AUDIT_LIST_RECORDS_PER_POINT} asked for`),
   before: z.number().int().min(1).optional().describe('Only records with a smaller seq (paging)'),
 });
 const trace = z.object({ trace: z.enum(['true', 'false']).optional().describe('Return the decision trace') });
@@ -91,7 +92,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   { method: 'get', path: '/openapi.json', tag: 'operations', summary: 'This document', auth: 'none', success: { status: 200, description: 'OpenAPI 3.1' }, errors: {} },
 
   { method: 'get', path: '/api/v1/audit', tag: 'audit', summary: 'The tenant\'s audit records, newest first', auth: 'bearer', role: 'ADMIN', query: limitAndBefore, success: { status: 200, schema: z.array(answers.auditRecord), description: 'records' }, errors: {} },
-  { method: 'get', path: '/api/v1/audit/verify', tag: 'audit', summary: 'Verify the tenant\'s chain', auth: 'bearer', role: 'ADMIN', success: { status: 200, schema: answers.chainVerification, description: 'the verification' }, errors: {} },
+  { method: 'get', path: '/api/v1/audit/verify', tag: 'audit', summary: 'Verify the tenant\'s chain', description: 'Reads and hashes only the records appended since the tenant\'s last verification in this process (an unchanged head answers at once), unless `full=true` asks for, or AUDIT_VERIFY_FULL_INTERVAL_SECONDS calls for, a walk from seq 1. Concurrent calls of a tenant share one walk.', auth: 'bearer', role: 'ADMIN', query: z.object({ full: z.enum(['true', 'false']).optional().describe('Walk the whole chain from seq 1') }), success: { status: 200, schema: answers.chainVerification, description: 'the verification' }, errors: { 400: 'a `full` other than true or false (ERR_REQUEST_QUERY_INVALID)' } },
   { method: 'get', path: '/api/v1/audit/type/{eventType}', tag: 'audit', summary: 'Records of one event type', auth: 'bearer', role: 'ADMIN', pathParams: { eventType: 'POLICY_EVALUATED, SOURCE_EVALUATED, POLICY_DEPLOYED, POLICY_ROLLED_BACK, ANOMALY_DETECTED, ANOMALY_STATUS_CHANGED or ANOMALY_SETTINGS_CHANGED' }, query: limitAndBefore, success: { status: 200, schema: z.array(answers.auditRecord), description: 'records' }, errors: { 400: 'unknown event type (ERR_REQUEST_PATH_INVALID, listing the known ones), or bad paging' } },
   { method: 'get', path: '/api/v1/audit/policy/{policyModule}/{policyFunction}', tag: 'audit', summary: 'Records of one policy function', auth: 'bearer', role: 'ADMIN', pathParams: { policyModule: 'module name', policyFunction: 'rule name' }, query: limitAndBefore, success: { status: 200, schema: z.array(answers.auditRecord), description: 'records' }, errors: { 400: 'bad path or paging' } },
   { method: 'get', path: '/api/v1/audit/range', tag: 'audit', summary: 'Records within a time window', auth: 'bearer', role: 'ADMIN', query: limitAndBefore.extend({ startTime: z.string().describe('ISO 8601, inclusive'), endTime: z.string().describe('ISO 8601, inclusive') }), success: { status: 200, schema: z.array(answers.auditRecord), description: 'records' }, errors: { 400: 'missing or malformed time, or start after end (ERR_REQUEST_QUERY_INVALID)' } },

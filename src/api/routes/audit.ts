@@ -1,12 +1,22 @@
 import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
-import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, verifyChain } from '../../audit/index.js';
+import {
+  AUDIT_LIST_DEFAULT_LIMIT,
+  AUDIT_LIST_MAX_LIMIT,
+  AUDIT_LIST_RECORDS_PER_POINT,
+  AUDIT_LIST_SLICE,
+  AUDIT_LIST_TURNS_PER_TENANT,
+  auditListCost,
+  createTenantTurns,
+  readAuditList,
+} from '../../audit/index.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import type { AuditQuery, AuditRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
-import { integerParam, timeRangeParams } from '../query-params.js';
+import { jsonArrayBody } from '../json-array-body.js';
+import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
 
 /** Every event type the service records; a list by any other type could only ever be empty. */
 export const AUDIT_EVENT_TYPES: readonly string[] = [
@@ -37,11 +47,22 @@ function view(record: AuditRecord): AuditRecord {
   return { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash };
 }
 
+const limitParam = (ctx: AppContext) => integerParam(ctx, 'limit', { min: 1, max: AUDIT_LIST_MAX_LIMIT, default: AUDIT_LIST_DEFAULT_LIMIT });
+
 /** `limit` and `before` (a seq: only older records), shared by every list. */
 function paging(ctx: AppContext): Pick<AuditQuery, 'limit' | 'before'> {
-  const limit = integerParam(ctx, 'limit', { min: 1, max: AUDIT_LIST_MAX_LIMIT, default: AUDIT_LIST_DEFAULT_LIMIT });
+  const limit = limitParam(ctx);
   const before = integerParam(ctx, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER });
   return before === undefined ? { limit } : { limit, before };
+}
+
+/** A list's rate-limit points, by the records it asks for; a malformed `limit` costs one and is refused after. */
+function listCost(ctx: AppContext): number {
+  try {
+    return auditListCost(limitParam(ctx));
+  } catch {
+    return 1;
+  }
 }
 
 function pathName(ctx: AppContext, name: string): string {
@@ -61,30 +82,45 @@ function tenantOf(ctx: AppContext): string {
 /** The tenant's audit chain, newest first (seq descending, which is append order). */
 export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): void {
   const guard = kit.restGuard('ADMIN');
+  // The REST chain with a list's points: a list costs what it asks for, not one request's point.
+  const listGuard = [kit.tenant, kit.bearer, kit.rateLimitBy(listCost, `one per ${AUDIT_LIST_RECORDS_PER_POINT} records asked for`), kit.requireRole('ADMIN')];
+  // A list is read and written a slice at a time, and a tenant's lists take turns, a few at once:
+  // 40 lists of the largest page sent together hold another tenant's request for a few slices.
+  const turns = createTenantTurns(AUDIT_LIST_TURNS_PER_TENANT);
   const list = async (ctx: AppContext, query: AuditQuery) => {
-    const records = await deps.store.audit.list(tenantOf(ctx), query);
-    ctx.body = records.map(view);
+    const release = await turns.take(tenantOf(ctx));
+    try {
+      const records = await readAuditList(deps.store.audit, tenantOf(ctx), query);
+      const body = jsonArrayBody(records.map(view), AUDIT_LIST_SLICE);
+      // The turn lasts until the answer is written (or the client is gone).
+      body.once('close', release);
+      ctx.type = 'json';
+      ctx.body = body;
+    } catch (error) {
+      release();
+      throw error;
+    }
   };
 
-  router.get('/api/v1/audit', guard, async (ctx) => {
+  router.get('/api/v1/audit', ...listGuard, async (ctx) => {
     await list(ctx, paging(ctx));
   });
 
   router.get('/api/v1/audit/verify', guard, async (ctx) => {
-    ctx.body = await verifyChain(deps.store.audit, tenantOf(ctx));
+    ctx.body = await deps.auditVerifier.verify(tenantOf(ctx), { full: booleanParam(ctx, 'full') });
   });
 
-  router.get('/api/v1/audit/type/:eventType', guard, async (ctx) => {
+  router.get('/api/v1/audit/type/:eventType', ...listGuard, async (ctx) => {
     await list(ctx, { ...paging(ctx), eventType: eventTypeParam(ctx) });
   });
 
-  router.get('/api/v1/audit/policy/:policyModule/:policyFunction', guard, async (ctx) => {
+  router.get('/api/v1/audit/policy/:policyModule/:policyFunction', ...listGuard, async (ctx) => {
     const policyModule = pathName(ctx, 'policyModule');
     const policyFunction = pathName(ctx, 'policyFunction');
     await list(ctx, { ...paging(ctx), policyModule, policyFunction });
   });
 
-  router.get('/api/v1/audit/range', guard, async (ctx) => {
+  router.get('/api/v1/audit/range', ...listGuard, async (ctx) => {
     const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
     await list(ctx, { ...paging(ctx), from, to });
   });

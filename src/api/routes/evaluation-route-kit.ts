@@ -3,8 +3,7 @@ import { EvaluationErrorCode, RequesterGoneError, type EvaluationCaller } from '
 import { createCallerGone, EvaluationUnavailableError, type CallerGone } from '../../jobs/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
-import { ApiErrorCode } from '../error-codes.js';
-import { queryValue } from '../query-params.js';
+import { booleanParam } from '../query-params.js';
 
 /** Who asks, as the guard left it: the tenant and the actor the audit chain records. */
 export function callerOf(ctx: AppContext): EvaluationCaller {
@@ -30,10 +29,7 @@ export function requesterGone(ctx: AppContext): CallerGone {
 
 /** `?trace=true` asks for the decision trace; `false` or no parameter, none. */
 export function traceParam(ctx: AppContext): boolean {
-  const value = queryValue(ctx, 'trace');
-  if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`trace\` must be \`true\` or \`false\` (got \`${value}\`)`);
+  return booleanParam(ctx, 'trace');
 }
 
 /** The request was valid but nothing could evaluate it in time: 503, never a hang, and no internals. */

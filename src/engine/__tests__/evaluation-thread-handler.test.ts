@@ -18,6 +18,7 @@ function recordingLanguage() {
   const compiled: string[] = [];
   const compileOptions: unknown[] = [];
   const evaluated: Array<{ functionName: string; options: unknown }> = [];
+  const parsed: string[] = [];
   const language: ThreadLanguage = {
     resolveLocale: (tag) => ({ 'en-us': 'en-US', en: 'en-US', 'de-de': 'de-DE' })[tag.toLowerCase()] ?? null,
     compile(source, locale, options): CompileResult {
@@ -34,8 +35,14 @@ function recordingLanguage() {
       if (functionName === 'missing') return { ok: false, diagnostics: [notFound] };
       return { ok: true, value: context as never, trace: [] };
     },
+    parse(source, locale) {
+      parsed.push(`${locale}|${source}`);
+      if (source === 'broken') return { module: null, diagnostics: [syntaxError] };
+      return { module: { text: source } as never, diagnostics: [] };
+    },
+    format: (module, locale) => `${(module as unknown as { text: string }).text} in ${locale}`,
   };
-  return { language, compiled, compileOptions, evaluated };
+  return { language, compiled, compileOptions, evaluated, parsed };
 }
 
 const warning: Diagnostic = { code: 'PL2021', severity: 'warning', message: 'unreachable statement', span: null };
@@ -52,7 +59,7 @@ function settings(extra: Partial<ThreadSettings> = {}): ThreadSettings {
   return { cacheSize: 8, cacheTenants: 8, maxResultBytes: MiB, maxTraceBytes: MiB, ...extra };
 }
 
-type ItemSpec = Partial<Omit<Extract<BatchItem, { kind: 'evaluate' }>, 'kind'>> | Extract<BatchItem, { kind: 'compile' }>;
+type ItemSpec = Partial<Omit<Extract<BatchItem, { kind: 'evaluate' }>, 'kind'>> | Extract<BatchItem, { kind: 'compile' | 'format' }>;
 
 function task(sources: string[], items: ItemSpec[]): ThreadTask {
   return {
@@ -60,7 +67,7 @@ function task(sources: string[], items: ItemSpec[]): ThreadTask {
       sources,
       items: items.map(
         (item): BatchItem =>
-          'kind' in item && item.kind === 'compile'
+          'kind' in item && (item.kind === 'compile' || item.kind === 'format')
             ? item
             : {
                 kind: 'evaluate',
@@ -180,6 +187,21 @@ describe('evaluation thread handler', () => {
     expect(decode(results[1])).toMatchObject({ kind: 'compiled', ok: false, code: 'PL1007', diagnostics: [warning, syntaxError] });
     expect(results.map((r) => r.ok)).toEqual([true, false]);
     expect(evaluated).toEqual([]);
+  });
+
+  it('prints a source in the target locale, without compiling or caching it', () => {
+    const { language, compiled, parsed } = recordingLanguage();
+    const handle = createEvaluationThreadHandler(settings(), language);
+    const format = (sourceIndex: number, targetLocale: string): BatchItem => ({ kind: 'format', tenantId: 't1', sourceIndex, locale: 'en', targetLocale });
+    const { results } = handle(task(['A', 'broken'], [format(0, 'de-DE'), format(0, 'DE-de'), format(1, 'de-DE'), format(0, 'xx-XX')]));
+    expect(results.map(decode)).toEqual([
+      { kind: 'formatted', ok: true, text: 'A in de-DE', executionTimeMs: expect.any(Number) },
+      { kind: 'formatted', ok: true, text: 'A in de-DE', executionTimeMs: expect.any(Number) },
+      { kind: 'formatted', ok: false, code: 'PL1007', error: expect.stringContaining('PL1007'), diagnostics: [syntaxError], executionTimeMs: expect.any(Number) },
+      { kind: 'formatted', ok: false, code: EngineFailureCode.ITEM_INVALID, error: expect.stringContaining('targetLocale'), diagnostics: [], executionTimeMs: expect.any(Number) },
+    ]);
+    expect(parsed).toEqual(['en-US|A', 'en-US|A', 'en-US|broken']);
+    expect(compiled).toEqual([]);
   });
 
   it('runs a program that compiled with warnings only', () => {

@@ -24,7 +24,7 @@ import { createEvaluationDispatcher, createLocalBatchTransport, type EvaluationD
 import { createLogger } from '../../../src/logging/index.js';
 import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';
-import { buildEvaluationStack, type EvaluationStack } from '../../support/index.js';
+import { buildEvaluationStack, testChainVerifier, type EvaluationStack } from '../../support/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -148,6 +148,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
     store,
     redis,
     tokenVerifier: createTokenVerifier(createJwtKeyRing([{ kid: 'k1', secret: randomBytes(32).toString('base64url') }], 'test')),
+    auditVerifier: testChainVerifier(store),
     rateLimiter: createTenantRateLimiter({
       redis,
       points: options.rateLimitPoints ?? 100_000,

@@ -10,6 +10,7 @@ import { createApp, createTenantRateLimiter, type RouteModule } from '../../../s
 import { createJwtKeyRing, createTokenSigner, createTokenVerifier, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createLogger } from '../../../src/logging/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
+import { testChainVerifier } from '../../support/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -82,6 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     store,
     redis,
     tokenVerifier: createTokenVerifier(keyRing),
+    auditVerifier: testChainVerifier(store),
     rateLimiter: createTenantRateLimiter({
       redis,
       points: options.rateLimitPoints ?? 10_000,
