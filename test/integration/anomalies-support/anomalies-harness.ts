@@ -4,14 +4,14 @@
 // Time moves only when a test moves the clock: rollups, activations, detections and idempotency
 // expiry all read it. Threads load dist/workers/evaluation-thread.js (`npx tsc -p tsconfig.json`).
 import { randomUUID } from 'node:crypto';
-import { QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import {
   createAnomalyDetector,
   createAnomalySettings,
   createAnomalyTriage,
   createAnomalyVerifier,
   DEFAULT_DETECTION_SETTINGS,
-  type DetectionRun,
+  type DetectionBudget,
 } from '../../../src/anomalies/index.js';
 import { createAnomalyRoutes } from '../../../src/api/index.js';
 import {
@@ -22,6 +22,8 @@ import {
   startAnomalyWorkers,
   type AnomalyJobQueues,
   type AnomalyWorkers,
+  type DetectionRound,
+  type DetectionRun,
 } from '../../../src/jobs/index.js';
 import { loadBuiltinLibrary } from '../../../src/policies/index.js';
 import type { Store } from '../../../src/store/index.js';
@@ -67,16 +69,28 @@ export interface AnomaliesHarness {
   /** Evaluates a deployed policy (pinned to `version` when given); the `error` of the answer or null. */
   evaluate(tenant: TenantInfo, policyModule: string, policyFunction: string, context: Record<string, unknown>, version?: number): Promise<string | null>;
   /**
-   * The result of a scheduled detection that started after this call: the second run to complete
-   * from now on (the first may have started before).
+   * What a scheduled round that started after this call did: the second round to complete from
+   * now on (the first may have started before), once each of its tenants' jobs has finished.
    */
   nextScheduledDetection(): Promise<DetectionRun>;
+  /**
+   * Queues a round as the schedule does (a job without a tenant) and answers what it did once each
+   * of its tenants' jobs has finished: for suites that start rounds themselves (a long `detectEveryMs`).
+   */
+  runRound(): Promise<DetectionRun>;
   /** Polls the detail until it leaves VERIFYING (the verification job runs on a worker). */
   settledDetail(tenant: TenantInfo, id: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
-export async function startAnomaliesHarness(options: { openStore?: () => Promise<Store>; startIso: string }): Promise<AnomaliesHarness> {
+export async function startAnomaliesHarness(options: {
+  openStore?: () => Promise<Store>;
+  startIso: string;
+  /** The detector's per-round budget (default: the service's default). */
+  budget?: DetectionBudget;
+  /** How often the scheduled round runs, in real milliseconds (default 200). */
+  detectEveryMs?: number;
+}): Promise<AnomaliesHarness> {
   const clock = createTestClock(options.startIso);
   const prefix = `test-anomalies-${randomUUID()}`;
   const queues: AnomalyJobQueues = createAnomalyJobQueues({ connection: REDIS_URL, prefix });
@@ -102,13 +116,32 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
   const workers: AnomalyWorkers = await startAnomalyWorkers({
     connection: REDIS_URL,
     prefix,
-    detector: createAnomalyDetector(deps),
+    detector: createAnomalyDetector({ ...deps, ...(options.budget ? { budget: options.budget } : {}) }),
     verifier: createAnomalyVerifier(deps),
-    detectEveryMs: DETECT_EVERY_MS,
+    detectEveryMs: options.detectEveryMs ?? DETECT_EVERY_MS,
   });
   const eventsConnection = createRedisClient(REDIS_URL, 'test-anomaly-detect-events');
   const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
+  const detectQueue = new Queue(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
   await events.waitUntilReady();
+
+  /** Waits for each tenant job of a round; a failed one is listed among the failures. */
+  async function roundRun(round: DetectionRound): Promise<DetectionRun> {
+    const started = Date.parse(round.at);
+    const run: DetectionRun = { at: round.at, tenants: [], failures: [], durationMs: 0 };
+    for (const { tenantId, jobId } of round.jobs) {
+      const job = await Job.fromId(detectQueue, jobId);
+      try {
+        if (job === undefined) throw new Error(`job ${jobId} is gone`);
+        const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRun | string;
+        run.tenants.push(...(typeof result === 'string' ? (JSON.parse(result) as DetectionRun) : result).tenants);
+      } catch (error) {
+        run.failures.push({ tenantId, error: (error as Error).message });
+      }
+    }
+    run.durationMs = Date.now() - started;
+    return run;
+  }
 
   const call = createBearerCaller(policies.baseUrl, policies.keyRing);
 
@@ -133,8 +166,8 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
       if (answer.status !== 200) throw new Error(`evaluate answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body.error;
     },
-    nextScheduledDetection() {
-      return new Promise((resolve, reject) => {
+    async nextScheduledDetection() {
+      const round = await new Promise<DetectionRound>((resolve, reject) => {
         let seen = 0;
         const timer = setTimeout(() => {
           events.off('completed', onCompleted);
@@ -144,12 +177,22 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
           if (!jobId.startsWith('repeat:')) return;
           seen += 1;
           if (seen < 2) return;
+          const round = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as DetectionRound;
+          // A tenant whose job of an earlier round still waited or ran got no new one: that job may
+          // have started before this call, so the next round is the one to wait for.
+          if (!round.jobs.every((job) => job.queued)) return;
           clearTimeout(timer);
           events.off('completed', onCompleted);
-          resolve((typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as DetectionRun);
+          resolve(round);
         };
         events.on('completed', onCompleted);
       });
+      return roundRun(round);
+    },
+    async runRound() {
+      const job = await detectQueue.add('detect-all', {}, { jobId: `manual-round-${randomUUID()}` });
+      const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRound | string;
+      return roundRun(typeof result === 'string' ? (JSON.parse(result) as DetectionRound) : result);
     },
     async settledDetail(tenant, id) {
       for (let attempt = 0; attempt < 400; attempt += 1) {
@@ -161,6 +204,7 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
       throw new Error(`anomaly ${id} stayed VERIFYING`);
     },
     async close() {
+      await detectQueue.close();
       await events.close();
       await eventsConnection.quit();
       await workers.close();
