@@ -5,6 +5,9 @@
  */
 export const DETECTION_SLICE_MS = 10;
 
+/** Items a loop over a whole window handles between two calls of its TakeTurn (a call costs a look at the clock). */
+export const TURN_EVERY = 256;
+
 /** Call between small pieces of work: gives the event loop a turn once a slice has passed since the last one. */
 export type TakeTurn = () => Promise<void>;
 

@@ -1,7 +1,7 @@
 import type { PolicyActivation, PolicyRepository, RollupRepository, RollupTotals, RollupVersionKey } from '../store/index.js';
 import type { DetectionWindow, VersionEvidence, VersionStanding } from './assessment.js';
 import type { DetectionSettings } from './detection-settings.js';
-import type { TakeTurn } from './event-loop-turns.js';
+import { TURN_EVERY, type TakeTurn } from './event-loop-turns.js';
 import { pickInRotation } from './version-rotation.js';
 
 const MINUTE_MS = 60_000;
@@ -106,19 +106,20 @@ export async function readRoundEvidence(
     sources.rollups.totals(tenantId, { from: window.start, to: window.end }),
     sources.rollups.totals(tenantId, baselinePeriod(window)),
   ]);
-  await turn();
   let buckets = 0;
   const functionCounts = new Map<string, number>();
-  for (const totals of recent) {
+  for (const [i, totals] of recent.entries()) {
     buckets += totals.buckets;
     functionCounts.set(functionKey(totals), (functionCounts.get(functionKey(totals)) ?? 0) + totals.count);
+    if (i % TURN_EVERY === 0) await turn();
   }
   const picked = await pickInRotation(recent, pick.after, pick.limit, turn);
   const wanted = new Set(picked.map(versionKey));
   const baseline = new Map<string, RollupTotals>();
-  for (const totals of past) {
+  for (const [i, totals] of past.entries()) {
     buckets += totals.buckets;
     if (wanted.has(versionKey(totals))) baseline.set(versionKey(totals), totals);
+    if (i % TURN_EVERY === 0) await turn();
   }
   const standingOf = standingReader(sources, tenantId);
   const evidence: VersionEvidence[] = [];

@@ -1,5 +1,5 @@
 import type { RollupVersionKey } from '../store/index.js';
-import type { TakeTurn } from './event-loop-turns.js';
+import { TURN_EVERY, type TakeTurn } from './event-loop-turns.js';
 
 /**
  * The order in which a tenant's rounds go through its versions: by module, function and version.
@@ -51,9 +51,10 @@ export async function pickInRotation<T extends RollupVersionKey>(items: readonly
   const start = after === null ? null : rotationKey(after);
   const later: Array<Keyed<T>> = [];
   const earlier: Array<Keyed<T>> = [];
-  for (const item of items) {
+  for (const [i, item] of items.entries()) {
     const key = rotationKey(item);
     (start === null || key > start ? later : earlier).push({ key, item });
+    if (i % TURN_EVERY === 0) await turn();
   }
   const picked = await smallest(later, limit, turn);
   const wrapped = await smallest(earlier, limit - picked.length, turn);
