@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RollupVersionKey } from '../../store/index.js';
 import { pickInRotation } from '../version-rotation.js';
 
 const turn = async () => {};
@@ -29,12 +30,12 @@ describe('pickInRotation', () => {
     expect(gone.map(key)).toEqual(['a/h@0', 'a/h@1']);
   });
 
-  it('visits every version once per turn round, whatever the budget', async () => {
+  it('visits every version once in as many rounds as the budget takes to go round', async () => {
     const all = versions();
     const seen = new Map<string, number>();
-    let after = null;
+    let after: RollupVersionKey | null = null;
     for (let round = 0; round < all.length / 600; round += 1) {
-      const picked = await pickInRotation(all, after, 600, turn);
+      const picked: RollupVersionKey[] = await pickInRotation(all, after, 600, turn);
       for (const v of picked) seen.set(key(v), (seen.get(key(v)) ?? 0) + 1);
       after = picked.at(-1)!;
     }

@@ -125,21 +125,37 @@ export async function startAnomaliesHarness(options: {
   const detectQueue = new Queue(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
   await events.waitUntilReady();
 
-  /** Waits for each tenant job of a round; a failed one is listed among the failures. */
-  async function roundRun(round: DetectionRound): Promise<DetectionRun> {
-    const started = Date.parse(round.at);
-    const run: DetectionRun = { at: round.at, tenants: [], failures: [], durationMs: 0 };
-    for (const { tenantId, jobId } of round.jobs) {
-      const job = await Job.fromId(detectQueue, jobId);
-      try {
-        if (job === undefined) throw new Error(`job ${jobId} is gone`);
-        const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRun | string;
-        run.tenants.push(...(typeof result === 'string' ? (JSON.parse(result) as DetectionRun) : result).tenants);
-      } catch (error) {
-        run.failures.push({ tenantId, error: (error as Error).message });
+  const asRound = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as DetectionRound;
+
+  /**
+   * Each tenant's job of the round, finished, that started processing at `since` or later: a job
+   * of an earlier round standing for this one (deduplicated) may have started before, and then
+   * the tenant's job of a later round of `rounds` is waited for instead. Failed jobs are listed
+   * among the failures.
+   */
+  async function roundRun(first: DetectionRound, since: number, rounds?: () => Promise<DetectionRound>): Promise<DetectionRun> {
+    const run: DetectionRun = { at: first.at, tenants: [], failures: [], durationMs: 0 };
+    let pending = first.jobs.map((job) => job.tenantId);
+    for (let round = first; ; round = await rounds!()) {
+      const left: string[] = [];
+      for (const { tenantId, jobId } of round.jobs.filter((job) => pending.includes(job.tenantId))) {
+        try {
+          const job = await Job.fromId(detectQueue, jobId);
+          if (job === undefined) throw new Error(`job ${jobId} is gone`);
+          const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRun | string;
+          if (rounds !== undefined && ((await Job.fromId(detectQueue, jobId))?.processedOn ?? 0) < since) {
+            left.push(tenantId);
+            continue;
+          }
+          run.tenants.push(...(typeof result === 'string' ? (JSON.parse(result) as DetectionRun) : result).tenants);
+        } catch (error) {
+          run.failures.push({ tenantId, error: (error as Error).message });
+        }
       }
+      pending = left;
+      if (pending.length === 0) break;
     }
-    run.durationMs = Date.now() - started;
+    run.durationMs = Date.now() - Date.parse(first.at);
     return run;
   }
 
@@ -167,32 +183,37 @@ export async function startAnomaliesHarness(options: {
       return answer.body.error;
     },
     async nextScheduledDetection() {
-      const round = await new Promise<DetectionRound>((resolve, reject) => {
-        let seen = 0;
-        const timer = setTimeout(() => {
-          events.off('completed', onCompleted);
-          reject(new Error('no scheduled detection completed within 20 s'));
-        }, 20_000);
-        const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
-          if (!jobId.startsWith('repeat:')) return;
-          seen += 1;
-          if (seen < 2) return;
-          const round = (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as DetectionRound;
-          // A tenant whose job of an earlier round still waited or ran got no new one: that job may
-          // have started before this call, so the next round is the one to wait for.
-          if (!round.jobs.every((job) => job.queued)) return;
-          clearTimeout(timer);
-          events.off('completed', onCompleted);
-          resolve(round);
-        };
-        events.on('completed', onCompleted);
-      });
-      return roundRun(round);
+      const since = Date.now();
+      // Rounds completed from now on, the first skipped (it may have started before this call).
+      const completed: DetectionRound[] = [];
+      const waiting: Array<(round: DetectionRound) => void> = [];
+      let seen = 0;
+      const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+        if (!jobId.startsWith('repeat:') || (seen += 1) < 2) return;
+        const next = waiting.shift();
+        if (next) next(asRound(returnvalue));
+        else completed.push(asRound(returnvalue));
+      };
+      events.on('completed', onCompleted);
+      const nextRound = () =>
+        completed.length > 0
+          ? Promise.resolve(completed.shift()!)
+          : new Promise<DetectionRound>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no scheduled detection completed within 20 s')), 20_000);
+              waiting.push((round) => {
+                clearTimeout(timer);
+                resolve(round);
+              });
+            });
+      try {
+        return await roundRun(await nextRound(), since, nextRound);
+      } finally {
+        events.off('completed', onCompleted);
+      }
     },
     async runRound() {
       const job = await detectQueue.add('detect-all', {}, { jobId: `manual-round-${randomUUID()}` });
-      const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRound | string;
-      return roundRun(typeof result === 'string' ? (JSON.parse(result) as DetectionRound) : result);
+      return roundRun(asRound(await job.waitUntilFinished(events, 60_000)), Date.now());
     },
     async settledDetail(tenant, id) {
       for (let attempt = 0; attempt < 400; attempt += 1) {
