@@ -4,9 +4,8 @@
  *   npm run -s anomalies -- detect --tenant acme [--timeout 60] [--json]
  */
 import { InvalidArgumentError } from 'commander';
-import type { DetectionRun } from '../src/anomalies/index.js';
 import { redactUrl } from '../src/config/index.js';
-import { createAnomalyJobQueues, DetectionTimeoutError } from '../src/jobs/index.js';
+import { createAnomalyJobQueues, DetectionTimeoutError, type DetectionRun } from '../src/jobs/index.js';
 import { isValidTenantId } from '../src/tenants/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -51,9 +50,11 @@ export async function runAnomaliesCli(argv: readonly string[], io: CliIo): Promi
       }
       for (const report of run.tenants) {
         io.out(
-          `tenant \`${report.tenantId}\`: window ${report.windowStart} to ${report.windowEnd}, ${report.buckets} rollup buckets, ${report.versions} versions assessed`,
+          `tenant \`${report.tenantId}\`: window ${report.windowStart} to ${report.windowEnd}, ${report.buckets} rollup buckets, ${report.assessed} of ${report.versions} versions assessed`,
         );
-        io.out(`opened ${report.opened}, updated ${report.updated}, suppressed ${report.suppressed} (${Math.round(run.durationMs)} ms)`);
+        io.out(`opened ${report.opened}, updated ${report.updated}, unchanged ${report.unchanged}, suppressed ${report.suppressed} (${Math.round(run.durationMs)} ms)`);
+        const next = report.continueAfter;
+        if (next !== null) io.out(`the next round goes on after ${next.policyModule}@${next.version} ${next.policyFunction}`);
       }
     });
 

@@ -565,11 +565,12 @@ async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
       // New anomalies and status changes owe their records like the API's; an API process's follower writes the ones they could not.
       detector: createAnomalyDetector({
         ...owing,
-        onTenantError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
+        budget: { versionsPerRound: config.ANOMALY_DETECT_MAX_VERSIONS, openedPerRound: config.ANOMALY_DETECT_MAX_OPENED },
       }),
       verifier: createAnomalyVerifier(owing),
       detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
+      onDetectionError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
     });
   } catch (error) {
     await audit.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
-import type { AnomalyKey, AnomalyObservation, Store, StoredAnomaly } from '../store/index.js';
+import type { AnomalyKey, AnomalyObservation, RollupVersionKey, Store, StoredAnomaly } from '../store/index.js';
 import { detectedRecordId } from './anomaly-audit-ids.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { detectedEvent, DETECTOR_ACTOR } from './anomaly-events.js';
@@ -9,43 +9,48 @@ import { isLive } from './anomaly-status-rules.js';
 import { describeAnomaly } from './anomaly-texts.js';
 import type { Assessment, VersionEvidence } from './assessment.js';
 import { ASSESSORS } from './detection-rules.js';
-import { DETECTION_SETTING_BOUNDS } from './detection-settings.js';
-import { detectionWindow, readEvidence, type EvidenceSources } from './evidence-reader.js';
+import { DEFAULT_DETECTION_BUDGET, type DetectionBudget } from './detection-budget.js';
+import { DETECTION_SETTING_BOUNDS, type DetectionSettings } from './detection-settings.js';
+import { createTurnTaker } from './event-loop-turns.js';
+import { detectionWindow, readRoundEvidence, type EvidenceSources } from './evidence-reader.js';
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
 /** Rounds of "someone else opened it first" before a finding gives up; each round makes progress. */
 const MAX_OPEN_ATTEMPTS = 8;
 
-export type FindingOutcome = 'opened' | 'updated' | 'suppressed';
+/** `deferred`: the round's budget of anomalies opened was spent; the next round opens it. */
+export type FindingOutcome = 'opened' | 'updated' | 'unchanged' | 'suppressed' | 'deferred';
 
-/** What one detection did for one tenant. */
+/** What one detection round did for one tenant. */
 export interface TenantDetection {
   tenantId: string;
   windowStart: string;
   windowEnd: string;
   /** Rollup buckets read (window and baseline). */
   buckets: number;
-  /** Versions evaluated in the window, each assessed by every rule. */
+  /** Versions evaluated in the window. */
   versions: number;
+  /** Versions this round assessed with every rule (at most the budget's `versionsPerRound`). */
+  assessed: number;
   opened: number;
   updated: number;
+  /** Live anomalies found again with the same numbers, left as stored (see `isUnchanged`). */
+  unchanged: number;
   /** Findings not opened again because their key was dismissed within the cooldown. */
   suppressed: number;
-}
-
-export interface DetectionRun {
-  at: string;
-  tenants: TenantDetection[];
-  /** Tenants whose detection failed; the others are unaffected. */
-  failures: Array<{ tenantId: string; error: string }>;
-  durationMs: number;
+  /** Where the next round starts (after this version); null: at the first, everything was assessed. */
+  continueAfter: RollupVersionKey | null;
 }
 
 export interface AnomalyDetector {
-  /** Detects for one tenant (on demand, or as part of a scheduled run). */
-  detectTenant(tenantId: string): Promise<TenantDetection>;
-  /** Detects for every tenant with rollups in the longest window a tenant may have. */
-  detectAll(): Promise<DetectionRun>;
+  /**
+   * One round for one tenant within the budget, starting after `after` (null: at the first
+   * version); pass the report's `continueAfter` to the next round.
+   */
+  detectTenant(tenantId: string, after?: RollupVersionKey | null): Promise<TenantDetection>;
+  /** Tenants with rollups in the longest window a tenant may have: those a scheduled round detects for. */
+  tenantsToDetect(): Promise<string[]>;
 }
 
 export interface AnomalyDetectorDeps {
@@ -53,14 +58,14 @@ export interface AnomalyDetectorDeps {
   settings: Pick<AnomalySettings, 'effective'>;
   audit: Pick<AuditChainWriter, 'append'>;
   builtinModules: ReadonlySet<string>;
+  /** How much one round may do per tenant (default: DEFAULT_DETECTION_BUDGET). */
+  budget?: DetectionBudget;
   now?: () => Date;
   newId?: () => string;
   /** The claim this process stores new anomalies under (default: a new one). */
   auditLease?: AuditOutboxLease;
   /** A record was written but its anomaly not marked: harmless (the follower marks it), worth a log line. */
   onAuditMarkError?: (error: unknown) => void;
-  /** Receives the error of a tenant whose detection failed in `detectAll`. */
-  onTenantError?: (tenantId: string, error: unknown) => void;
 }
 
 export function observationOf(evidence: VersionEvidence, assessment: Assessment, at: Date): AnomalyObservation {
@@ -74,14 +79,36 @@ export function observationOf(evidence: VersionEvidence, assessment: Assessment,
   };
 }
 
+/** Metrics that move with the clock alone; the summary states them, so it is not compared either. */
+const WINDOW_METRICS = new Set(['windowStart', 'windowEnd']);
+
 /**
- * Reads the tenant's rollups (never raw evaluations), assesses every version evaluated in the
- * window with every rule, and keeps one live anomaly per key: a finding updates the live one, is
- * suppressed within the cooldown after a dismissal, and otherwise opens the key's next occurrence.
+ * A finding is unchanged when only its window moved: same severity, actions and numbers. It is
+ * written again once the stored one is a window old, so `lastSeenAt` never lags by more than that.
+ */
+function isUnchanged(stored: AnomalyObservation, found: AnomalyObservation, windowMinutes: number): boolean {
+  if (Date.parse(found.observedAt) - Date.parse(stored.observedAt) >= windowMinutes * MINUTE_MS) return false;
+  if (stored.severity !== found.severity) return false;
+  if (stored.recommendedActions.length !== found.recommendedActions.length || stored.recommendedActions.some((action, i) => action !== found.recommendedActions[i])) {
+    return false;
+  }
+  const names = Object.keys(found.metrics).filter((name) => !WINDOW_METRICS.has(name));
+  if (names.length !== Object.keys(stored.metrics).filter((name) => !WINDOW_METRICS.has(name)).length) return false;
+  return names.every((name) => stored.metrics[name] === found.metrics[name]);
+}
+
+/**
+ * Reads the tenant's rollups (never raw evaluations), assesses the versions evaluated in the window
+ * with every rule, and keeps one live anomaly per key: a finding updates the live one (when it
+ * changed), is suppressed within the cooldown after a dismissal, and otherwise opens the key's next
+ * occurrence. A round assesses at most `versionsPerRound` versions and opens at most
+ * `openedPerRound` anomalies, taking the versions in turn from where the previous round stopped
+ * (version-rotation.ts), and gives the event loop a turn every few milliseconds.
  */
 export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetector {
   const now = deps.now ?? (() => new Date());
   const newId = deps.newId ?? randomUUID;
+  const budget = deps.budget ?? DEFAULT_DETECTION_BUDGET;
   const sources: EvidenceSources = { rollups: deps.store.rollups, policies: deps.store.policies, builtinModules: deps.builtinModules };
   const anomalies = deps.store.anomalies;
   // A new anomaly is stored owing its ANOMALY_DETECTED record; should the append below fail (or
@@ -93,16 +120,18 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
     ...(deps.onAuditMarkError ? { onMarkError: deps.onAuditMarkError } : {}),
   });
 
-  async function record(tenantId: string, key: AnomalyKey, observation: AnomalyObservation, at: Date, cooldownHours: number): Promise<FindingOutcome> {
+  async function record(tenantId: string, key: AnomalyKey, observation: AnomalyObservation, at: Date, settings: DetectionSettings, mayOpen: boolean): Promise<FindingOutcome> {
     for (let attempt = 0; attempt < MAX_OPEN_ATTEMPTS; attempt += 1) {
       const latest = await anomalies.latest(tenantId, key);
       if (latest !== null && isLive(latest.status)) {
+        if (isUnchanged(latest.observation, observation, settings.windowMinutes)) return 'unchanged';
         await anomalies.update(tenantId, latest.id, { observation });
         return 'updated';
       }
       if (latest?.status === 'DISMISSED' && latest.statusChangedAt !== null) {
-        if (at.getTime() - Date.parse(latest.statusChangedAt) < cooldownHours * HOUR_MS) return 'suppressed';
+        if (at.getTime() - Date.parse(latest.statusChangedAt) < settings.dismissCooldownHours * HOUR_MS) return 'suppressed';
       }
+      if (!mayOpen) return 'deferred';
       const anomaly: StoredAnomaly = {
         ...key,
         id: newId(),
@@ -121,22 +150,26 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
     throw new AnomalyError(503, AnomalyErrorCode.CONTENDED, `anomaly ${key.type} of ${key.policyModule}@${key.version} stayed contended`);
   }
 
-  async function detectTenant(tenantId: string): Promise<TenantDetection> {
+  async function detectTenant(tenantId: string, after: RollupVersionKey | null = null): Promise<TenantDetection> {
+    const turn = createTurnTaker();
     const at = now();
     const settings = await deps.settings.effective(tenantId);
     const window = detectionWindow(at, settings);
-    const { evidence, buckets } = await readEvidence(sources, tenantId, window);
+    const round = await readRoundEvidence(sources, tenantId, window, { after, limit: budget.versionsPerRound }, turn);
     const report: TenantDetection = {
       tenantId,
       windowStart: window.start,
       windowEnd: window.end,
-      buckets,
-      versions: evidence.length,
+      buckets: round.buckets,
+      versions: round.versions,
+      assessed: 0,
       opened: 0,
       updated: 0,
+      unchanged: 0,
       suppressed: 0,
+      continueAfter: after,
     };
-    for (const item of evidence) {
+    assess: for (const item of round.evidence) {
       for (const assess of Object.values(ASSESSORS)) {
         const assessment = assess(item, window, settings);
         if (!assessment.holds) continue;
@@ -146,31 +179,25 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
           policyFunction: item.policyFunction,
           version: item.version,
         };
-        const outcome = await record(tenantId, key, observationOf(item, assessment, at), at, settings.dismissCooldownHours);
+        const outcome = await record(tenantId, key, observationOf(item, assessment, at), at, settings, report.opened < budget.openedPerRound);
+        // The next round starts with this version again (what it recorded of it so far is found unchanged then).
+        if (outcome === 'deferred') break assess;
         report[outcome] += 1;
       }
+      report.assessed += 1;
+      report.continueAfter = { policyModule: item.policyModule, policyFunction: item.policyFunction, version: item.version };
+      await turn();
     }
+    if (report.assessed === round.versions) report.continueAfter = null;
     return report;
   }
 
   return {
     detectTenant,
-    async detectAll() {
-      const started = now();
-      const from = new Date(started.getTime() - DETECTION_SETTING_BOUNDS.windowMinutes.max * 60_000).toISOString();
-      const tenantIds = await deps.store.rollups.tenantsWithBuckets(from, started.toISOString());
-      const run: DetectionRun = { at: started.toISOString(), tenants: [], failures: [], durationMs: 0 };
-      const clock = performance.now();
-      for (const tenantId of tenantIds) {
-        try {
-          run.tenants.push(await detectTenant(tenantId));
-        } catch (error) {
-          deps.onTenantError?.(tenantId, error);
-          run.failures.push({ tenantId, error: (error as Error).message });
-        }
-      }
-      run.durationMs = performance.now() - clock;
-      return run;
+    async tenantsToDetect() {
+      const at = now();
+      const from = new Date(at.getTime() - DETECTION_SETTING_BOUNDS.windowMinutes.max * MINUTE_MS).toISOString();
+      return deps.store.rollups.tenantsWithBuckets(from, at.toISOString());
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AuditChainWriter } from '../audit/index.js';
+import { listNames, listProblems } from '../errors/index.js';
 import type { AnomalySettingsRepository } from '../store/index.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { settingsChangedEvent } from './anomaly-events.js';
@@ -43,16 +44,20 @@ function invalid(message: string): AnomalyError {
   return new AnomalyError(400, AnomalyErrorCode.REQUEST_INVALID, message);
 }
 
-/** Checks a whole body and names every problem at once; unknown names are refused, not ignored. */
+/**
+ * Checks a whole body and names its problems at once (the unknown names together, the first few
+ * of them: see listNames); unknown names are refused, not ignored.
+ */
 function parseOverrides(body: unknown): Partial<DetectionSettings> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw invalid(`the body must be a JSON object of settings (${DETECTION_SETTING_NAMES.join(', ')})`);
   }
   const overrides: Partial<DetectionSettings> = {};
   const problems: string[] = [];
+  const unknown: string[] = [];
   for (const [name, value] of Object.entries(body)) {
     if (!(DETECTION_SETTING_NAMES as string[]).includes(name)) {
-      problems.push(`\`${name.slice(0, 64)}\` is not a setting (settings: ${DETECTION_SETTING_NAMES.join(', ')})`);
+      unknown.push(name);
       continue;
     }
     if (value === null) continue;
@@ -60,7 +65,10 @@ function parseOverrides(body: unknown): Partial<DetectionSettings> {
     if (problem !== null) problems.push(problem);
     else overrides[name as DetectionSettingName] = value as number;
   }
-  if (problems.length > 0) throw invalid(problems.join('; '));
+  if (unknown.length > 0) {
+    problems.push(`${listNames(unknown)} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} (settings: ${DETECTION_SETTING_NAMES.join(', ')})`);
+  }
+  if (problems.length > 0) throw invalid(listProblems(problems, (problem) => problem));
   return overrides;
 }
 

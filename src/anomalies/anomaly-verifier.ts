@@ -6,7 +6,7 @@ import type { VersionEvidence } from './assessment.js';
 import { createAuditedTransitions } from './audited-transitions.js';
 import { observationOf } from './anomaly-detector.js';
 import { ASSESSORS } from './detection-rules.js';
-import { detectionWindow, readEvidence } from './evidence-reader.js';
+import { detectionWindow, readVersionEvidence } from './evidence-reader.js';
 
 /** What the `anomaly-verify` job carries: the anomaly and the seq of the change that made it VERIFYING. */
 export interface VerificationRequest {
@@ -85,8 +85,7 @@ export function createAnomalyVerifier(deps: AnomalyVerifierDeps): AnomalyVerifie
       const settings = await deps.settings.effective(request.tenantId);
       const window = detectionWindow(at, settings);
       const ref = { policyModule: anomaly.policyModule, policyFunction: anomaly.policyFunction, version: anomaly.version };
-      const { evidence } = await readEvidence(sources, request.tenantId, window, [ref]);
-      const item: VersionEvidence = evidence[0]!;
+      const item: VersionEvidence = await readVersionEvidence(sources, request.tenantId, window, ref);
       const assessment = ASSESSORS[anomaly.type](item, window, settings);
       const traffic = item.window?.count ?? 0;
       const reason = traffic === 0 ? 'NO_TRAFFIC' : assessment.holds ? 'CONDITION_HOLDS' : 'CONDITION_CLEARED';

@@ -1,6 +1,8 @@
-import type { PolicyActivation, PolicyRepository, RollupRepository, RollupTotals } from '../store/index.js';
+import type { PolicyActivation, PolicyRepository, RollupRepository, RollupTotals, RollupVersionKey } from '../store/index.js';
 import type { DetectionWindow, VersionEvidence, VersionStanding } from './assessment.js';
 import type { DetectionSettings } from './detection-settings.js';
+import { TURN_EVERY, type TakeTurn } from './event-loop-turns.js';
+import { pickInRotation } from './version-rotation.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -25,20 +27,21 @@ export interface EvidenceSources {
   builtinModules: ReadonlySet<string>;
 }
 
-export interface VersionRef {
-  policyModule: string;
-  policyFunction: string;
-  version: number;
-}
-
-export interface EvidenceSet {
+export interface RoundEvidence {
+  /** The versions to assess, in rotation order: those after the round's start first, then from the first. */
   evidence: VersionEvidence[];
-  /** Rollup buckets read for it (window and baseline). */
+  /** Versions evaluated in the window, assessed this round or not. */
+  versions: number;
+  /** Rollup buckets read (window and baseline). */
   buckets: number;
 }
 
-function refKey(ref: VersionRef): string {
-  return `${ref.policyModule}:${ref.policyFunction}:${ref.version}`;
+function functionKey(ref: RollupVersionKey): string {
+  return `${ref.policyModule}\u0000${ref.policyFunction}`;
+}
+
+function versionKey(ref: RollupVersionKey): string {
+  return `${functionKey(ref)}\u0000${ref.version}`;
 }
 
 /**
@@ -62,50 +65,91 @@ export async function versionStanding(
   return { activeVersion, supersededSince: await createdAt() };
 }
 
+/** The baseline: the buckets before the window, from `baselineStart` to the minute before it starts. */
+function baselinePeriod(window: DetectionWindow) {
+  return { from: window.baselineStart, to: new Date(Date.parse(window.start) - MINUTE_MS).toISOString() };
+}
+
+/** The version's buckets in the baseline summed; null when none. */
+async function versionBaseline(sources: EvidenceSources, tenantId: string, window: DetectionWindow, ref: RollupVersionKey): Promise<RollupTotals | null> {
+  const { policyModule, policyFunction, version } = ref;
+  const [past] = await sources.rollups.totals(tenantId, { ...baselinePeriod(window), policyModule, policyFunction, version });
+  return past ?? null;
+}
+
+/** Each version's standing, reading each module's activation log once. */
+function standingReader(sources: EvidenceSources, tenantId: string) {
+  const activations = new Map<string, Promise<PolicyActivation[]>>();
+  return async (ref: RollupVersionKey): Promise<VersionStanding> => {
+    const { policyModule, version } = ref;
+    if (!activations.has(policyModule)) activations.set(policyModule, sources.policies.listActivations(tenantId, policyModule));
+    const log = await activations.get(policyModule)!;
+    const createdAt = async () => (await sources.policies.getVersion(tenantId, policyModule, version))?.createdAt ?? null;
+    return versionStanding(version, log, sources.builtinModules.has(policyModule), createdAt);
+  };
+}
+
 /**
- * The evidence of every version evaluated in the window (rollup sums of the window and the
- * baseline, and the version's standing), or of the versions named in `only`, evaluated or not.
+ * The evidence of at most `limit` versions evaluated in the window, in rotation order from the
+ * first after `after` (see version-rotation.ts), with each one's baseline and standing. Sums the
+ * whole window (each function's share needs all its versions) and the whole baseline: two store
+ * queries a round, each read in pages by the store.
  */
-export async function readEvidence(
+export async function readRoundEvidence(
   sources: EvidenceSources,
   tenantId: string,
   window: DetectionWindow,
-  only?: readonly VersionRef[],
-): Promise<EvidenceSet> {
+  pick: { after: RollupVersionKey | null; limit: number },
+  turn: TakeTurn,
+): Promise<RoundEvidence> {
   const [recent, past] = await Promise.all([
     sources.rollups.totals(tenantId, { from: window.start, to: window.end }),
-    sources.rollups.totals(tenantId, {
-      from: window.baselineStart,
-      to: new Date(Date.parse(window.start) - MINUTE_MS).toISOString(),
-    }),
+    sources.rollups.totals(tenantId, baselinePeriod(window)),
   ]);
-  const baseline = new Map(past.map((totals) => [refKey(totals), totals]));
-  const windowTotals = new Map(recent.map((totals) => [refKey(totals), totals]));
+  let buckets = 0;
   const functionCounts = new Map<string, number>();
-  for (const totals of recent) {
-    const name = `${totals.policyModule}:${totals.policyFunction}`;
-    functionCounts.set(name, (functionCounts.get(name) ?? 0) + totals.count);
+  for (const [i, totals] of recent.entries()) {
+    buckets += totals.buckets;
+    functionCounts.set(functionKey(totals), (functionCounts.get(functionKey(totals)) ?? 0) + totals.count);
+    if (i % TURN_EVERY === 0) await turn();
   }
-  const refs: readonly VersionRef[] = only ?? recent;
-  const activations = new Map<string, Promise<PolicyActivation[]>>();
-  const evidence = await Promise.all(
-    refs.map(async (ref): Promise<VersionEvidence> => {
-      const { policyModule, policyFunction, version } = ref;
-      if (!activations.has(policyModule)) activations.set(policyModule, sources.policies.listActivations(tenantId, policyModule));
-      const log = await activations.get(policyModule)!;
-      const createdAt = async () => (await sources.policies.getVersion(tenantId, policyModule, version))?.createdAt ?? null;
-      const standing = await versionStanding(version, log, sources.builtinModules.has(policyModule), createdAt);
-      return {
-        policyModule,
-        policyFunction,
-        version,
-        window: windowTotals.get(refKey(ref)) ?? null,
-        baseline: baseline.get(refKey(ref)) ?? null,
-        functionWindowCount: functionCounts.get(`${policyModule}:${policyFunction}`) ?? 0,
-        standing,
-      };
-    }),
-  );
-  const buckets = [...recent, ...past].reduce((sum, totals) => sum + totals.buckets, 0);
-  return { evidence, buckets };
+  const picked = await pickInRotation(recent, pick.after, pick.limit, turn);
+  const wanted = new Set(picked.map(versionKey));
+  const baseline = new Map<string, RollupTotals>();
+  for (const [i, totals] of past.entries()) {
+    buckets += totals.buckets;
+    if (wanted.has(versionKey(totals))) baseline.set(versionKey(totals), totals);
+    if (i % TURN_EVERY === 0) await turn();
+  }
+  const standingOf = standingReader(sources, tenantId);
+  const evidence: VersionEvidence[] = [];
+  for (const totals of picked) {
+    const { policyModule, policyFunction, version } = totals;
+    evidence.push({
+      policyModule,
+      policyFunction,
+      version,
+      window: totals,
+      baseline: baseline.get(versionKey(totals)) ?? null,
+      functionWindowCount: functionCounts.get(functionKey(totals)) ?? 0,
+      standing: await standingOf(totals),
+    });
+    await turn();
+  }
+  return { evidence, versions: recent.length, buckets };
+}
+
+/** The evidence of one version, evaluated in the window or not: reads only its function's window. */
+export async function readVersionEvidence(sources: EvidenceSources, tenantId: string, window: DetectionWindow, ref: RollupVersionKey): Promise<VersionEvidence> {
+  const { policyModule, policyFunction, version } = ref;
+  const versions = await sources.rollups.totals(tenantId, { from: window.start, to: window.end, policyModule, policyFunction });
+  return {
+    policyModule,
+    policyFunction,
+    version,
+    window: versions.find((totals) => totals.version === version) ?? null,
+    baseline: await versionBaseline(sources, tenantId, window, ref),
+    functionWindowCount: versions.reduce((sum, totals) => sum + totals.count, 0),
+    standing: await standingReader(sources, tenantId)(ref),
+  };
 }

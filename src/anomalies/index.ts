@@ -24,9 +24,9 @@ export {
   createAnomalyDetector,
   type AnomalyDetector,
   type AnomalyDetectorDeps,
-  type DetectionRun,
   type TenantDetection,
 } from './anomaly-detector.js';
+export { DEFAULT_DETECTION_BUDGET, DETECTION_BUDGET_BOUNDS, type DetectionBudget } from './detection-budget.js';
 export {
   createAnomalyVerifier,
   type AnomalyVerifier,

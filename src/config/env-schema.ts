@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { LOG_FORMATS } from '../logging/index.js';
 import { isValidTenantId } from '../tenants/tenant-id.js';
+import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
@@ -153,6 +154,9 @@ export const envSchema = z.object({
   GRAPHQL_DOCUMENT_CACHE_SIZE: integer(0, 100_000).default(256),
   // Anomaly detection (src/anomalies/README.md): the schedule, and the defaults a tenant's ADMIN may override.
   ANOMALY_DETECT_INTERVAL_SECONDS: integer(1, 86_400).default(60),
+  // One tenant's detection round assesses at most this many versions and opens at most this many anomalies; the next rounds go on from there.
+  ANOMALY_DETECT_MAX_VERSIONS: integer(DETECTION_BUDGET_BOUNDS.versionsPerRound.min, DETECTION_BUDGET_BOUNDS.versionsPerRound.max).default(DETECTION_BUDGET_BOUNDS.versionsPerRound.default),
+  ANOMALY_DETECT_MAX_OPENED: integer(DETECTION_BUDGET_BOUNDS.openedPerRound.min, DETECTION_BUDGET_BOUNDS.openedPerRound.max).default(DETECTION_BUDGET_BOUNDS.openedPerRound.default),
   // How often an API process writes the audit records whose own write failed (deploys, rollbacks, anomaly status changes).
   AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // GET /api/v1/audit/verify (src/audit/README.md): walks hashing on threads at once per API process…

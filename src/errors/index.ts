@@ -1,2 +1,3 @@
 export { ClientError } from './client-error.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, DependencyUnavailableError } from './dependency-unavailable.js';
+export { LISTED_PROBLEMS_MAX, QUOTED_NAME_MAX, listNames, listProblems } from './problem-list.js';

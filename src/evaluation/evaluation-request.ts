@@ -3,6 +3,7 @@
  * envelope is a 400 (EvaluationRequestError); inside a batch, a malformed item fails on its own.
  */
 import { z } from 'zod';
+import { listNames } from '../errors/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
@@ -90,8 +91,7 @@ function describeProblem(error: z.ZodError, input: unknown, where: string, field
   const issue = error.issues[0]!;
   const field = issue.path[0];
   if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => `\`${key}\``).join(', ');
-    return `${where} has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; it takes ${fieldList}`;
+    return `${where} has unknown field${issue.keys.length > 1 ? 's' : ''} ${listNames(issue.keys)}; it takes ${fieldList}`;
   }
   if (typeof field !== 'string') return `${where} must be a JSON object with ${fieldList} (got ${jsonTypeName(input)})`;
   const value = (input as Record<string, unknown>)[field];

@@ -1,11 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type JobsOptions } from 'bullmq';
+import type { TenantDetection } from '../anomalies/index.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
 
-/** `anomaly-detect`: one tenant on demand, or every tenant with recent rollups (the scheduled run). */
+/**
+ * `anomaly-detect`: one tenant's detection round (queued by a scheduled round, or on demand), or,
+ * without a tenant, the scheduled round itself, which queues one job per tenant with recent rollups.
+ */
 export interface AnomalyDetectJobData {
   tenantId?: string;
+}
+
+/**
+ * What a tenant's detection job returns (also what `npm run anomalies -- detect --json` prints):
+ * its one tenant's round. A round that fails fails its job instead; a caller gathering several
+ * tenants' jobs lists them under `failures`.
+ */
+export interface DetectionRun {
+  at: string;
+  tenants: TenantDetection[];
+  failures: Array<{ tenantId: string; error: string }>;
+  durationMs: number;
+}
+
+/** What a scheduled round returns: the tenant jobs it queued. */
+export interface DetectionRound {
+  at: string;
+  jobs: Array<{
+    tenantId: string;
+    jobId: string;
+    /** False when the tenant's job of an earlier round was still waiting or running: that job stands for this round too. */
+    queued: boolean;
+  }>;
 }
 
 /** `anomaly-verify`: the anomaly and the seq of the change that made it VERIFYING. */

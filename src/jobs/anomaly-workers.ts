@@ -2,9 +2,10 @@ import { Queue, Worker } from 'bullmq';
 import type { AnomalyDetector, AnomalyVerifier } from '../anomalies/index.js';
 import { startAnomalyDetectSchedule, type AnomalyDetectSchedule } from './anomaly-detect-schedule.js';
 import type { AnomalyDetectJobData, AnomalyVerifyJobData } from './anomaly-jobs.js';
+import { createDetectionRotation } from './detection-rotation.js';
 import { createAnomalyDetectProcessor } from './processors/anomaly-detect.processor.js';
 import { createAnomalyVerifyProcessor, isVerifyJobData } from './processors/anomaly-verify.processor.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { DEFAULT_QUEUE_PREFIX, QUEUE_NAMES, queuePrefix } from './queue-names.js';
 import { createRedisClient, type RedisConnection } from './redis-connection.js';
 
 export interface AnomalyWorkersOptions {
@@ -17,7 +18,15 @@ export interface AnomalyWorkersOptions {
   /** Verification jobs run at once by this process. Default 4. */
   verifyConcurrency?: number;
   onError?: (error: Error) => void;
+  /** A tenant's detection job failed (the other tenants' jobs are unaffected). */
+  onDetectionError?: (tenantId: string | undefined, error: Error) => void;
 }
+
+/**
+ * Detection jobs (scheduled rounds and tenants' rounds) run at once by this process: tenants'
+ * rounds go side by side, so a tenant with much to assess delays no other's by more than a slice.
+ */
+const DETECT_CONCURRENCY = 4;
 
 export interface AnomalyWorkers {
   readonly detectWorker: Worker<AnomalyDetectJobData>;
@@ -30,8 +39,9 @@ export interface AnomalyWorkers {
  * Consumes `anomaly-detect` and `anomaly-verify` on this process, and declares the detection
  * schedule. The schedule is a BullMQ job scheduler kept in Redis: every worker declares the same one
  * (idempotent), and each interval produces one job that one worker takes — detection runs once per
- * interval however many workers run, not once per process. Each worker declares it again when Redis
- * has lost it (see anomaly-detect-schedule.ts).
+ * interval however many workers run, not once per process. That job queues one job per tenant,
+ * which any worker takes (see anomaly-detect.processor.ts). Each worker declares the schedule again
+ * when Redis has lost it (see anomaly-detect-schedule.ts).
  */
 export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promise<AnomalyWorkers> {
   if (!Number.isInteger(options.detectEveryMs) || options.detectEveryMs < 1) throw new RangeError('detectEveryMs must be a positive integer');
@@ -42,10 +52,11 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
   const verifyClient = createRedisClient(options.connection, 'anomaly-verify-worker');
   const scheduler = new Queue<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, { connection: schedulerClient, prefix: detectPrefix });
   scheduler.on('error', (error) => options.onError?.(error));
-  const detectWorker = new Worker<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, createAnomalyDetectProcessor(options.detector), {
+  const rotation = createDetectionRotation(schedulerClient, options.prefix ?? DEFAULT_QUEUE_PREFIX);
+  const detectWorker = new Worker<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, createAnomalyDetectProcessor({ detector: options.detector, queue: scheduler, rotation }), {
     connection: detectClient,
     prefix: detectPrefix,
-    concurrency: 1,
+    concurrency: DETECT_CONCURRENCY,
   });
   const verifyWorker = new Worker<AnomalyVerifyJobData>(QUEUE_NAMES.anomalyVerify, createAnomalyVerifyProcessor(options.verifier), {
     connection: verifyClient,
@@ -53,6 +64,7 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
     concurrency: options.verifyConcurrency ?? 4,
   });
   detectWorker.on('error', (error) => options.onError?.(error));
+  detectWorker.on('failed', (job, error) => options.onDetectionError?.(job?.data?.tenantId, error));
   verifyWorker.on('error', (error) => options.onError?.(error));
   verifyWorker.on('failed', (job, error) => {
     // After the last attempt nothing would move the anomaly out of VERIFYING: put it back to OPEN.

@@ -38,6 +38,8 @@ export {
   type AnomalyJobQueues,
   type AnomalyJobQueuesOptions,
   type AnomalyVerifyJobData,
+  type DetectionRound,
+  type DetectionRun,
 } from './anomaly-jobs.js';
 export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './anomaly-workers.js';
 export { startAnomalyDetectSchedule, type AnomalyDetectSchedule, type AnomalyDetectScheduleOptions } from './anomaly-detect-schedule.js';

@@ -7,7 +7,6 @@ import type {
   RollupIncrement,
   RollupQuery,
   RollupScanQuery,
-  RollupTotals,
 } from './ports.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 
@@ -190,16 +189,6 @@ export function normaliseRollupScan(query: RollupScanQuery): NormalisedRollupQue
   assertPolicyName(query.policyModule, 'policyModule');
   assertPolicyName(query.policyFunction, 'policyFunction');
   return { ...normaliseRollupQuery(query), policyModule: query.policyModule, policyFunction: query.policyFunction };
-}
-
-/** A totals query: an inclusive window only. */
-export function normaliseTotalsWindow(query: Pick<RollupQuery, 'from' | 'to'>): { from: string; to: string } {
-  return { from: normaliseInstant(query.from, 'from'), to: normaliseInstant(query.to, 'to') };
-}
-
-/** Versions in the order `totals` promises: module, function, version. */
-export function compareTotals(a: RollupTotals, b: RollupTotals): number {
-  return compareText(a.policyModule, b.policyModule) || compareText(a.policyFunction, b.policyFunction) || a.version - b.version;
 }
 
 export function compareBuckets(a: RollupIncrement, b: RollupIncrement): number {

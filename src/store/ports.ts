@@ -286,6 +286,9 @@ export interface RollupQuery {
   version?: number;
 }
 
+/** One version of one policy function: what a rollup total is about. */
+export type RollupVersionKey = Pick<RollupIncrement, 'policyModule' | 'policyFunction' | 'version'>;
+
 /** A scan of one policy function's buckets. */
 export interface RollupScanQuery extends RollupQuery {
   policyModule: string;
@@ -306,10 +309,12 @@ export interface RollupRepository {
    */
   scan(tenantId: string, query: RollupScanQuery, pageSize: number): AsyncIterable<RollupBucket>;
   /**
-   * Per (module, function, version), the sums of the buckets in the window (max: the largest),
-   * ordered by module, function, version. Reads each bucket once; holds one total per version.
+   * Per (module, function, version), the sums of the buckets in the window (max: the largest), of
+   * one module, function or version when named, in no particular order. Reads each bucket in the
+   * window once, never a version's history outside it, and holds one total per version; a large
+   * window is read in pages with turns of the event loop between them (SQLite answers synchronously).
    */
-  totals(tenantId: string, query: Pick<RollupQuery, 'from' | 'to'>): Promise<RollupTotals[]>;
+  totals(tenantId: string, query: RollupQuery): Promise<RollupTotals[]>;
   /** Tenants with at least one bucket whose minute lies in the inclusive window, sorted. */
   tenantsWithBuckets(from: string, to: string): Promise<string[]>;
 }

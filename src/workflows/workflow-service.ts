@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { listNames } from '../errors/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowRecord, WorkflowRepository } from '../store/index.js';
@@ -78,7 +79,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, shape: string): T {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\`: ` : '';
-  const detail = issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.map((k) => `\`${k.slice(0, 64)}\``).join(', ')}` : issue.message;
+  const detail = issue.code === 'unrecognized_keys' ? `unknown field ${listNames(issue.keys)}` : issue.message;
   throw invalid(`the body must be ${shape}; ${where}${detail}`);
 }
 
@@ -180,7 +181,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
       if (missing.length > 0 || unknown.length > 0) {
         const parts = [
           ...(missing.length > 0 ? [`missing ${missing.map((p) => `\`${p}\``).join(', ')}`] : []),
-          ...(unknown.length > 0 ? [`unknown ${unknown.map((p) => `\`${p.slice(0, 64)}\``).join(', ')}`] : []),
+          ...(unknown.length > 0 ? [`unknown ${listNames(unknown)}`] : []),
         ];
         throw invalid(`\`context\` must hold the workflow's parameters (${expected.map((p) => `\`${p}\``).join(', ') || 'none'}): ${parts.join('; ')}`);
       }

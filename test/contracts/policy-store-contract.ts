@@ -507,12 +507,43 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       // Other connections (on MongoDB: other writers, other documents) add to the same buckets.
       await Promise.all(others.map((s) => s.rollups.add(tenant, [bucket({ minute: '2026-05-01T10:05:00Z', max: 9 })])));
       const totals = await rollups.totals(tenant, { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:10:00Z' });
+      totals.sort((a, b) => a.policyFunction.localeCompare(b.policyFunction));
       expect(totals).toEqual([
         { policyModule: 'lending.loan', policyFunction: 'eligible', version: 1, count: 8, failures: 1, timeSum: 14, timeSquares: 30.125, max: 9, buckets: 2 },
         { policyModule: 'lending.loan', policyFunction: 'rate', version: 2, count: 3, failures: 3, timeSum: 3, timeSquares: 3, max: 1, buckets: 1 },
       ]);
       expect(await rollups.totals(newTenant('rollup-totals-other'), { from: '2026-05-01T10:00:00Z', to: '2026-05-01T10:10:00Z' })).toEqual([]);
       await expect(rollups.totals(tenant, { from: 'soon', to: '2026-05-01T10:10:00Z' })).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
+    it('sums a window of many buckets, of one function or version when named, and never the history outside it', async () => {
+      const rollups = getStore().rollups;
+      const tenant = newTenant('rollup-totals-many');
+      const other = await getTarget().connect();
+      const minutes = Array.from({ length: 5 }, (_, m) => `2026-05-01T10:0${m}:00.000Z`);
+      const seeded: RollupIncrement[] = [];
+      // 2 functions × 130 versions × 5 minutes: more buckets than one page, however an adapter pages.
+      for (const policyFunction of ['eligible', 'rate']) {
+        for (let version = 1; version <= 130; version += 1) {
+          for (const minute of minutes) seeded.push(bucket({ policyFunction, version, minute, count: version, failures: 1, timeSum: 1, timeSquares: 1, max: version }));
+          seeded.push(bucket({ policyFunction, version, minute: '2026-04-30T10:00:00.000Z', count: 1000 }));
+        }
+      }
+      await rollups.add(tenant, seeded);
+      await other.rollups.add(tenant, [bucket({ policyFunction: 'rate', version: 7, minute: minutes[0]!, count: 3, max: 99 })]);
+      const window = { from: minutes[0]!, to: '2026-05-01T10:59:00.000Z' };
+      const all = await rollups.totals(tenant, window);
+      expect(all).toHaveLength(260);
+      const rate7 = { policyModule: 'lending.loan', policyFunction: 'rate', version: 7, count: 38, failures: 5, timeSum: 7.5, timeSquares: 11.25, max: 99, buckets: 5 };
+      expect(all.find((t) => t.policyFunction === 'rate' && t.version === 7)).toEqual(rate7);
+      expect(all.every((t) => t.buckets === 5 && t.failures === 5)).toBe(true);
+      expect(all.reduce((sum, t) => sum + t.count, 0)).toBe(2 * 5 * ((130 * 131) / 2) + 3);
+      const rate = await rollups.totals(tenant, { ...window, policyModule: 'lending.loan', policyFunction: 'rate' });
+      expect(rate.map((t) => t.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 130 }, (_, i) => i + 1));
+      expect(await rollups.totals(tenant, { ...window, policyModule: 'lending.loan', policyFunction: 'rate', version: 7 })).toEqual([rate7]);
+      expect(await rollups.totals(tenant, { ...window, policyModule: 'lending.loan', policyFunction: 'rate', version: 131 })).toEqual([]);
+      expect(await rollups.totals(tenant, { from: '2026-04-30T00:00:00Z', to: '2026-04-30T23:59:00Z', policyModule: 'lending.loan', policyFunction: 'eligible', version: 3 })).toMatchObject([{ count: 1000, buckets: 1 }]);
+      await expect(rollups.totals(tenant, { ...window, policyModule: '' })).rejects.toBeInstanceOf(StoreArgumentError);
     });
   });
 }

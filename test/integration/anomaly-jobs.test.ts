@@ -9,16 +9,10 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAnomaliesCli } from '../../scripts/anomalies.js';
 import type { CliIo } from '../../scripts/cli-io.js';
-import {
-  createAnomalyDetector,
-  createAnomalySettings,
-  createAnomalyVerifier,
-  DEFAULT_DETECTION_SETTINGS,
-  type DetectionRun,
-} from '../../src/anomalies/index.js';
+import { createAnomalyDetector, createAnomalySettings, createAnomalyVerifier, DEFAULT_DETECTION_SETTINGS } from '../../src/anomalies/index.js';
 import { createAuditChainWriter } from '../../src/audit/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
-import { startAnomalyWorkers, type AnomalyWorkers } from '../../src/jobs/index.js';
+import { startAnomalyWorkers, type AnomalyWorkers, type DetectionRun } from '../../src/jobs/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
 import { assertServiceBuilt, MAIN, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
 
@@ -117,13 +111,14 @@ describe('npm run anomalies -- detect', () => {
     expect(await runAnomaliesCli(['detect', '--tenant', 'acme', '--json'], first), first.stderr.join('\n')).toBe(0);
     const run = JSON.parse(first.stdout[0]!) as DetectionRun;
     expect(run.tenants).toHaveLength(1);
-    expect(run.tenants[0]).toMatchObject({ tenantId: 'acme', versions: 1, buckets: 1 });
-    expect(run.tenants[0]!.opened + run.tenants[0]!.updated).toBe(1);
+    expect(run.tenants[0]).toMatchObject({ tenantId: 'acme', versions: 1, assessed: 1, buckets: 1, continueAfter: null });
+    expect(run.tenants[0]!.opened + run.tenants[0]!.updated + run.tenants[0]!.unchanged).toBe(1);
 
     // The built script as a process: it prints, closes its Redis connections and exits by itself.
     const script = spawnSync(process.execPath, [SCRIPT, 'detect', '--tenant', 'acme'], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
     expect(script.status, script.stderr).toBe(0);
-    expect(script.stdout).toMatch(/tenant `acme`: window .* 1 rollup buckets, 1 versions assessed\nopened 0, updated 1, suppressed 0/);
+    // The same numbers as the run before: the anomaly is found again and left as stored.
+    expect(script.stdout).toMatch(/tenant `acme`: window .* 1 rollup buckets, 1 of 1 versions assessed\nopened 0, updated 0, unchanged 1, suppressed 0/);
 
     const check = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
     try {

@@ -7,6 +7,7 @@ import {
   type AnomalyTriage,
   type TriageTarget,
 } from '../../anomalies/index.js';
+import { listNames } from '../../errors/index.js';
 import { ANOMALY_TYPES, type AnomalyType } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
@@ -57,7 +58,7 @@ function parseStatusBody(body: unknown): { status: TriageTarget; note: string | 
   const parsed = statusBodySchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    if (issue.code === 'unrecognized_keys') throw invalidBody(`unknown field ${issue.keys.map((k) => `\`${k.slice(0, 64)}\``).join(', ')}: the body takes \`status\` and \`note\``);
+    if (issue.code === 'unrecognized_keys') throw invalidBody(`unknown field ${listNames(issue.keys)}: the body takes \`status\` and \`note\``);
     const field = String(issue.path[0] ?? 'body');
     if (field === 'status') throw invalidBody(`\`status\` is required and must be one of ${targets}`);
     throw invalidBody(`\`note\` must be text of at most ${ANOMALY_NOTE_MAX_LENGTH} characters, without unpaired surrogates`);

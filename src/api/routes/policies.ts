@@ -10,6 +10,7 @@ import {
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
+import { listNames } from '../../errors/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   PolicyCompileError,
@@ -59,8 +60,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T
   const issue = parsed.error.issues[0]!;
   let message: string;
   if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => `\`${key}\``).join(', ');
-    message = `the request body has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}; it takes ${fieldList}`;
+    message = `the request body has unknown field${issue.keys.length > 1 ? 's' : ''} ${listNames(issue.keys)}; it takes ${fieldList}`;
   } else if (typeof issue.path[0] !== 'string') {
     message = `the request body must be a JSON object with ${fieldList} (got ${jsonTypeName(body)})`;
   } else {

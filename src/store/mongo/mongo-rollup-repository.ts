@@ -3,11 +3,9 @@ import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
 import type { RollupBucket, RollupIncrement, RollupRepository, RollupTotals } from '../ports.js';
 import {
   compareBuckets,
-  compareTotals,
   mergeIncrements,
   normaliseRollupQuery,
   normaliseRollupScan,
-  normaliseTotalsWindow,
   rollupKey,
 } from '../policy-store-rules.js';
 import { assertPageSize, assertTenantId, normaliseInstant } from '../store-rules.js';
@@ -137,9 +135,14 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
 
     async totals(tenantId, query) {
       assertTenantId(tenantId);
-      const window = normaliseTotalsWindow(query);
+      const q = normaliseRollupQuery(query);
+      const filter: Filter<RollupDocument> = { tenantId, minute: { $gte: q.from, $lte: q.to } };
+      if (q.policyModule !== undefined) filter.policyModule = q.policyModule;
+      if (q.policyFunction !== undefined) filter.policyFunction = q.policyFunction;
+      if (q.version !== undefined) filter.version = q.version;
+      // Fetched in batches, each a round trip: the event loop serves others in between.
       const cursor = rollups
-        .find({ tenantId, minute: { $gte: window.from, $lte: window.to } })
+        .find(filter)
         .project<RollupShare>({ _id: 0, tenantId: 0, writer: 0 })
         .batchSize(TOTALS_BATCH_SIZE);
       const totals = new Map<string, { total: RollupTotals; minutes: Set<string> }>();
@@ -162,7 +165,7 @@ export function createMongoRollupRepository(db: Db, writer: string = randomUUID(
         total.max = Math.max(total.max, doc.max);
         entry.minutes.add(doc.minute);
       }
-      return [...totals.values()].map(({ total, minutes }) => ({ ...total, buckets: minutes.size })).sort(compareTotals);
+      return [...totals.values()].map(({ total, minutes }) => ({ ...total, buckets: minutes.size }));
     },
 
     async tenantsWithBuckets(from, to) {

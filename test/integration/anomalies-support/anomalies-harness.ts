@@ -4,14 +4,14 @@
 // Time moves only when a test moves the clock: rollups, activations, detections and idempotency
 // expiry all read it. Threads load dist/workers/evaluation-thread.js (`npx tsc -p tsconfig.json`).
 import { randomUUID } from 'node:crypto';
-import { QueueEvents } from 'bullmq';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import {
   createAnomalyDetector,
   createAnomalySettings,
   createAnomalyTriage,
   createAnomalyVerifier,
   DEFAULT_DETECTION_SETTINGS,
-  type DetectionRun,
+  type DetectionBudget,
 } from '../../../src/anomalies/index.js';
 import { createAnomalyRoutes } from '../../../src/api/index.js';
 import {
@@ -22,6 +22,8 @@ import {
   startAnomalyWorkers,
   type AnomalyJobQueues,
   type AnomalyWorkers,
+  type DetectionRound,
+  type DetectionRun,
 } from '../../../src/jobs/index.js';
 import { loadBuiltinLibrary } from '../../../src/policies/index.js';
 import type { Store } from '../../../src/store/index.js';
@@ -67,16 +69,28 @@ export interface AnomaliesHarness {
   /** Evaluates a deployed policy (pinned to `version` when given); the `error` of the answer or null. */
   evaluate(tenant: TenantInfo, policyModule: string, policyFunction: string, context: Record<string, unknown>, version?: number): Promise<string | null>;
   /**
-   * The result of a scheduled detection that started after this call: the second run to complete
-   * from now on (the first may have started before).
+   * What a scheduled round that started after this call did: the second round to complete from
+   * now on (the first may have started before), once each of its tenants' jobs has finished.
    */
   nextScheduledDetection(): Promise<DetectionRun>;
+  /**
+   * Queues a round as the schedule does (a job without a tenant) and answers what it did once each
+   * of its tenants' jobs has finished: for suites that start rounds themselves (a long `detectEveryMs`).
+   */
+  runRound(): Promise<DetectionRun>;
   /** Polls the detail until it leaves VERIFYING (the verification job runs on a worker). */
   settledDetail(tenant: TenantInfo, id: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
-export async function startAnomaliesHarness(options: { openStore?: () => Promise<Store>; startIso: string }): Promise<AnomaliesHarness> {
+export async function startAnomaliesHarness(options: {
+  openStore?: () => Promise<Store>;
+  startIso: string;
+  /** The detector's per-round budget (default: the service's default). */
+  budget?: DetectionBudget;
+  /** How often the scheduled round runs, in real milliseconds (default 200). */
+  detectEveryMs?: number;
+}): Promise<AnomaliesHarness> {
   const clock = createTestClock(options.startIso);
   const prefix = `test-anomalies-${randomUUID()}`;
   const queues: AnomalyJobQueues = createAnomalyJobQueues({ connection: REDIS_URL, prefix });
@@ -102,13 +116,48 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
   const workers: AnomalyWorkers = await startAnomalyWorkers({
     connection: REDIS_URL,
     prefix,
-    detector: createAnomalyDetector(deps),
+    detector: createAnomalyDetector({ ...deps, ...(options.budget ? { budget: options.budget } : {}) }),
     verifier: createAnomalyVerifier(deps),
-    detectEveryMs: DETECT_EVERY_MS,
+    detectEveryMs: options.detectEveryMs ?? DETECT_EVERY_MS,
   });
   const eventsConnection = createRedisClient(REDIS_URL, 'test-anomaly-detect-events');
   const events = new QueueEvents(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
+  const detectQueue = new Queue(QUEUE_NAMES.anomalyDetect, { connection: eventsConnection, prefix: queuePrefix(QUEUE_NAMES.anomalyDetect, prefix) });
   await events.waitUntilReady();
+
+  const asRound = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as DetectionRound;
+
+  /**
+   * Each tenant's job of the round, finished, that started processing at `since` or later: a job
+   * of an earlier round standing for this one (deduplicated) may have started before, and then
+   * the tenant's job of a later round of `rounds` is waited for instead. Failed jobs are listed
+   * among the failures.
+   */
+  async function roundRun(first: DetectionRound, since: number, rounds?: () => Promise<DetectionRound>): Promise<DetectionRun> {
+    const run: DetectionRun = { at: first.at, tenants: [], failures: [], durationMs: 0 };
+    let pending = first.jobs.map((job) => job.tenantId);
+    for (let round = first; ; round = await rounds!()) {
+      const left: string[] = [];
+      for (const { tenantId, jobId } of round.jobs.filter((job) => pending.includes(job.tenantId))) {
+        try {
+          const job = await Job.fromId(detectQueue, jobId);
+          if (job === undefined) throw new Error(`job ${jobId} is gone`);
+          const result = (await job.waitUntilFinished(events, 60_000)) as DetectionRun | string;
+          if (rounds !== undefined && ((await Job.fromId(detectQueue, jobId))?.processedOn ?? 0) < since) {
+            left.push(tenantId);
+            continue;
+          }
+          run.tenants.push(...(typeof result === 'string' ? (JSON.parse(result) as DetectionRun) : result).tenants);
+        } catch (error) {
+          run.failures.push({ tenantId, error: (error as Error).message });
+        }
+      }
+      pending = left;
+      if (pending.length === 0) break;
+    }
+    run.durationMs = Date.now() - Date.parse(first.at);
+    return run;
+  }
 
   const call = createBearerCaller(policies.baseUrl, policies.keyRing);
 
@@ -133,23 +182,38 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
       if (answer.status !== 200) throw new Error(`evaluate answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body.error;
     },
-    nextScheduledDetection() {
-      return new Promise((resolve, reject) => {
-        let seen = 0;
-        const timer = setTimeout(() => {
-          events.off('completed', onCompleted);
-          reject(new Error('no scheduled detection completed within 20 s'));
-        }, 20_000);
-        const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
-          if (!jobId.startsWith('repeat:')) return;
-          seen += 1;
-          if (seen < 2) return;
-          clearTimeout(timer);
-          events.off('completed', onCompleted);
-          resolve((typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as DetectionRun);
-        };
-        events.on('completed', onCompleted);
-      });
+    async nextScheduledDetection() {
+      const since = Date.now();
+      // Rounds completed from now on, the first skipped (it may have started before this call).
+      const completed: DetectionRound[] = [];
+      const waiting: Array<(round: DetectionRound) => void> = [];
+      let seen = 0;
+      const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+        if (!jobId.startsWith('repeat:') || (seen += 1) < 2) return;
+        const next = waiting.shift();
+        if (next) next(asRound(returnvalue));
+        else completed.push(asRound(returnvalue));
+      };
+      events.on('completed', onCompleted);
+      const nextRound = () =>
+        completed.length > 0
+          ? Promise.resolve(completed.shift()!)
+          : new Promise<DetectionRound>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no scheduled detection completed within 20 s')), 20_000);
+              waiting.push((round) => {
+                clearTimeout(timer);
+                resolve(round);
+              });
+            });
+      try {
+        return await roundRun(await nextRound(), since, nextRound);
+      } finally {
+        events.off('completed', onCompleted);
+      }
+    },
+    async runRound() {
+      const job = await detectQueue.add('detect-all', {}, { jobId: `manual-round-${randomUUID()}` });
+      return roundRun(asRound(await job.waitUntilFinished(events, 60_000)), Date.now());
     },
     async settledDetail(tenant, id) {
       for (let attempt = 0; attempt < 400; attempt += 1) {
@@ -161,6 +225,7 @@ export async function startAnomaliesHarness(options: { openStore?: () => Promise
       throw new Error(`anomaly ${id} stayed VERIFYING`);
     },
     async close() {
+      await detectQueue.close();
       await events.close();
       await eventsConnection.quit();
       await workers.close();

@@ -149,13 +149,21 @@ export function anomalyScenario(name: string, openStore?: () => Promise<Store>):
       expect((await admin('GET', `${ANOMALIES}/no-such-id`)).status).toBe(404);
     });
 
-    it('updates the live anomaly on re-detection instead of opening another', async () => {
+    it('updates the live anomaly on re-detection instead of opening another, and only when its numbers changed', async () => {
       h.clock.advance(60_000);
+      const unchanged = await h.nextScheduledDetection();
+      expect(unchanged.tenants.find((t) => t.tenantId === h.policies.tenants.a.tenantId)).toMatchObject({ opened: 0, updated: 0, unchanged: 3 });
+      expect((await detail(ids.HIGH_FAILURE_RATE!)).lastSeenAt).toBe(T0);
+      // One more failure changes the failing version's numbers: that anomaly is written (by whichever
+      // round ran first after it), the others not.
+      expect(await h.evaluate(h.policies.tenants.a, 'acme.claims', 'assess', { amount: 1 })).not.toBeNull();
       await h.nextScheduledDetection();
       expect((await admin<Page>('GET', ANOMALIES)).body.totalElements).toBe(3);
       const failing = await detail(ids.HIGH_FAILURE_RATE!);
       expect(failing.detectedAt).toBe(T0);
       expect(failing.lastSeenAt).toBe(new Date(Date.parse(T0) + 60_000).toISOString());
+      expect(failing.metrics).toMatchObject({ sampleSize: 101, failures: 31 });
+      expect((await detail(ids.ZOMBIE_VERSION!)).lastSeenAt).toBe(T0);
       expect((await auditOf('ANOMALY_DETECTED')).length).toBe(3);
       h.clock.set(T0);
     });
