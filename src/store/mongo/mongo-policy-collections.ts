@@ -20,6 +20,8 @@ export interface PolicyVersionDocument extends AuditedEntryFields {
   locale: string;
   sourceHash: string;
   functions: PolicyFunctionSignature[];
+  /** `functions.length`, read by the rule list without the functions; absent on versions stored before it was kept. */
+  ruleCount?: number;
   actorId: string;
   createdAt: string;
 }

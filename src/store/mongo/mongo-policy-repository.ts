@@ -7,6 +7,7 @@ import {
   assertAuditedEntry,
   assertModuleVersion,
   assertPolicyName,
+  assertRuleQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
@@ -20,6 +21,7 @@ import {
   type PolicyVersionDocument,
 } from './mongo-policy-collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
+import { createMongoRuleList } from './mongo-policy-rule-list.js';
 
 /** A detached copy with exactly the port's fields (a stored document carries more). */
 function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
@@ -53,7 +55,13 @@ function copyActivation(a: PolicyActivation): PolicyActivation {
 }
 
 function versionDocument(tenantId: string, v: PolicyModuleVersion, owed: OwedAudit | undefined): PolicyVersionDocument {
-  return { _id: policyDocumentId(tenantId, v.policyModule, v.version), tenantId, ...copyVersion(v), ...owedAuditFields(owed) };
+  return {
+    _id: policyDocumentId(tenantId, v.policyModule, v.version),
+    tenantId,
+    ...copyVersion(v),
+    ruleCount: v.functions.length,
+    ...owedAuditFields(owed),
+  };
 }
 
 function activationDocument(tenantId: string, a: PolicyActivation, owed: OwedAudit | undefined): PolicyActivationDocument {
@@ -114,6 +122,20 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     return doc === null ? null : copyActivation(doc);
   }
 
+  async function headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null> {
+    const cached = knownHead.get(moduleKey(tenantId, policyModule));
+    const { head, value } = await contiguousHead((n) => activationAt(tenantId, policyModule, n), cached?.seq ?? 0);
+    if (head === 0) return null;
+    const activation = value ?? cached!;
+    rememberHead(tenantId, activation);
+    return activation;
+  }
+
+  const listRules = createMongoRuleList({
+    versions,
+    activeVersion: async (tenantId, policyModule) => (await headActivation(tenantId, policyModule))?.version ?? null,
+  });
+
   return {
     async latestVersion(tenantId, policyModule) {
       assertTenantId(tenantId);
@@ -166,12 +188,7 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     async headActivation(tenantId, policyModule) {
       assertTenantId(tenantId);
       assertPolicyName(policyModule, 'policyModule');
-      const cached = knownHead.get(moduleKey(tenantId, policyModule));
-      const { head, value } = await contiguousHead((n) => activationAt(tenantId, policyModule, n), cached?.seq ?? 0);
-      if (head === 0) return null;
-      const activation = value ?? cached!;
-      rememberHead(tenantId, activation);
-      return activation;
+      return headActivation(tenantId, policyModule);
     },
 
     async appendActivation(tenantId, activation, owedAudit) {
@@ -200,6 +217,17 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       }
       const docs = await activations.find(filter).toArray();
       return docs.map(copyActivation).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.seq - b.seq);
+    },
+
+    async listRules(tenantId, query) {
+      assertTenantId(tenantId);
+      assertRuleQuery(query);
+      return listRules(tenantId, query);
+    },
+
+    async countVersions(tenantId) {
+      assertTenantId(tenantId);
+      return versions.countDocuments({ tenantId });
     },
 
     ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),

@@ -14,11 +14,13 @@ import {
   assertAuditedEntry,
   assertModuleVersion,
   assertPolicyName,
+  assertRuleQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
 import { assertTenantId, compareText } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox, type SqliteKeyValue } from './sqlite-audit-outbox.js';
+import { createSqliteRuleList } from './sqlite-policy-rule-list.js';
 
 interface VersionRow {
   policy_module: string;
@@ -98,9 +100,14 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ?`,
   );
   const insertVersionRow = db.prepare(
-    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, rule_count, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertRuleRow = db.prepare(
+    'INSERT INTO policy_rules (tenant_id, policy_module, version, ordinal, policy_function) VALUES (?, ?, ?, ?, ?)',
+  );
+  const versionCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM policy_versions WHERE tenant_id = ?');
+  const listRules = createSqliteRuleList(db);
   const head = db.prepare<[string, string], ActivationRow>(
     `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ? ORDER BY seq DESC LIMIT 1`,
   );
@@ -139,12 +146,13 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     try {
       insertVersionRow.run(
         tenantId, v.policyModule, v.version, v.source, v.locale, v.sourceHash, JSON.stringify(v.functions), v.actorId, v.createdAt,
-        ...owedAuditValues(owed),
+        v.functions.length, ...owedAuditValues(owed),
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
       throw error;
     }
+    v.functions.forEach((f, ordinal) => insertRuleRow.run(tenantId, v.policyModule, v.version, ordinal, f.name));
     return true;
   });
 
@@ -210,6 +218,17 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       const rows =
         policyModule === undefined ? activationsOfTenant.all(tenantId) : activationsOfModule.all(tenantId, policyModule);
       return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
+    },
+
+    async listRules(tenantId, query) {
+      assertTenantId(tenantId);
+      assertRuleQuery(query);
+      return listRules(tenantId, query);
+    },
+
+    async countVersions(tenantId) {
+      assertTenantId(tenantId);
+      return versionCount.get(tenantId)!.n;
     },
 
     ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),
