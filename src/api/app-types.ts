@@ -16,6 +16,8 @@ export interface AppState {
   tenantId?: string;
   /** Set by an authentication middleware. */
   principal?: Principal;
+  /** The error envelope's code of a refusal a route answered itself, once its body is serialised. */
+  errorCode?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
@@ -31,6 +33,8 @@ export interface AppDeps {
   tokenVerifier: TokenVerifier;
   rateLimiter: TenantRateLimiter;
   bodyLimitBytes: number;
+  /** Largest JSON answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
+  responseMaxBytes?: number;
   /** Honour X-Forwarded-* (behind a trusted proxy only). */
   trustProxy?: boolean;
   /** The clock of time-dependent rules (idempotency expiry); default the system clock. */

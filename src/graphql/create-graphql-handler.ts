@@ -18,6 +18,7 @@ import {
   type Request,
   type RequestParams,
 } from 'graphql-http';
+import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/index.js';
 import { roleSatisfies } from '../auth/index.js';
 import type { GraphqlContext } from './graphql-context.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
@@ -34,6 +35,8 @@ export interface GraphqlHandlerOptions {
   limits: GraphqlLimits;
   /** Query texts whose parse and validation outcome is remembered; default 256, 0 disables. */
   documentCacheSize?: number;
+  /** Largest answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -49,6 +52,7 @@ export interface GraphqlHandlerOptions {
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHandler {
   const { schema, limits } = options;
   const documents = createPreparedDocuments(schema, limits, options.documentCacheSize);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_RESPONSE_MAX_BYTES;
 
   return createHandler<IncomingMessage, GraphqlContext, GraphqlContext>({
     schema,
@@ -129,6 +133,7 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlHan
       return executionResponse(
         { data: result.data, ...(result.errors ? { errors: result.errors.map(formatGraphqlError) } : {}) },
         mediaTypeOf(req),
+        maxResponseBytes,
       );
     },
   });

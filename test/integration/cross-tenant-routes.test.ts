@@ -102,7 +102,7 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
 }
 
 const graphqlProbe = (b: TenantBData) =>
-  `query Probe { theirs: getPolicy(id: ${JSON.stringify(b.policyId)}) { id policyModule source } mine: listPolicies { id policyModule source } }`;
+  `query Probe { theirs: getPolicy(id: ${JSON.stringify(b.policyId)}) { id policyModule source } mine: listPolicies(page: 1) { id policyModule source } }`;
 
 /** The rollup series answers at most 1,440 points: hours around B's evaluations, made while the suite runs. */
 const ROLLUP_WINDOW: Record<string, string> = {

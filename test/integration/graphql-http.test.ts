@@ -455,12 +455,13 @@ describe('request limits and malformed requests', () => {
   });
 
   it('cost, with each decision weighing more than a field', async () => {
-    // decisions 10 + 2, 10 + 1, 10 + 3; listPolicies 1 + 3; __typename 1: 41
-    const query = `{ __typename listPolicies { id version status } ${LOAN} ${BAD_AUTO} calculateLifeRiskScore(applicant: {
+    // decisions 10 + 2, 10 + 1, 10 + 3; listPolicies of one 1 + 3; __typename 1: 41
+    const query = `{ __typename listPolicies(size: 1) { id version status } ${LOAN} ${BAD_AUTO} calculateLifeRiskScore(applicant: {
       name: "A", age: 30, smoker: false, bmi: 22.0, healthScore: 80, occupationRisk: "LOW", familyHistory: false
     }) { score band factors } }`;
     expect(await refused(query, 'ERR_GRAPHQL_COST_LIMIT')).toBe(
-      'the operation costs 41; the limit is 40 (each selected field costs 1, each domain decision 10, fragments counted where they are spread)',
+      'the operation costs 41; the limit is 40 (each selected field costs 1, a policy\'s `source` 40, each domain decision 10; ' +
+        '`listPolicies` counts its fields once per policy it may answer, `size` of them (100 when a variable); fragments counted where they are spread)',
     );
   });
 

@@ -42,8 +42,17 @@ interface PolicyBody {
   status: string;
   createdAt: string;
   updatedAt: string;
-  source: string;
+  /** Only on a policy read by its id. */
+  source?: string;
   builtin: boolean;
+}
+
+interface PolicyPage {
+  content: PolicyBody[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
 }
 
 interface Evaluated {
@@ -82,6 +91,8 @@ describe('policy registry lifecycle', () => {
       ['acme.pricing.price@1', 'ACTIVE'],
       ['acme.pricing.check@1', 'ACTIVE'],
     ]);
+    // The source is the version's, not repeated per rule.
+    expect(v1.policies.every((p) => !('source' in p))).toBe(true);
     const versions = await h.signed(h.tenants.a, 'VIEWER').request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
     expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE']]);
   });
@@ -213,21 +224,40 @@ describe('policy registry lifecycle', () => {
     });
   });
 
-  it('lists the tenant policies with the built-in library, filterable by module and status', async () => {
+  it('lists the tenant policies after the built-in library in pages, without sources, filterable by module and status', async () => {
     const client = h.signed(h.tenants.a, 'VIEWER');
-    const all = (await client.request<PolicyBody[]>('GET', '/api/v1/policies')).body;
-    const pricing = all.filter((p) => p.policyModule === 'acme.pricing').map((p) => [p.id, p.status]);
-    expect(pricing).toEqual([
+    const pricing = (await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.pricing')).body;
+    expect(pricing.content.map((p) => [p.id, p.status])).toEqual([
       ['acme.pricing.price@1', 'ACTIVE'],
       ['acme.pricing.check@1', 'ACTIVE'],
       ['acme.pricing.price@2', 'SUPERSEDED'],
       ['acme.pricing.check@2', 'SUPERSEDED'],
     ]);
-    const life = all.find((p) => p.id === 'insurance.life.calculateLifeRiskScore@0');
-    expect(life).toMatchObject({ builtin: true, version: 0, status: 'ACTIVE', policyModule: 'insurance.life' });
-    const active = (await client.request<PolicyBody[]>('GET', '/api/v1/policies?policyModule=acme.pricing&status=ACTIVE')).body;
-    expect(active.map((p) => p.id)).toEqual(['acme.pricing.price@1', 'acme.pricing.check@1']);
-    expect((await failure(client.request('GET', '/api/v1/policies?status=GONE'))).status).toBe(400);
+    expect(pricing).toMatchObject({ totalElements: 4, totalPages: 1, page: 0, size: 20 });
+    expect(pricing.content.every((p) => !('source' in p))).toBe(true);
+
+    // Every page in turn: the built-in library (version 0) first, then the tenant's own; the pages add up to the total.
+    const first = (await client.request<PolicyPage>('GET', '/api/v1/policies?size=7')).body;
+    expect(first).toMatchObject({ page: 0, size: 7, totalPages: Math.ceil(first.totalElements / 7) });
+    const all: PolicyBody[] = [];
+    for (let page = 0; page < first.totalPages; page += 1) {
+      all.push(...(await client.request<PolicyPage>('GET', `/api/v1/policies?size=7&page=${page}`)).body.content);
+    }
+    expect(all).toHaveLength(first.totalElements);
+    expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
+    const firstOwn = all.findIndex((p) => !p.builtin);
+    expect(all.slice(0, firstOwn).every((p) => p.builtin && p.version === 0)).toBe(true);
+    expect(all.slice(firstOwn).every((p) => !p.builtin)).toBe(true);
+    expect(all.find((p) => p.id === 'insurance.life.calculateLifeRiskScore@0')).toMatchObject({ builtin: true, version: 0, status: 'ACTIVE', policyModule: 'insurance.life' });
+    expect((await client.request<PolicyPage>('GET', `/api/v1/policies?size=7&page=${first.totalPages}`)).body.content).toEqual([]);
+
+    const active = (await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.pricing&status=ACTIVE')).body;
+    expect(active.content.map((p) => p.id)).toEqual(['acme.pricing.price@1', 'acme.pricing.check@1']);
+    expect(active.totalElements).toBe(2);
+    for (const query of ['status=GONE', 'size=101', 'size=0', 'page=-1', 'page=1000001', 'size=2&size=3']) {
+      const refused = await failure(client.request('GET', `/api/v1/policies?${query}`));
+      expect([refused.status, refused.code], query).toEqual([400, 'ERR_REQUEST_QUERY_INVALID']);
+    }
   });
 });
 
@@ -333,9 +363,11 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     expect([evaluate.status, evaluate.code]).toEqual([404, 'ERR_POLICY_NOT_FOUND']);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.secret/versions'))).status).toBe(404);
     expect((await failure(client.request('POST', '/api/v1/policies/acme.secret/rollback', { version: 1 }))).status).toBe(404);
-    const listed = (await client.request<PolicyBody[]>('GET', '/api/v1/policies')).body;
-    expect(listed.filter((p) => !p.builtin)).toEqual([]);
-    expect(listed.length).toBeGreaterThan(0);
+    const listed = (await client.request<PolicyPage>('GET', '/api/v1/policies?size=100')).body;
+    expect(listed.totalElements).toBe(listed.content.length);
+    expect(listed.content.filter((p) => !p.builtin)).toEqual([]);
+    expect(listed.content.length).toBeGreaterThan(0);
+    expect((await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.secret')).body.totalElements).toBe(0);
     // Tenant B's first deploy of the same module name is B's own version 1.
     const own = await h.signed(b, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
     expect(own.body.version).toBe(1);

@@ -147,7 +147,15 @@ export const policy = z.object({
   locale: z.string(),
   createdAt: instant,
   updatedAt: instant,
-  source: z.string(),
+});
+/** One policy read by its id: with its version's source. */
+export const policyDetail = policy.extend({ source: z.string().describe("the version's source (every rule of the version shares it)") });
+export const policyPage = z.object({
+  content: z.array(policy),
+  totalElements: z.number().int(),
+  totalPages: z.number().int(),
+  page: z.number().int().describe('zero-based'),
+  size: z.number().int(),
 });
 export const moduleVersion = z.object({
   policyModule: z.string(),

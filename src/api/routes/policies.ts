@@ -14,8 +14,12 @@ import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/in
 import {
   PolicyCompileError,
   PolicyErrorCode,
+  POLICY_PAGE_DEFAULT_SIZE,
+  POLICY_PAGE_MAX_PAGE,
+  POLICY_PAGE_MAX_SIZE,
   POLICY_STATUSES,
   type PolicyCatalog,
+  type PolicyDetail,
   type PolicyRecord,
   type PolicyStatus,
 } from '../../policies/index.js';
@@ -23,7 +27,7 @@ import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
-import { queryValue } from '../query-params.js';
+import { integerParam, queryValue } from '../query-params.js';
 import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
@@ -123,10 +127,15 @@ function moduleQuery(ctx: AppContext): string | undefined {
 }
 
 
-/** The REST shape of a policy: the owner is implied by the tenant header. */
+/** The REST shape of a policy: the owner is implied by the tenant header; the source is the version's. */
 function policyView(record: PolicyRecord) {
-  const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source } = record;
-  return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source };
+  const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt } = record;
+  return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt };
+}
+
+/** One policy read by its id carries its version's source. */
+function policyDetailView(record: PolicyDetail) {
+  return { ...policyView(record), source: record.source };
 }
 
 
@@ -166,11 +175,15 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleQuery(ctx);
       const status = statusParam(ctx);
-      const records = await catalog.listPolicies(tenantId, {
+      const page = integerParam(ctx, 'page', { min: 0, max: POLICY_PAGE_MAX_PAGE, default: 0 });
+      const size = integerParam(ctx, 'size', { min: 1, max: POLICY_PAGE_MAX_SIZE, default: POLICY_PAGE_DEFAULT_SIZE });
+      const { items, total } = await catalog.listPolicies(tenantId, {
         ...(policyModule !== undefined ? { policyModule } : {}),
         ...(status !== undefined ? { status } : {}),
+        page,
+        size,
       });
-      ctx.body = records.map(policyView);
+      ctx.body = { content: items.map(policyView), totalElements: total, totalPages: Math.ceil(total / size), page, size };
     });
 
     router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
@@ -217,7 +230,7 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const id = pathParam(ctx, 'id');
       const record = await catalog.getPolicy(tenantId, id);
       if (record === null) throw new ApiError(404, PolicyErrorCode.MODULE_NOT_FOUND, `no policy \`${id}\``);
-      ctx.body = policyView(record);
+      ctx.body = policyDetailView(record);
     });
   };
 }

@@ -89,15 +89,22 @@ export interface GraphqlBody {
   [key: string]: unknown;
 }
 
-/** An in-memory registry holding each policy under its tenant. */
+/** An in-memory registry holding each policy under its tenant; a version's source is that of its first policy. */
 export function memoryPolicyReader(views: readonly PolicyView[]): PolicyReader {
   const owned = (tenantId: string) => views.filter((view) => view.tenantId === tenantId).map(({ tenantId: _, ...view }) => view);
   return {
     async get(tenantId, id) {
       return owned(tenantId).find((view) => view.id === id) ?? null;
     },
-    async list(tenantId) {
-      return owned(tenantId);
+    async list(tenantId, { page, size }) {
+      return owned(tenantId)
+        .slice(page * size, (page + 1) * size)
+        .map(({ source: _, ...view }) => view);
+    },
+    async source(tenantId, policyModule, version) {
+      const found = owned(tenantId).find((view) => view.policyModule === policyModule && view.version === version);
+      if (found?.source === undefined) throw new Error(`no source of ${policyModule}@${version}`);
+      return found.source;
     },
   };
 }
