@@ -1,10 +1,13 @@
-// The Policies pages in the URL's fragment: #/policies (the modules), #/policies/<module> (its
+// The Policies pages in the URL's fragment: #/policies?page=<n> (the modules), #/policies/<module> (its
 // versions), #/policies/<module>/<version> (a version's source) and
 // #/policies/<module>/diff?from=<version>&to=<version>.
 
 /** The route of a Policies page for a fragment's path and query, or null for another page. */
 export function policyRouteOf(path, search) {
-  if (path === '/policies') return { name: 'policies' };
+  if (path === '/policies') {
+    const page = new URLSearchParams(search).get('page') ?? '';
+    return { name: 'policies', page: /^\d{1,7}$/.test(page) ? Number(page) : 0 };
+  }
   const match = /^\/policies\/([^/]+)(?:\/([^/]+))?$/.exec(path);
   if (!match) return null;
   const policyModule = decodeURIComponent(match[1]);
@@ -18,7 +21,7 @@ export function policyRouteOf(path, search) {
   return null;
 }
 
-export const policiesHref = () => '#/policies';
+export const policiesHref = (page = 0) => (page === 0 ? '#/policies' : `#/policies?page=${page}`);
 export const policyModuleHref = (policyModule) => `#/policies/${encodeURIComponent(policyModule)}`;
 export const policySourceHref = (policyModule, version) => `${policyModuleHref(policyModule)}/${version}`;
 export const policyDiffHref = (policyModule, from, to) => `${policyModuleHref(policyModule)}/diff?from=${from}&to=${to}`;

@@ -46,7 +46,7 @@ export function policySourceView({ api, session, policyModule, version }) {
       }
       shown.setAttribute('aria-busy', 'true');
       try {
-        const translated = await api.translatedSource(policyModule, version, locale);
+        const translated = await api.source(policyModule, version, locale);
         if (choice !== latestChoice) return;
         showSource(translated.source, translated.locale);
         announce(`The source is shown in ${translated.locale}.`);
