@@ -1,8 +1,14 @@
 import type { Collection, Filter } from 'mongodb';
 import type { PolicyRuleEntry, PolicyRulePage, PolicyRuleQuery } from '../ports.js';
-import type { PolicyVersionDocument } from './mongo-policy-collections.js';
+import { policyDocumentId, type PolicyVersionDocument } from './mongo-policy-collections.js';
 
-type VersionEntry = Pick<PolicyVersionDocument, '_id' | 'policyModule' | 'version' | 'ruleCount'>;
+/** A version as the list reads it first; `ruleCount` is null or absent on versions stored before it was kept. */
+interface VersionEntry {
+  _id: string;
+  policyModule: string;
+  version: number;
+  ruleCount?: number | null;
+}
 
 /** Where a version's rules fall on the page: its rules `from` (inclusive) to `to` (exclusive). */
 interface PageShare {
@@ -19,10 +25,12 @@ export interface MongoRuleListParts {
 
 /**
  * Pages of the rule list without the aggregation stages FerretDB 1.24 lacks (`$setWindowFields`,
- * a safe `$unwind`): one read of the tenant's version entries (module, version, rule count: small,
- * one per version, bounded by the tenant's version quota), then the page's versions by `_id`
- * without their source. With `active`, each module's active version is found by the activation
- * head's `_id` probes (one per module once known to this connection).
+ * a safe `$unwind`): one read of the tenant's version entries (module, version, rule count: one
+ * per version, bounded by the tenant's version quota; MongoDB answers it from the index
+ * `tenant_module_version_rule_count` alone), then the page's versions by `_id` without their
+ * source. With `active`, each module's active version is found by the activation head's `_id`
+ * probes (one per module once known to this connection). FerretDB reads every document of the
+ * collection for any query but an `_id` equality, sources included (src/store/README.md).
  */
 export function createMongoRuleList(parts: MongoRuleListParts): (tenantId: string, query: PolicyRuleQuery) => Promise<PolicyRulePage> {
   const { versions } = parts;
@@ -33,7 +41,7 @@ export function createMongoRuleList(parts: MongoRuleListParts): (tenantId: strin
     const counts = new Map<string, number>();
     const unknown: string[] = [];
     for (const entry of entries) {
-      const count = entry.ruleCount ?? legacyCounts.get(entry._id);
+      const count = typeof entry.ruleCount === 'number' ? entry.ruleCount : legacyCounts.get(entry._id);
       if (count === undefined) unknown.push(entry._id);
       else counts.set(entry._id, count);
     }
@@ -55,9 +63,11 @@ export function createMongoRuleList(parts: MongoRuleListParts): (tenantId: strin
   return async (tenantId, query) => {
     const filter: Filter<PolicyVersionDocument> = { tenantId };
     if (query.policyModule !== undefined) filter.policyModule = query.policyModule;
-    let entries: VersionEntry[] = await versions
-      .find(filter, { projection: { _id: 1, policyModule: 1, version: 1, ruleCount: 1 }, sort: { policyModule: 1, version: 1 } })
+    // Without `_id`, so the index covers the projection; the id follows from the key.
+    const found = await versions
+      .find(filter, { projection: { _id: 0, policyModule: 1, version: 1, ruleCount: 1 }, sort: { policyModule: 1, version: 1 } })
       .toArray();
+    let entries: VersionEntry[] = found.map((entry) => ({ ...entry, _id: policyDocumentId(tenantId, entry.policyModule, entry.version) }));
     if (query.active !== undefined) entries = await activeOnly(tenantId, entries, query.active);
     const counts = await ruleCounts(entries);
 
