@@ -5,6 +5,8 @@ const POLICIES = '/api/v1/policies';
 
 /** Active policies per page of the module list: a page of the API's largest size. */
 export const MODULE_LIST_PAGE_SIZE = 100;
+/** Versions per page of a module's versions. */
+export const VERSION_PAGE_SIZE = 20;
 
 export function policyApi(client) {
   const moduleBase = (policyModule) => `${POLICIES}/${encodeURIComponent(policyModule)}`;
@@ -14,8 +16,10 @@ export function policyApi(client) {
      * envelope {content, totalElements, totalPages, page, size}; `status` and `policyModule` filter.
      */
     list: ({ policyModule, status, page, size } = {}) => client.get(POLICIES, { policyModule, status, page, size }),
-    /** A module's versions, oldest first, with status, locale, actor and the rules they define. */
-    versions: (policyModule) => client.get(`${moduleBase(policyModule)}/versions`),
+    /** A page of a module's versions, oldest first (the page envelope), with status, locale, actor and the rules they define. */
+    versions: (policyModule, { page, size } = {}) => client.get(`${moduleBase(policyModule)}/versions`, { page, size }),
+    /** One version of a module, as the versions list shows it. */
+    version: (policyModule, version) => client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}`),
     /** A version's source ({locale, source}): as stored, or printed by the service's formatter in `locale`. */
     source: (policyModule, version, locale) =>
       client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}/source`, { locale }),
@@ -26,6 +30,22 @@ export function policyApi(client) {
 /** The source of one version of a module, as stored. */
 export async function versionSource(api, versionRecord) {
   return (await api.source(versionRecord.policyModule, versionRecord.version)).source;
+}
+
+/** The module's active version: the one its active policies name (null when none is, or it defines no rule). */
+export async function activeVersionOf(api, policyModule) {
+  const active = await api.list({ policyModule, status: 'ACTIVE', size: 1 });
+  return active.content[0]?.version ?? null;
+}
+
+/** One version of a module, or null when the module has no such version. */
+export async function versionOrNull(api, policyModule, version) {
+  try {
+    return await api.version(policyModule, version);
+  } catch (failure) {
+    if (failure.status === 404) return null;
+    throw failure;
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ export {
   type PolicyCatalogDeps,
   type PolicyDetail,
   type PolicyListFilter,
+  type PolicyListPage,
   type PolicyListRequest,
   type PolicyPage,
   type PolicyRecord,

@@ -10,6 +10,7 @@ import type {
   PolicyModuleVersion,
   PolicyRepository,
   PolicyRuleEntry,
+  PolicyVersionEntry,
 } from '../store/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
@@ -99,11 +100,13 @@ export interface PolicyListFilter {
   status?: PolicyStatus;
 }
 
-/** A page of the list: `page` counts from 0; `size` is the caller's to bound (policy-bounds.ts). */
-export interface PolicyListRequest extends PolicyListFilter {
+/** A page of a list: `page` counts from 0; `size` is the caller's to bound (policy-bounds.ts). */
+export interface PolicyListPage {
   page: number;
   size: number;
 }
+
+export interface PolicyListRequest extends PolicyListFilter, PolicyListPage {}
 
 export interface PolicyPage {
   items: PolicyRecord[];
@@ -145,8 +148,10 @@ export interface PolicyCatalog {
   listPolicies(tenantId: string, request: PolicyListRequest): Promise<PolicyPage>;
   /** Null when the id names no policy the tenant can see. */
   getPolicy(tenantId: string, id: string): Promise<PolicyDetail | null>;
-  /** Ascending; 404 when the tenant can see no module of that name. */
-  listVersions(tenantId: string, policyModule: string): Promise<ModuleVersionRecord[]>;
+  /** A page of the module's versions, ascending (the built-in version 0 first); 404 when the tenant can see no module of that name. */
+  listVersions(tenantId: string, policyModule: string, page: PolicyListPage): Promise<{ items: ModuleVersionRecord[]; total: number }>;
+  /** One version of the module; 404 unknown module or version. */
+  getVersion(tenantId: string, policyModule: string, version: number): Promise<ModuleVersionRecord>;
   /** A version's source, in `locale` when given (else as stored); 404 unknown module/version. */
   getVersionSource(tenantId: string, policyModule: string, version: number, locale?: Locale): Promise<VersionSource>;
 }
@@ -260,7 +265,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
     };
   }
 
-  function storedVersionRecord(version: PolicyModuleVersion, state: ModuleState): ModuleVersionRecord {
+  function storedVersionRecord(version: PolicyVersionEntry, state: ModuleState): ModuleVersionRecord {
     return {
       policyModule: version.policyModule,
       version: version.version,
@@ -411,16 +416,27 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       return record === undefined ? null : { ...record, source: stored.source };
     },
 
-    async listVersions(tenantId, policyModule) {
-      const [stored, state] = await Promise.all([repo.listVersions(tenantId, policyModule), stateOf(tenantId, policyModule)]);
+    async listVersions(tenantId, policyModule, { page, size }) {
       const builtin = builtins.get(policyModule);
-      if (builtin === undefined && stored.length === 0) {
+      const offset = page * size;
+      const builtinShown = builtin !== undefined && offset === 0;
+      const skipped = builtin === undefined ? offset : Math.max(0, offset - 1);
+      const [stored, state] = await Promise.all([
+        repo.listVersions(tenantId, policyModule, { offset: skipped, limit: builtinShown ? size - 1 : size }),
+        stateOf(tenantId, policyModule),
+      ]);
+      if (builtin === undefined && stored.total === 0) {
         throw notFound(PolicyErrorCode.MODULE_NOT_FOUND, `no policy module \`${policyModule}\``);
       }
-      return [
-        ...(builtin === undefined ? [] : [builtinVersionRecord(builtin, state)]),
-        ...stored.map((v) => storedVersionRecord(v, state)),
-      ];
+      return {
+        items: [...(builtinShown ? [builtinVersionRecord(builtin, state)] : []), ...stored.items.map((v) => storedVersionRecord(v, state))],
+        total: stored.total + (builtin === undefined ? 0 : 1),
+      };
+    },
+
+    async getVersion(tenantId, policyModule, version) {
+      const [found, state] = await Promise.all([versions.findVersion(tenantId, policyModule, version), stateOf(tenantId, policyModule)]);
+      return 'builtin' in found ? builtinVersionRecord(found.builtin, state) : storedVersionRecord(found.stored, state);
     },
 
     async getVersionSource(tenantId, policyModule, version, locale) {

@@ -64,12 +64,17 @@ export function assertAuditedEntry(entry: AuditedRegistryEntry): void {
   else throw new StoreArgumentError('entry kind must be version or activation');
 }
 
+/** A page of a list: how many to skip, and at most how many to return. */
+export function assertPage(page: { offset: number; limit: number }): void {
+  assertCount(page?.offset, 'offset', 0);
+  assertCount(page.limit, 'limit', 0);
+}
+
 /** A rule listing's query, checked alike by both adapters. */
 export function assertRuleQuery(query: PolicyRuleQuery): void {
   if (query.policyModule !== undefined) assertPolicyName(query.policyModule, 'policyModule');
   if (query.active !== undefined && typeof query.active !== 'boolean') throw new StoreArgumentError('active must be true, false or absent');
-  assertCount(query.offset, 'offset', 0);
-  assertCount(query.limit, 'limit', 0);
+  assertPage(query);
 }
 
 /** The registry's order of owed entries after claim and tenant: module, kind, number. */

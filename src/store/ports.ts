@@ -241,8 +241,8 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
    */
   insertVersion(tenantId: string, version: PolicyModuleVersion, owedAudit?: OwedAudit): Promise<boolean>;
   getVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
-  /** Every version of the tenant, or of one module, ordered by module then version. */
-  listVersions(tenantId: string, policyModule?: string): Promise<PolicyModuleVersion[]>;
+  /** A page of one module's versions, ascending, without their sources, with how many it has. */
+  listVersions(tenantId: string, policyModule: string, page: { offset: number; limit: number }): Promise<PolicyVersionPage>;
   /** The newest activation of the module (it names the active version); null when none. */
   headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null>;
   /**
@@ -262,6 +262,15 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
   listRules(tenantId: string, query: PolicyRuleQuery): Promise<PolicyRulePage>;
   /** How many versions the tenant has stored, across its modules. */
   countVersions(tenantId: string): Promise<number>;
+}
+
+/** A stored version as lists show it: everything but its source. */
+export type PolicyVersionEntry = Omit<PolicyModuleVersion, 'source'>;
+
+export interface PolicyVersionPage {
+  items: PolicyVersionEntry[];
+  /** Every version of the module, whatever the page. */
+  total: number;
 }
 
 /** One rule of a stored module version as lists show it: the source belongs to the version. */

@@ -82,9 +82,9 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
   const diffLines = (page: Page, kind: string) => page.locator(`table.diff tbody tr[data-kind="${kind}"] .diff-text`).allTextContents();
 
   async function activeVersion(): Promise<number | undefined> {
-    const answer = await call<Array<{ version: number; status: string }>>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${MODULE}/versions`);
+    const answer = await call<{ content: Array<{ version: number; status: string }> }>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${MODULE}/versions`);
     expect(answer.status).toBe(200);
-    return answer.body.find((one) => one.status === 'ACTIVE')?.version;
+    return answer.body.content.find((one) => one.status === 'ACTIVE')?.version;
   }
 
   it('highlights with the lexer\'s own keywords: the console\'s table equals src/language/locales', async () => {

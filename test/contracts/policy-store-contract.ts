@@ -90,16 +90,25 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.getVersion(tenant, 'lending.loan', 0)).toBeNull();
     });
 
-    it('lists versions by module then version, per tenant and per module', async () => {
+    it('pages one module\'s versions in order, without their sources, with how many it has', async () => {
       const repo = getStore().policies;
       const tenant = newTenant('list-versions');
       await storeVersions(repo, tenant, 'b.mod', 2);
       await storeVersions(repo, tenant, 'a.mod', 3);
-      const all = await repo.listVersions(tenant);
-      expect(all.map((v) => `${v.policyModule}@${v.version}`)).toEqual(['a.mod@1', 'a.mod@2', 'a.mod@3', 'b.mod@1', 'b.mod@2']);
-      expect(all[0]).toEqual(moduleVersion('a.mod', 1));
-      expect((await repo.listVersions(tenant, 'b.mod')).map((v) => v.version)).toEqual([1, 2]);
-      expect(await repo.listVersions(tenant, 'c.mod')).toEqual([]);
+      const { source: _source, ...entry } = moduleVersion('a.mod', 1);
+      expect(await repo.listVersions(tenant, 'a.mod', { offset: 0, limit: 1 })).toEqual({ items: [entry], total: 3 });
+      const versionsOf = async (policyModule: string, offset: number, limit: number) => {
+        const page = await repo.listVersions(tenant, policyModule, { offset, limit });
+        return [page.items.map((v) => v.version), page.total];
+      };
+      expect(await versionsOf('a.mod', 1, 5)).toEqual([[2, 3], 3]);
+      expect(await versionsOf('a.mod', 3, 5)).toEqual([[], 3]);
+      expect(await versionsOf('a.mod', 0, 0)).toEqual([[], 3]);
+      expect(await versionsOf('b.mod', 0, 10)).toEqual([[1, 2], 2]);
+      expect(await versionsOf('c.mod', 0, 10)).toEqual([[], 0]);
+      expect(await repo.listVersions(newTenant('list-none'), 'a.mod', { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      await expect(repo.listVersions(tenant, 'a.mod', { offset: -1, limit: 1 })).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.listVersions(tenant, '', { offset: 0, limit: 1 })).rejects.toBeInstanceOf(StoreArgumentError);
     });
 
     it('finds the latest version from a connection that wrote nothing, for any count', async () => {
@@ -295,7 +304,7 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.getVersion(b, 'm.x', 1)).toBeNull();
       expect(await repo.headActivation(b, 'm.x')).toBeNull();
       expect(await repo.headActivation(a, 'm.y')).toBeNull();
-      expect(await repo.listVersions(b)).toEqual([]);
+      expect(await repo.listVersions(b, 'm.x', { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
       expect(await repo.listActivations(b)).toEqual([]);
       // B's first version and activation are B's own number 1.
       expect(await repo.insertVersion(b, moduleVersion('m.x', 1, { source: 'b' }))).toBe(true);

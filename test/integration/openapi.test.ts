@@ -140,7 +140,8 @@ describe('the OpenAPI document against the running service', () => {
     // Exactly the documented fields: a listed policy carries no source.
     answerSchemas.policy.strict().parse((listed as { content: unknown[] }).content[0]);
     answerSchemas.policyDetail.strict().parse(await (await fetch(`${base}/api/v1/policies/acme.p.f@1`, { headers })).json());
-    answerSchemas.moduleVersion.array().parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions`, { headers })).json());
+    expect(answerSchemas.moduleVersionPage.parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions`, { headers })).json())).toMatchObject({ totalElements: 1 });
+    answerSchemas.moduleVersion.strict().parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions/1`, { headers })).json());
     answerSchemas.auditRecord.array().parse(await (await fetch(`${base}/api/v1/audit`, { headers })).json());
     answerSchemas.chainVerification.parse(await (await fetch(`${base}/api/v1/audit/verify`, { headers })).json());
     answerSchemas.anomalyPage.parse(await (await fetch(`${base}/api/v1/audit/anomalies`, { headers })).json());

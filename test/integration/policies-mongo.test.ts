@@ -39,8 +39,8 @@ describeWithMongo('policy registry on MongoDB', (url) => {
     const member = h.signed(a, 'MEMBER');
     expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(2) })).body.version).toBe(1);
     expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(3) })).body.version).toBe(2);
-    const versions = await member.request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.mongo/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
+    const versions = await member.request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.mongo/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
 
     const evaluate = (amount: number, version?: number) =>
       member.request<{ result: unknown; version: number }>('POST', '/api/v1/policies/evaluate', {

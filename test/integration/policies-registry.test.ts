@@ -93,8 +93,8 @@ describe('policy registry lifecycle', () => {
     ]);
     // The source is the version's, not repeated per rule.
     expect(v1.policies.every((p) => !('source' in p))).toBe(true);
-    const versions = await h.signed(h.tenants.a, 'VIEWER').request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE']]);
+    const versions = await h.signed(h.tenants.a, 'VIEWER').request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE']]);
   });
 
   it('evaluates the active version', async () => {
@@ -107,8 +107,8 @@ describe('policy registry lifecycle', () => {
     v2 = response.body;
     expect(v2).toMatchObject({ version: 2, status: 'ACTIVE' });
     expect(v2.sourceHash).not.toBe(v1.sourceHash);
-    const versions = await h.signed(h.tenants.a, 'VIEWER').request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
+    const versions = await h.signed(h.tenants.a, 'VIEWER').request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
     const old = await h.signed(h.tenants.a, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/acme.pricing.price@1');
     expect(old.body).toMatchObject({ id: 'acme.pricing.price@1', version: 1, status: 'SUPERSEDED', source: PRICING_V1, builtin: false });
     expect(Date.parse(old.body.updatedAt)).toBeGreaterThan(Date.parse(old.body.createdAt) - 1);
@@ -157,8 +157,8 @@ describe('policy registry lifecycle', () => {
     const admin = h.signed(h.tenants.a, 'ADMIN');
     const rolled = await admin.request<Record<string, unknown>>('POST', '/api/v1/policies/acme.pricing/rollback', { version: 1 });
     expect(rolled.body).toMatchObject({ policyModule: 'acme.pricing', version: 1, versionId: 'acme.pricing@1', previousVersion: 2 });
-    const versions = await admin.request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE'], [2, 'SUPERSEDED']]);
+    const versions = await admin.request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE'], [2, 'SUPERSEDED']]);
     expect((await evaluate({ policyModule: 'acme.pricing', policyFunction: 'price', context: { amount: 5 } })).body).toMatchObject({ result: 10, version: 1 });
     const again = await failure(admin.request('POST', '/api/v1/policies/acme.pricing/rollback', { version: 1 }));
     expect([again.status, again.code]).toEqual([409, 'ERR_POLICY_VERSION_ALREADY_ACTIVE']);
@@ -392,8 +392,18 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     const builtinForA = await h.signed(a, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/insurance.life.calculateLifeRiskScore@0');
     const builtinForB = await h.signed(b, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/insurance.life.calculateLifeRiskScore@0');
     expect([builtinForA.body.status, builtinForB.body.status]).toEqual(['SUPERSEDED', 'ACTIVE']);
-    const versions = await h.signed(a, 'VIEWER').request<Array<{ version: number; status: string; builtin: boolean }>>('GET', '/api/v1/policies/insurance.life/versions');
-    expect(versions.body.map((v) => [v.version, v.status, v.builtin])).toEqual([[0, 'SUPERSEDED', true], [1, 'ACTIVE', false]]);
+    const versions = await h.signed(a, 'VIEWER').request<{ content: Array<{ version: number; status: string; builtin: boolean }> }>('GET', '/api/v1/policies/insurance.life/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status, v.builtin])).toEqual([[0, 'SUPERSEDED', true], [1, 'ACTIVE', false]]);
+    // In pages: the built-in version first; one version by its number.
+    const paged = await Promise.all([0, 1, 2].map(async (page) => (await h.signed(a, 'VIEWER').request<{ content: Array<{ version: number }>; totalElements: number }>('GET', `/api/v1/policies/insurance.life/versions?size=1&page=${page}`)).body));
+    expect(paged.map((p) => [p.totalElements, p.content.map((v) => v.version)])).toEqual([[2, [0]], [2, [1]], [2, []]]);
+    const one = await h.signed(a, 'VIEWER').request<{ version: number; status: string; functions: unknown[] }>('GET', '/api/v1/policies/insurance.life/versions/1');
+    expect(one.body).toMatchObject({ version: 1, status: 'ACTIVE', builtin: false, policyModule: 'insurance.life' });
+    expect(one.body).not.toHaveProperty('source');
+    expect((await h.signed(b, 'VIEWER').request<{ status: string }>('GET', '/api/v1/policies/insurance.life/versions/0')).body.status).toBe('ACTIVE');
+    const missing = await failure(h.signed(b, 'VIEWER').request('GET', '/api/v1/policies/insurance.life/versions/1'));
+    expect([missing.status, missing.code]).toEqual([404, 'ERR_POLICY_VERSION_NOT_FOUND']);
+    expect((await failure(h.signed(a, 'VIEWER').request('GET', '/api/v1/policies/insurance.life/versions?size=101'))).status).toBe(400);
     const deployAudit = (await h.auditOfType(a, 'POLICY_DEPLOYED')).find((r) => r.policyModule === 'insurance.life');
     expect(deployAudit?.payload).toMatchObject({ version: 1, previousVersion: 0, activated: true });
 

@@ -126,6 +126,18 @@ describe('one tenant’s policy listings cost only that tenant', () => {
     expect(one.body.source).toBe(hugeSource(MAX_RULES_PER_MODULE, 3));
   });
 
+  it("answers 20 concurrent pages of the module's versions without their sources, each bounded", async () => {
+    const queries = Array.from({ length: 20 }, (_, i) => `/api/v1/policies/${HUGE_MODULE}/versions?size=${[20, 100][i % 2]}&page=${i % 3}`);
+    const answers = await whileAttacked(() => Promise.all(queries.map((query) => attackerViewer.request<PolicyPage>('GET', query))));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status, queries[i]).toBe(200);
+      expect(answer.body.totalElements, queries[i]).toBe(VERSIONS);
+      expect(answer.body.content.every((version) => !('source' in version) && (version.functions as unknown[]).length === MAX_RULES_PER_MODULE), queries[i]).toBe(true);
+      // Each version's 256 rule signatures (some 70 bytes each), never its 64 KiB source.
+      expect(bytesOf(answer), queries[i]).toBeLessThan(answer.body.content.length * MAX_RULES_PER_MODULE * 100 + 1024);
+    }
+  });
+
   it('refuses GraphQL listings whose answer could carry more sources than the cost limit allows, before anything runs', async () => {
     const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: listPolicies { source }`).join(' ')} }`;
     const queries = [aliased(6), aliased(8), aliased(30), 'query ($n: Int) { listPolicies(size: $n) { source } }', '{ listPolicies(size: 100) { id source } }'];

@@ -127,6 +127,19 @@ function moduleQuery(ctx: AppContext): string | undefined {
 }
 
 
+/** `page` (from 0) and `size` of a list: the bounds of the registry's lists (policy-bounds.ts). */
+function pageParams(ctx: AppContext): { page: number; size: number } {
+  return {
+    page: integerParam(ctx, 'page', { min: 0, max: POLICY_PAGE_MAX_PAGE, default: 0 }),
+    size: integerParam(ctx, 'size', { min: 1, max: POLICY_PAGE_MAX_SIZE, default: POLICY_PAGE_DEFAULT_SIZE }),
+  };
+}
+
+/** The interface's page envelope. */
+function pageView<T>(items: T[], total: number, { page, size }: { page: number; size: number }) {
+  return { content: items, totalElements: total, totalPages: Math.ceil(total / size), page, size };
+}
+
 /** The REST shape of a policy: the owner is implied by the tenant header; the source is the version's. */
 function policyView(record: PolicyRecord) {
   const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt } = record;
@@ -175,15 +188,13 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleQuery(ctx);
       const status = statusParam(ctx);
-      const page = integerParam(ctx, 'page', { min: 0, max: POLICY_PAGE_MAX_PAGE, default: 0 });
-      const size = integerParam(ctx, 'size', { min: 1, max: POLICY_PAGE_MAX_SIZE, default: POLICY_PAGE_DEFAULT_SIZE });
+      const paging = pageParams(ctx);
       const { items, total } = await catalog.listPolicies(tenantId, {
         ...(policyModule !== undefined ? { policyModule } : {}),
         ...(status !== undefined ? { status } : {}),
-        page,
-        size,
+        ...paging,
       });
-      ctx.body = { content: items.map(policyView), totalElements: total, totalPages: Math.ceil(total / size), page, size };
+      ctx.body = pageView(items.map(policyView), total, paging);
     });
 
     router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
@@ -208,7 +219,16 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
 
     router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
       const { tenantId } = callerOf(ctx);
-      ctx.body = await catalog.listVersions(tenantId, moduleParam(ctx));
+      const policyModule = moduleParam(ctx);
+      const paging = pageParams(ctx);
+      const { items, total } = await catalog.listVersions(tenantId, policyModule, paging);
+      ctx.body = pageView(items, total, paging);
+    });
+
+    router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version`, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      const policyModule = moduleParam(ctx);
+      ctx.body = await catalog.getVersion(tenantId, policyModule, versionParam(ctx));
     });
 
     router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version/source`, ...guard('VIEWER'), async (ctx) => {

@@ -1,11 +1,12 @@
 import type { Db, Filter } from 'mongodb';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
-import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
+import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository, PolicyVersionEntry } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
   assertAuditedEntry,
   assertModuleVersion,
+  assertPage,
   assertPolicyName,
   assertRuleQuery,
   assertVersionExtends,
@@ -24,11 +25,10 @@ import { isDuplicateKey } from './duplicate-key.js';
 import { createMongoRuleList } from './mongo-policy-rule-list.js';
 
 /** A detached copy with exactly the port's fields (a stored document carries more). */
-function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
+function copyVersionEntry(v: PolicyVersionEntry): PolicyVersionEntry {
   return {
     policyModule: v.policyModule,
     version: v.version,
-    source: v.source,
     locale: v.locale,
     sourceHash: v.sourceHash,
     functions: v.functions.map((f) => ({
@@ -39,6 +39,11 @@ function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
     actorId: v.actorId,
     createdAt: v.createdAt,
   };
+}
+
+function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
+  const { policyModule, version, ...rest } = copyVersionEntry(v);
+  return { policyModule, version, source: v.source, ...rest };
 }
 
 function copyActivation(a: PolicyActivation): PolicyActivation {
@@ -174,15 +179,17 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       return doc === null ? null : copyVersion(doc);
     },
 
-    async listVersions(tenantId, policyModule) {
+    async listVersions(tenantId, policyModule, page) {
       assertTenantId(tenantId);
-      const filter: Filter<PolicyVersionDocument> = { tenantId };
-      if (policyModule !== undefined) {
-        assertPolicyName(policyModule, 'policyModule');
-        filter.policyModule = policyModule;
-      }
-      const docs = await versions.find(filter).toArray();
-      return docs.map(copyVersion).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.version - b.version);
+      assertPolicyName(policyModule, 'policyModule');
+      assertPage(page);
+      const filter = { tenantId, policyModule };
+      const projection = { _id: 0, policyModule: 1, version: 1, locale: 1, sourceHash: 1, functions: 1, actorId: 1, createdAt: 1 };
+      const [docs, total] = await Promise.all([
+        page.limit === 0 ? [] : versions.find(filter, { projection, sort: { version: 1 }, skip: page.offset, limit: page.limit }).toArray(),
+        versions.countDocuments(filter),
+      ]);
+      return { items: docs.map((doc) => copyVersionEntry(doc as PolicyVersionEntry)), total };
     },
 
     async headActivation(tenantId, policyModule) {

@@ -7,12 +7,14 @@ import type {
   PolicyActivationKind,
   PolicyModuleVersion,
   PolicyRepository,
+  PolicyVersionEntry,
 } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
   assertAuditedEntry,
   assertModuleVersion,
+  assertPage,
   assertPolicyName,
   assertRuleQuery,
   assertVersionExtends,
@@ -60,6 +62,18 @@ function toVersion(row: VersionRow): PolicyModuleVersion {
   };
 }
 
+function toVersionEntry(row: Omit<VersionRow, 'source'>): PolicyVersionEntry {
+  return {
+    policyModule: row.policy_module,
+    version: row.version,
+    locale: row.locale,
+    sourceHash: row.source_hash,
+    functions: JSON.parse(row.functions) as PolicyVersionEntry['functions'],
+    actorId: row.actor_id,
+    createdAt: row.created_at,
+  };
+}
+
 function toActivation(row: ActivationRow): PolicyActivation {
   return {
     policyModule: row.policy_module,
@@ -95,9 +109,13 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
   const selectVersion = db.prepare<[string, string, number], VersionRow>(
     `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ? AND version = ?`,
   );
-  const versionsOfTenant = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ?`);
-  const versionsOfModule = db.prepare<[string, string], VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ?`,
+  // Without the source: the columns after it are read from the row, the source's own pages skipped.
+  const versionPage = db.prepare<[string, string, number, number], Omit<VersionRow, 'source'>>(
+    `SELECT policy_module, version, locale, source_hash, functions, actor_id, created_at FROM policy_versions
+     WHERE tenant_id = ? AND policy_module = ? ORDER BY version LIMIT ? OFFSET ?`,
+  );
+  const versionsOfModule = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM policy_versions WHERE tenant_id = ? AND policy_module = ?',
   );
   const insertVersionRow = db.prepare(
     `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, rule_count, audit_record_id, audit_claimed_by, audit_claimed_until)
@@ -192,11 +210,12 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       return row === undefined ? null : toVersion(row);
     },
 
-    async listVersions(tenantId, policyModule) {
+    async listVersions(tenantId, policyModule, page) {
       assertTenantId(tenantId);
-      if (policyModule !== undefined) assertPolicyName(policyModule, 'policyModule');
-      const rows = policyModule === undefined ? versionsOfTenant.all(tenantId) : versionsOfModule.all(tenantId, policyModule);
-      return rows.map(toVersion).sort(byModuleThen((a, b) => a.version - b.version));
+      assertPolicyName(policyModule, 'policyModule');
+      assertPage(page);
+      const rows = page.limit === 0 ? [] : versionPage.all(tenantId, policyModule, page.limit, page.offset);
+      return { items: rows.map(toVersionEntry), total: versionsOfModule.get(tenantId, policyModule)!.n };
     },
 
     async headActivation(tenantId, policyModule) {
