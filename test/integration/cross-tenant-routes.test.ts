@@ -188,7 +188,7 @@ async function snapshotOf(store: Store, b: TenantBData) {
   const anomalies = (await store.anomalies.list(tenantId, { detectedFrom: EPOCH, offset: 0, limit: 1000 })).items;
   return {
     audit: await store.audit.list(tenantId, { limit: 10_000 }),
-    versions: await store.policies.listVersions(tenantId, B_MODULE, { offset: 0, limit: 100 }),
+    versions: (await store.policies.listVersions(tenantId, B_MODULE, { offset: 0, limit: 100 })).items,
     activations: await store.policies.listActivations(tenantId),
     anomalies,
     transitions: await Promise.all(anomalies.map((anomaly) => store.anomalies.transitions(tenantId, anomaly.id))),
