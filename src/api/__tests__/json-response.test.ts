@@ -36,6 +36,10 @@ describe('JSON answers within their bound', () => {
       ctx.status = 400;
       ctx.body = { result: null, error: 'no', executionTimeMs: 0, code: 'ERR_SOMETHING_REFUSED', diagnostics: [] };
     });
+    router.get('/problem', (ctx) => {
+      ctx.type = 'application/problem+json';
+      ctx.body = { title: 'x' };
+    });
     router.get('/text', (ctx) => {
       ctx.body = 'x'.repeat(2 * BOUND);
     });
@@ -84,6 +88,10 @@ describe('JSON answers within their bound', () => {
   it('keeps the code of a refusal a route answered itself for the request log', async () => {
     expect((await get('/refused')).status).toBe(400);
     expect(logged.find((line) => line.msg === 'request completed')).toMatchObject({ status: 400, code: 'ERR_SOMETHING_REFUSED' });
+  });
+
+  it('keeps a JSON media type the route chose', async () => {
+    expect(await get('/problem')).toEqual({ status: 200, type: 'application/problem+json', text: '{"title":"x"}' });
   });
 
   it('leaves text and streams to the route', async () => {

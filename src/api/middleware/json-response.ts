@@ -30,7 +30,8 @@ export function jsonResponse(maxBytes: number): AppMiddleware {
     const code = (body as { code?: unknown }).code;
     if (ctx.status >= 400 && typeof code === 'string') ctx.state.errorCode = code;
     const text = jsonAnswer(body, maxBytes);
-    ctx.type = 'application/json';
+    // A JSON media type the route chose stays; a string body alone would be sent as text.
+    if (!/\bjson\b/i.test(ctx.type)) ctx.type = 'application/json';
     ctx.body = text;
   };
 }
