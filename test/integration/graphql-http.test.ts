@@ -415,6 +415,21 @@ describe('failures of the evaluation path', () => {
   });
 });
 
+describe('the answer bound', () => {
+  it('answers an executed query whose answer would pass RESPONSE_MAX_BYTES with the 500 envelope, and a smaller one as usual', async () => {
+    const small = await startGraphqlHarness({ policies: POLICIES, maxResponseBytes: 300 });
+    try {
+      expect((await small.graphql('{ listPolicies { id } }')).status).toBe(200);
+      const { status, body } = await small.graphql('{ listPolicies { id policyModule policyFunction version status createdAt updatedAt source } }');
+      const message = 'the answer is larger than 300 bytes (RESPONSE_MAX_BYTES); ask for less, such as a smaller page';
+      expect(status).toBe(500);
+      expect(body).toEqual({ errors: [{ message, extensions: { code: 'ERR_RESPONSE_TOO_LARGE' } }], result: null, error: message, executionTimeMs: 0, code: 'ERR_RESPONSE_TOO_LARGE' });
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('request limits and malformed requests', () => {
   let tight: GraphqlHarness;
   beforeAll(async () => {

@@ -50,6 +50,8 @@ export interface HarnessOptions {
   /** getPolicy/listPolicies from the real catalog instead of `policies` (decisions always take the real path). */
   registry?: boolean;
   rateLimitPoints?: number;
+  /** The answer bound (RESPONSE_MAX_BYTES); default the service's. */
+  maxResponseBytes?: number;
 }
 
 export interface SignedInit {
@@ -169,6 +171,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
         policies: options.registry ? createPolicyLookup(stack.catalog) : memoryPolicyReader(options.policies ?? []),
         decide,
         ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       }),
     ],
   });
