@@ -3,51 +3,62 @@
 
 const POLICIES = '/api/v1/policies';
 
+/** Active policies per page of the module list: a page of the API's largest size. */
+export const MODULE_LIST_PAGE_SIZE = 100;
+/** Versions per page of a module's versions. */
+export const VERSION_PAGE_SIZE = 20;
+
 export function policyApi(client) {
   const moduleBase = (policyModule) => `${POLICIES}/${encodeURIComponent(policyModule)}`;
   return {
-    /** Every policy the tenant sees (one per rule and version, with its source). */
-    list: (policyModule) => client.get(POLICIES, { policyModule }),
-    /** A module's versions, oldest first, with status, locale, actor and the rules they define. */
-    versions: (policyModule) => client.get(`${moduleBase(policyModule)}/versions`),
-    policy: (id) => client.get(`${POLICIES}/${encodeURIComponent(id)}`),
-    /** A version's source printed by the service's formatter in `locale` ({locale, source}). */
-    translatedSource: (policyModule, version, locale) =>
+    /**
+     * A page of the policies the tenant sees (one per rule and version, without source): the
+     * envelope {content, totalElements, totalPages, page, size}; `status` and `policyModule` filter.
+     */
+    list: ({ policyModule, status, page, size } = {}) => client.get(POLICIES, { policyModule, status, page, size }),
+    /** A page of a module's versions, oldest first (the page envelope), with status, locale, actor and the rules they define. */
+    versions: (policyModule, { page, size } = {}) => client.get(`${moduleBase(policyModule)}/versions`, { page, size }),
+    /** One version of a module, as the versions list shows it. */
+    version: (policyModule, version) => client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}`),
+    /** A version's source ({locale, source}): as stored, or printed by the service's formatter in `locale`. */
+    source: (policyModule, version, locale) =>
       client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}/source`, { locale }),
     rollback: (policyModule, version) => client.send('POST', `${moduleBase(policyModule)}/rollback`, { body: { version } }),
   };
 }
 
-/**
- * The source of one version of a module. The versions endpoint carries no source: it is read
- * through one of the version's rules, or, for a version without rules, from the module's list.
- */
+/** The source of one version of a module, as stored. */
 export async function versionSource(api, versionRecord) {
-  const rule = versionRecord.functions?.[0]?.name;
-  if (rule) return (await api.policy(`${versionRecord.policyModule}.${rule}@${versionRecord.version}`)).source;
-  const policies = await api.list(versionRecord.policyModule);
-  const match = policies.find((policy) => policy.version === versionRecord.version);
-  if (!match) throw new Error(`The service returned no source for ${versionRecord.versionId}.`);
-  return match.source;
+  return (await api.source(versionRecord.policyModule, versionRecord.version)).source;
 }
 
-/** The policy list grouped by module: name, active version, number of versions, built-in or not. */
-export function modulesOf(policies) {
+/** The module's active version: the one its active policies name (null when none is, or it defines no rule). */
+export async function activeVersionOf(api, policyModule) {
+  const active = await api.list({ policyModule, status: 'ACTIVE', size: 1 });
+  return active.content[0]?.version ?? null;
+}
+
+/** One version of a module, or null when the module has no such version. */
+export async function versionOrNull(api, policyModule, version) {
+  try {
+    return await api.version(policyModule, version);
+  } catch (failure) {
+    if (failure.status === 404) return null;
+    throw failure;
+  }
+}
+
+/**
+ * The modules of a page of active policies, in the list's order (the built-in library first):
+ * name, active version, its locale, and whether that version is the built-in one. A module whose
+ * active version has more rules than a page holds shows on each page it reaches.
+ */
+export function activeModulesOf(policies) {
   const modules = new Map();
   for (const policy of policies) {
-    let entry = modules.get(policy.policyModule);
-    if (!entry) {
-      entry = { policyModule: policy.policyModule, versions: new Set(), activeVersion: null, builtin: false, locale: null };
-      modules.set(policy.policyModule, entry);
-    }
-    entry.versions.add(policy.version);
-    if (policy.builtin) entry.builtin = true;
-    if (policy.status === 'ACTIVE') {
-      entry.activeVersion = policy.version;
-      entry.locale = policy.locale;
+    if (!modules.has(policy.policyModule)) {
+      modules.set(policy.policyModule, { policyModule: policy.policyModule, activeVersion: policy.version, locale: policy.locale, builtin: policy.builtin });
     }
   }
-  return [...modules.values()]
-    .map((entry) => ({ ...entry, versionCount: entry.versions.size, versions: undefined }))
-    .sort((a, b) => a.policyModule.localeCompare(b.policyModule));
+  return [...modules.values()];
 }

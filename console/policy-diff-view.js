@@ -3,7 +3,7 @@
 import { h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { lineDiff, MAX_CELLS } from './line-diff.js';
-import { versionSource } from './policy-api.js';
+import { versionOrNull, versionSource } from './policy-api.js';
 import { highlightedLine } from './policy-highlight.js';
 import { policyModuleHref } from './policy-routes.js';
 import { versionCompareForm } from './version-compare-form.js';
@@ -34,11 +34,9 @@ export function policyDiffView({ api, session, policyModule, from, to }) {
   );
 
   (async () => {
-    const versions = await api.versions(policyModule);
-    const older = versions.find((one) => one.version === from);
-    const newer = versions.find((one) => one.version === to);
+    const [older, newer] = await Promise.all([from, to].map((version) => (version === null ? null : versionOrNull(api, policyModule, version))));
     if (!older || !newer) {
-      replaceChildren(content, versionCompareForm(policyModule, versions, from ?? versions[0]?.version, to ?? versions[versions.length - 1]?.version), h('p', { className: 'form-error', role: 'alert' }, 'Choose two versions of this module.'));
+      replaceChildren(content, versionCompareForm(policyModule, from, to), h('p', { className: 'form-error', role: 'alert' }, 'Choose two versions of this module.'));
       return;
     }
     const [oldSource, newSource] = await Promise.all([versionSource(api, older), versionSource(api, newer)]);
@@ -52,7 +50,7 @@ export function policyDiffView({ api, session, policyModule, from, to }) {
         : `${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed.`;
     replaceChildren(
       content,
-      versionCompareForm(policyModule, versions, from, to),
+      versionCompareForm(policyModule, from, to),
       h('p', { className: 'diff-summary', 'data-testid': 'diff-summary' }, summary),
       older.locale !== newer.locale && h('p', { className: 'help' }, `The versions are written in different locales (${older.locale}, ${newer.locale}), so most lines differ.`),
       !tooLarge &&

@@ -9,9 +9,9 @@ export function policyPageFor(route, { client, session }) {
   const api = policyApi(client);
   switch (route.name) {
     case 'policies':
-      return { title: 'Policies', element: policyListView({ api, session }) };
+      return { title: 'Policies', element: policyListView({ api, session, page: route.page }) };
     case 'policy-versions':
-      return { title: `${route.policyModule} · Policies`, element: policyVersionsView({ api, session, policyModule: route.policyModule }) };
+      return { title: `${route.policyModule} · Policies`, element: policyVersionsView({ api, session, policyModule: route.policyModule, page: route.page }) };
     case 'policy-source':
       return { title: `${route.policyModule} version ${route.version} · Policies`, element: policySourceView({ api, session, ...route }) };
     case 'policy-diff':

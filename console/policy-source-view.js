@@ -4,7 +4,7 @@ import { statusBadge } from './badges.js';
 import { announce, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime } from './format.js';
-import { versionSource } from './policy-api.js';
+import { versionOrNull, versionSource } from './policy-api.js';
 import { canHighlight } from './policy-highlight.js';
 import { policyDiffHref, policyModuleHref } from './policy-routes.js';
 import { sourceBlock } from './source-block.js';
@@ -25,9 +25,7 @@ export function policySourceView({ api, session, policyModule, version }) {
   );
 
   (async () => {
-    const versions = await api.versions(policyModule);
-    const record = versions.find((one) => one.version === version);
-    if (!record) throw Object.assign(new Error(`${policyModule} has no version ${version}.`), { status: 404, code: '' });
+    const [record, previous] = await Promise.all([api.version(policyModule, version), version > 0 ? versionOrNull(api, policyModule, version - 1) : null]);
     const source = await versionSource(api, record);
     const shown = h('div', {});
     const showSource = (text, locale) =>
@@ -46,7 +44,7 @@ export function policySourceView({ api, session, policyModule, version }) {
       }
       shown.setAttribute('aria-busy', 'true');
       try {
-        const translated = await api.translatedSource(policyModule, version, locale);
+        const translated = await api.source(policyModule, version, locale);
         if (choice !== latestChoice) return;
         showSource(translated.source, translated.locale);
         announce(`The source is shown in ${translated.locale}.`);
@@ -56,8 +54,6 @@ export function policySourceView({ api, session, policyModule, version }) {
         if (choice === latestChoice) shown.setAttribute('aria-busy', 'false');
       }
     };
-    const index = versions.indexOf(record);
-    const previous = versions[index - 1];
     replaceChildren(
       content,
       facts([

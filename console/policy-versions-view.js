@@ -1,15 +1,16 @@
-// One module's versions, oldest first, with status, locale, creation and who deployed it; a choice
+// One module's versions, oldest first and a page at a time, with status, locale, creation and who deployed it; a choice
 // of two versions to compare; and for ADMIN a rollback of any version that is not active, after a
 // confirmation.
 import { statusBadge } from './badges.js';
 import { h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime } from './format.js';
-import { policiesHref, policySourceHref } from './policy-routes.js';
+import { activeVersionOf, VERSION_PAGE_SIZE } from './policy-api.js';
+import { policiesHref, policyModuleHref, policySourceHref } from './policy-routes.js';
 import { confirmRollback } from './rollback-dialog.js';
 import { versionCompareForm } from './version-compare-form.js';
 
-export function policyVersionsView({ api, session, policyModule }) {
+export function policyVersionsView({ api, session, policyModule, page = 0 }) {
   // A live region from the start, so the rollback's outcome is read out when it is written.
   const message = h('p', { className: 'action-message', role: 'status', tabindex: '-1' });
   const content = h('div', { 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading the versions…'));
@@ -60,10 +61,11 @@ export function policyVersionsView({ api, session, policyModule }) {
     );
 
   const load = () =>
-    api.versions(policyModule).then(
-      (versions) => {
+    Promise.all([api.versions(policyModule, { page, size: VERSION_PAGE_SIZE }), activeVersionOf(api, policyModule)]).then(
+      ([listed, activeVersion]) => {
         content.setAttribute('aria-busy', 'false');
-        const activeVersion = versions.find((one) => one.status === 'ACTIVE')?.version ?? null;
+        const versions = listed.content;
+        const pages = Math.max(listed.totalPages, 1);
         const headings = ['Version', 'Status', 'Locale', 'Created', 'Deployed by', 'Rules', ...(mayRollBack ? ['Action'] : [])];
         replaceChildren(
           content,
@@ -74,7 +76,15 @@ export function policyVersionsView({ api, session, policyModule }) {
             h('thead', {}, h('tr', {}, headings.map((title) => h('th', { scope: 'col' }, title)))),
             h('tbody', {}, versions.map((one) => versionRow(one, activeVersion))),
           ),
-          versions.length >= 2 && versionCompareForm(policyModule, versions, versions[versions.length - 2].version, versions[versions.length - 1].version),
+          pages > 1 &&
+            h(
+              'nav',
+              { className: 'pager', 'aria-label': 'Pages' },
+              h('button', { type: 'button', disabled: listed.page === 0, onClick: () => { window.location.hash = policyModuleHref(policyModule, listed.page - 1); } }, 'Older versions'),
+              h('p', { 'aria-live': 'polite' }, `Page ${listed.page + 1} of ${pages} · ${listed.totalElements} versions`),
+              h('button', { type: 'button', disabled: listed.page + 1 >= listed.totalPages, onClick: () => { window.location.hash = policyModuleHref(policyModule, listed.page + 1); } }, 'Newer versions'),
+            ),
+          versions.length >= 2 && versionCompareForm(policyModule, versions[versions.length - 2].version, versions[versions.length - 1].version),
         );
       },
       (failure) => {

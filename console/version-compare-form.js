@@ -2,18 +2,18 @@
 import { h } from './dom.js';
 import { policyDiffHref } from './policy-routes.js';
 
-function versionSelect(id, label, versions, selected) {
+function versionField(id, label, value) {
   return h(
     'div',
     { className: 'field' },
     h('label', { for: id }, label),
-    h('select', { id, name: id }, versions.map((one) => h('option', { value: one.version, selected: one.version === selected }, `version ${one.version}`))),
+    h('input', { id, name: id, type: 'number', min: 0, step: 1, required: true, inputmode: 'numeric', value: value ?? '' }),
   );
 }
 
-export function versionCompareForm(policyModule, versions, from, to) {
-  const fromField = versionSelect('diff-from', 'Compare version', versions, from);
-  const toField = versionSelect('diff-to', 'with version', versions, to);
+export function versionCompareForm(policyModule, from, to) {
+  const fromField = versionField('diff-from', 'Compare version', from);
+  const toField = versionField('diff-to', 'with version', to);
   return h(
     'form',
     {
@@ -21,7 +21,7 @@ export function versionCompareForm(policyModule, versions, from, to) {
       'aria-label': 'Compare two versions',
       onSubmit: (event) => {
         event.preventDefault();
-        window.location.hash = policyDiffHref(policyModule, fromField.querySelector('select').value, toField.querySelector('select').value);
+        window.location.hash = policyDiffHref(policyModule, fromField.querySelector('input').value, toField.querySelector('input').value);
       },
     },
     fromField,

@@ -397,6 +397,7 @@ export const startApi: PartStarter = async (runtime) => {
       keyPrefix: `${config.REDIS_KEY_PREFIX}:rate-limit`,
     }),
     bodyLimitBytes: config.BODY_LIMIT,
+    responseMaxBytes: config.RESPONSE_MAX_BYTES,
     trustProxy: config.TRUST_PROXY,
     routes: [
       createAnomalyRoutes({
@@ -446,6 +447,7 @@ export const startApi: PartStarter = async (runtime) => {
         decide: createDomainDecider(evaluation),
         signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
         documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+        maxResponseBytes: config.RESPONSE_MAX_BYTES,
         limits: {
           maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
           maxTokens: config.GRAPHQL_MAX_TOKENS,

@@ -17,6 +17,8 @@ export interface AppState {
   tenantId?: string;
   /** Set by an authentication middleware. */
   principal?: Principal;
+  /** The error envelope's code of a refusal a route answered itself, once its body is serialised. */
+  errorCode?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
@@ -34,6 +36,8 @@ export interface AppDeps {
   /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
   auditVerifier: ChainVerifier;
   bodyLimitBytes: number;
+  /** Largest JSON answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
+  responseMaxBytes?: number;
   /** Honour X-Forwarded-* (behind a trusted proxy only). */
   trustProxy?: boolean;
   /** The clock of time-dependent rules (idempotency expiry); default the system clock. */

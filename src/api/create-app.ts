@@ -5,7 +5,9 @@ import { clientErrorFields, isClientCaused } from './client-caused.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { fixedPathMethods } from './middleware/fixed-path-methods.js';
 import { httpMetrics } from './middleware/http-metrics.js';
+import { DEFAULT_RESPONSE_MAX_BYTES } from './json-answer.js';
 import { jsonBody } from './middleware/json-body.js';
+import { jsonResponse } from './middleware/json-response.js';
 import { requestContext } from './middleware/request-context.js';
 import { createRouteKit } from './route-kit.js';
 import { ROUTE_MODULES } from './routes/index.js';
@@ -28,6 +30,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
+  app.use(jsonResponse(deps.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES));
   if (deps.queueBoard) app.use(deps.queueBoard);
   app.use(fixedPathMethods(router));
   app.use(jsonBody({ limitBytes: deps.bodyLimitBytes }));

@@ -4,6 +4,7 @@ export type { AppContext, AppDeps, AppMiddleware, AppRouter, AppState, RouteKit,
 export { ApiError, isExposedError, type ExposedError } from './api-error.js';
 export { ApiErrorCode, type ApiErrorCodeValue } from './error-codes.js';
 export { errorEnvelope, type ErrorEnvelope } from './error-envelope.js';
+export { DEFAULT_RESPONSE_MAX_BYTES, jsonAnswer } from './json-answer.js';
 export { createTenantRateLimiter, type RateLimitDecision, type TenantRateLimiter, type TenantRateLimiterOptions } from './tenant-rate-limiter.js';
 export { TENANT_HEADER } from './middleware/tenant-header.js';
 export { REQUEST_ID_HEADER } from './middleware/request-context.js';

@@ -4,6 +4,7 @@ import { LOG_FORMATS } from '../logging/index.js';
 import { isValidTenantId } from '../tenants/tenant-id.js';
 import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
+import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/json-answer.js';
 import { parseByteSize } from './byte-size.js';
 import { parseJwtKeysSpec } from './jwt-keys-spec.js';
 
@@ -113,6 +114,8 @@ export const envSchema = z.object({
       return bytes;
     })
     .default(1024 * 1024),
+  // The largest JSON answer; one that would be larger is a 500 ERR_RESPONSE_TOO_LARGE envelope.
+  RESPONSE_MAX_BYTES: integer(1024 * 1024, 512 * 1024 * 1024).default(DEFAULT_RESPONSE_MAX_BYTES),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   LOG_FORMAT: z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('json'),
   TRUST_PROXY: boolean().default(false),
@@ -175,6 +178,14 @@ export const envSchema = z.object({
   ANOMALY_SLOWDOWN_FACTOR: detectionSetting('slowdownFactor'),
   ANOMALY_DISMISS_COOLDOWN_HOURS: detectionSetting('dismissCooldownHours'),
 }).superRefine((config, ctx) => {
+  // A batch's answers may take EVALUATION_MAX_RESPONSE_BYTES; their envelopes need room beside them.
+  if (config.RESPONSE_MAX_BYTES < config.EVALUATION_MAX_RESPONSE_BYTES + 1024 * 1024) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['RESPONSE_MAX_BYTES'],
+      message: `must be at least EVALUATION_MAX_RESPONSE_BYTES + 1 MiB (${config.EVALUATION_MAX_RESPONSE_BYTES + 1024 * 1024})`,
+    });
+  }
   // Otherwise a batch holding one runaway policy is reported as "no worker" instead of as its timeout.
   if (config.NO_WORKER_TIMEOUT_MS <= config.EVALUATION_TIMEOUT_MS) {
     ctx.addIssue({

@@ -19,6 +19,7 @@ import {
   type RequestParams,
   type Response,
 } from 'graphql-http';
+import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/index.js';
 import { roleSatisfies } from '../auth/index.js';
 import type { GraphqlContext } from './graphql-context.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
@@ -36,6 +37,8 @@ export interface GraphqlHandlerOptions {
   limits: GraphqlLimits;
   /** Query texts whose parse and validation outcome is remembered; default 256, 0 disables. */
   documentCacheSize?: number;
+  /** Largest answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
+  maxResponseBytes?: number;
 }
 
 export interface GraphqlEndpoint {
@@ -66,6 +69,7 @@ type Admission =
 export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlEndpoint {
   const { schema, limits } = options;
   const documents = createPreparedDocuments(schema, limits, options.documentCacheSize);
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_RESPONSE_MAX_BYTES;
 
   function admit(params: RequestParams, method: string): Admission {
     const query = params.query;
@@ -156,6 +160,7 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlEnd
       return executionResponse(
         { data: result.data, ...(result.errors ? { errors: result.errors.map(formatGraphqlError) } : {}) },
         mediaTypeOf(req),
+        maxResponseBytes,
       );
     },
   });

@@ -1,16 +1,19 @@
 import {
   buildSchema,
+  GraphQLError,
   type GraphQLSchema,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
 } from 'graphql';
+import { POLICY_PAGE_MAX_PAGE, POLICY_PAGE_MAX_SIZE } from '../policies/index.js';
 import { decisionFailureError, decisionShapeError, dependencyError, type DecisionSite } from './decision-errors.js';
 import { DOMAIN_QUERIES, type DomainQuery } from './domain-queries.js';
 import type { GraphqlContext } from './graphql-context.js';
+import { GraphqlErrorCode } from './graphql-error-codes.js';
 import type { PolicyView } from './policy-reader.js';
 import { SCHEMA_SDL } from './schema-sdl.js';
 
-type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
+type Resolver<Parent = unknown> = GraphQLFieldResolver<Parent, GraphqlContext, Record<string, unknown>>;
 
 /** The executable schema: SCHEMA_SDL with its root resolvers. Built once, shared by all requests. */
 export function createGraphqlSchema(): GraphQLSchema {
@@ -19,6 +22,7 @@ export function createGraphqlSchema(): GraphQLSchema {
   const fields = query.getFields();
   fields.getPolicy!.resolve = resolveGetPolicy;
   fields.listPolicies!.resolve = resolveListPolicies;
+  (schema.getType('Policy') as GraphQLObjectType).getFields().source!.resolve = resolvePolicySource;
   for (const [name, domainQuery] of Object.entries(DOMAIN_QUERIES)) {
     const field = fields[name];
     if (!field) throw new Error(`schema has no root field ${name}`);
@@ -44,14 +48,48 @@ const resolveGetPolicy: Resolver = async (_root, args, context) => {
   return view !== null && ownedBy(context.tenantId, view, context) ? view : null;
 };
 
-const resolveListPolicies: Resolver = async (_root, _args, context) => {
+/** A paging argument within its bounds; the cost rule weighs `size` before anything runs. */
+function pageArgument(args: Record<string, unknown>, name: 'page' | 'size', min: number, max: number): number {
+  const value = args[name];
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max) return value;
+  throw new GraphQLError(`\`listPolicies(${name}:)\` must be a whole number from ${min} to ${max} (got ${String(value)})`, {
+    extensions: { code: GraphqlErrorCode.ARGUMENT_INVALID },
+  });
+}
+
+const resolveListPolicies: Resolver = async (_root, args, context) => {
+  const page = pageArgument(args, 'page', 0, POLICY_PAGE_MAX_PAGE);
+  const size = pageArgument(args, 'size', 1, POLICY_PAGE_MAX_SIZE);
   let views: PolicyView[];
   try {
-    views = await context.policies.list(context.tenantId);
+    views = await context.policies.list(context.tenantId, { page, size });
   } catch (error) {
     throw dependencyError(error, context.log, 'listPolicies');
   }
   return views.filter((view) => ownedBy(context.tenantId, view, context));
+};
+
+/** Per request, each version's source is read once however many of its rules (or aliases) ask for it. */
+const sourcesRead = new WeakMap<GraphqlContext, Map<string, Promise<string>>>();
+
+const resolvePolicySource: Resolver<PolicyView> = async (view, _args, context) => {
+  if (view.source !== undefined) return view.source;
+  let read = sourcesRead.get(context);
+  if (read === undefined) {
+    read = new Map();
+    sourcesRead.set(context, read);
+  }
+  const key = `${view.policyModule}@${view.version}`;
+  let source = read.get(key);
+  if (source === undefined) {
+    source = context.policies.source(context.tenantId, view.policyModule, view.version);
+    read.set(key, source);
+  }
+  try {
+    return await source;
+  } catch (error) {
+    throw dependencyError(error, context.log, 'Policy.source');
+  }
 };
 
 function domainResolver(policyFunction: string, domainQuery: DomainQuery, argumentOrder: readonly string[]): Resolver {

@@ -17,6 +17,8 @@ export const GraphqlErrorCode = {
   COST_LIMIT: 'ERR_GRAPHQL_COST_LIMIT',
   VALIDATION_FAILED: 'ERR_GRAPHQL_VALIDATION_FAILED',
   VARIABLES_INVALID: 'ERR_GRAPHQL_VARIABLES_INVALID',
+  /** An argument outside its bounds (e.g. `listPolicies(size:)` above its maximum). */
+  ARGUMENT_INVALID: 'ERR_GRAPHQL_ARGUMENT_INVALID',
   /** A resolver's value does not fit the schema (e.g. a deployed policy returning another shape). */
   RESULT_INVALID: 'ERR_GRAPHQL_RESULT_INVALID',
   /** Nothing could evaluate the decision in time (no worker, queue down). */

@@ -1,5 +1,6 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Response as GraphqlHttpResponse } from 'graphql-http';
+import { errorEnvelope, isExposedError, jsonAnswer } from '../api/index.js';
 
 export type GraphqlMediaType = 'application/graphql-response+json' | 'application/json';
 
@@ -50,8 +51,17 @@ export function requestErrorResponse(
 
 /**
  * An executed operation: 200 whether or not some fields failed (their errors sit beside the data
- * that did resolve, which is GraphQL's partial-result contract).
+ * that did resolve, which is GraphQL's partial-result contract). An answer larger than `maxBytes`
+ * (the cost limit should have stopped its query) is the service envelope with `errors`, 500
+ * ERR_RESPONSE_TOO_LARGE, never a failed serialisation.
  */
-export function executionResponse(result: ExecutionResult, mediaType: GraphqlMediaType): GraphqlHttpResponse {
-  return [JSON.stringify(result), { status: 200, statusText: 'OK', headers: { 'content-type': `${mediaType}; charset=utf-8` } }];
+export function executionResponse(result: ExecutionResult, mediaType: GraphqlMediaType, maxBytes: number): GraphqlHttpResponse {
+  const headers = { 'content-type': `${mediaType}; charset=utf-8` };
+  try {
+    return [jsonAnswer(result, maxBytes), { status: 200, statusText: 'OK', headers }];
+  } catch (error) {
+    if (!isExposedError(error)) throw error;
+    const body = { errors: [{ message: error.message, extensions: { code: error.code } }], ...errorEnvelope(error.code, error.message) };
+    return [JSON.stringify(body), { status: error.status, statusText: 'Internal Server Error', headers }];
+  }
 }

@@ -23,6 +23,8 @@ export interface GraphqlDeps {
   limits?: Partial<GraphqlLimits>;
   /** Query texts whose parse and validation outcome is remembered; default 256, 0 disables. */
   documentCacheSize?: number;
+  /** Largest answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
+  maxResponseBytes?: number;
   /** ± seconds a signed timestamp may be off server time; default 300 (the spec's 5 minutes). */
   signatureWindowSeconds?: number;
   /** Unix seconds; tests move the clock with it. */
@@ -76,6 +78,7 @@ function prepare(deps: GraphqlDeps): GraphqlEndpoint {
     schema: createGraphqlSchema(),
     limits: resolveGraphqlLimits(deps.limits),
     ...(deps.documentCacheSize !== undefined ? { documentCacheSize: deps.documentCacheSize } : {}),
+    ...(deps.maxResponseBytes !== undefined ? { maxResponseBytes: deps.maxResponseBytes } : {}),
   });
 }
 

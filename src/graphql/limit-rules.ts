@@ -1,7 +1,8 @@
 import { GraphQLError, type ValidationRule } from 'graphql';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 import type { GraphqlLimits } from './graphql-limits.js';
-import { measureSelectionSet } from './query-complexity.js';
+import { POLICY_PAGE_MAX_SIZE } from '../policies/index.js';
+import { measureSelectionSet, SOURCE_FIELD_COST } from './query-complexity.js';
 
 /**
  * Validation rules for depth, aliases and cost, one error per exceeded limit and operation. They
@@ -25,7 +26,9 @@ export function createLimitRules(limits: GraphqlLimits): ValidationRule[] {
         report(
           GraphqlErrorCode.COST_LIMIT,
           `${subject} costs ${formatCost(measured.cost)}; the limit is ${limits.maxCost} ` +
-            `(each selected field costs 1, each domain decision ${limits.decisionCost}, fragments counted where they are spread)`,
+            `(each selected field costs 1, a policy's \`source\` ${SOURCE_FIELD_COST}, each domain decision ${limits.decisionCost}; ` +
+            `\`listPolicies\` counts its fields once per policy it may answer, \`size\` of them (${POLICY_PAGE_MAX_SIZE} when a variable); ` +
+            'fragments counted where they are spread)',
         );
       }
       return false;

@@ -1,6 +1,9 @@
+import { POLICY_PAGE_DEFAULT_SIZE, POLICY_PAGE_MAX_SIZE } from '../policies/index.js';
+
 /**
  * The endpoint's schema in SDL. Object and input types are docs/domain.md's, field for field. Root
- * fields: `getPolicy` and `listPolicies` as the spec gives them; the nine domain decisions are
+ * fields: `getPolicy` as the spec gives it, `listPolicies` with optional paging arguments (called
+ * without them, as the spec does, it answers the first page); the nine domain decisions are
  * nullable at the root (src/graphql/README.md, "Nullability"): a `!` there would turn one failed
  * decision into `data: null` and wipe every other root field of the request.
  */
@@ -12,8 +15,12 @@ evaluated by the tenant's active version of its policy module, or the built-in o
 type Query {
   "A policy of the caller's tenant; null when the tenant has no policy with this id."
   getPolicy(id: ID!): Policy
-  "Every policy of the caller's tenant."
-  listPolicies: [Policy!]!
+  """
+  A page of the policies the caller's tenant sees: the built-in ones first, then its own, by
+  module, version and rule. \`page\` counts from 0; \`size\` is 1 to ${POLICY_PAGE_MAX_SIZE}.
+  Each \`source\` is its version's, and costs more than other fields (see the cost limit).
+  """
+  listPolicies(page: Int = 0, size: Int = ${POLICY_PAGE_DEFAULT_SIZE}): [Policy!]!
   "insurance.life.generateLifeQuote; null with an error when the evaluation fails."
   generateLifeQuote(applicant: LifeInsuranceApplicant!, request: LifeInsurancePolicyRequest!): LifeQuote
   "insurance.life.calculateLifeRiskScore; null with an error when the evaluation fails."

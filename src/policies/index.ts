@@ -14,12 +14,23 @@ export {
   type ModuleVersionRecord,
   type PolicyCatalog,
   type PolicyCatalogDeps,
+  type PolicyDetail,
   type PolicyListFilter,
+  type PolicyListPage,
+  type PolicyListRequest,
+  type PolicyPage,
   type PolicyRecord,
   type PolicyStatus,
   type RollbackResult,
   type VersionSource,
 } from './policy-catalog.js';
+export {
+  MAX_RULES_PER_MODULE,
+  MAX_VERSIONS_PER_TENANT,
+  POLICY_PAGE_DEFAULT_SIZE,
+  POLICY_PAGE_MAX_PAGE,
+  POLICY_PAGE_MAX_SIZE,
+} from './policy-bounds.js';
 export { createSourceTranslator, type SourceFormatter, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
@@ -37,7 +48,7 @@ export {
   type DeployVersionOutcome,
   type ModuleState,
 } from './module-version-log.js';
-export { createPolicyLookup, type PolicyLookup, type PolicyLookupView } from './policy-lookup.js';
+export { createPolicyLookup, type PolicyLookup, type PolicyLookupPage, type PolicyLookupView } from './policy-lookup.js';
 export { registryAuditOutbox } from './registry-audit-outbox.js';
 export { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
 export { createDomainDecider, type DomainDecider, type DomainDeciderOptions } from './domain-decider.js';

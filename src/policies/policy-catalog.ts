@@ -9,9 +9,12 @@ import type {
   PolicyFunctionSignature,
   PolicyModuleVersion,
   PolicyRepository,
+  PolicyRuleEntry,
+  PolicyVersionEntry,
 } from '../store/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
+import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
@@ -22,7 +25,11 @@ export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
 /** RETIRED is part of the schema but never produced: no operation retires a version. */
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 
-/** One rule of one module version: the interface's Policy, plus where it comes from. */
+/**
+ * One rule of one module version: the interface's Policy, plus where it comes from, without the
+ * source, which belongs to the version (every rule of a version shares it): getPolicy and
+ * getVersionSource carry it.
+ */
 export interface PolicyRecord {
   id: string;
   policyModule: string;
@@ -35,10 +42,12 @@ export interface PolicyRecord {
   locale: string;
   createdAt: string;
   updatedAt: string;
-  source: string;
   /** The owning tenant; absent for built-in policies, which belong to no tenant. */
   tenantId?: string;
 }
+
+/** One policy with its version's source. */
+export type PolicyDetail = PolicyRecord & { source: string };
 
 /** One version of a module as the versions endpoint lists it. */
 export interface ModuleVersionRecord {
@@ -91,6 +100,20 @@ export interface PolicyListFilter {
   status?: PolicyStatus;
 }
 
+/** A page of a list: `page` counts from 0; `size` is the caller's to bound (policy-bounds.ts). */
+export interface PolicyListPage {
+  page: number;
+  size: number;
+}
+
+export interface PolicyListRequest extends PolicyListFilter, PolicyListPage {}
+
+export interface PolicyPage {
+  items: PolicyRecord[];
+  /** Every policy the filter matches. */
+  total: number;
+}
+
 export interface PolicyCatalogDeps {
   policies: PolicyRepository;
   /** The batched audit chain writer shared with the rest of the API. */
@@ -118,11 +141,17 @@ export interface PolicyCatalog {
   deploy(tenantId: string, request: DeployRequest, actorId: string): Promise<DeployResult>;
   /** Activates an older (or any other) version; 404 unknown module/version, 409 already active. */
   rollback(tenantId: string, policyModule: string, version: number, actorId: string): Promise<RollbackResult>;
-  listPolicies(tenantId: string, filter?: PolicyListFilter): Promise<PolicyRecord[]>;
+  /**
+   * A page of the built-in policies (version 0 of each built-in module, by module) followed by the
+   * tenant's own (by module, version and the rule's place in its version), paged in the store.
+   */
+  listPolicies(tenantId: string, request: PolicyListRequest): Promise<PolicyPage>;
   /** Null when the id names no policy the tenant can see. */
-  getPolicy(tenantId: string, id: string): Promise<PolicyRecord | null>;
-  /** Ascending; 404 when the tenant can see no module of that name. */
-  listVersions(tenantId: string, policyModule: string): Promise<ModuleVersionRecord[]>;
+  getPolicy(tenantId: string, id: string): Promise<PolicyDetail | null>;
+  /** A page of the module's versions, ascending (the built-in version 0 first); 404 when the tenant can see no module of that name. */
+  listVersions(tenantId: string, policyModule: string, page: PolicyListPage): Promise<{ items: ModuleVersionRecord[]; total: number }>;
+  /** One version of the module; 404 unknown module or version. */
+  getVersion(tenantId: string, policyModule: string, version: number): Promise<ModuleVersionRecord>;
   /** A version's source, in `locale` when given (else as stored); 404 unknown module/version. */
   getVersionSource(tenantId: string, policyModule: string, version: number, locale?: Locale): Promise<VersionSource>;
 }
@@ -167,25 +196,57 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       locale: module.locale,
       createdAt: builtin.createdAt,
       updatedAt: state.changedAt.get(0) ?? builtin.createdAt,
-      source: module.source,
     }));
   }
 
-  function versionRecords(tenantId: string, version: PolicyModuleVersion, state: ModuleState): PolicyRecord[] {
-    return version.functions.map((f) => ({
-      id: policyId(version.policyModule, f.name, version.version),
-      policyModule: version.policyModule,
-      policyFunction: f.name,
-      version: version.version,
-      versionId: versionId(version.policyModule, version.version),
-      status: statusOf(state, version.version),
+  function ruleRecord(tenantId: string, rule: PolicyRuleEntry, state: ModuleState): PolicyRecord {
+    return {
+      id: policyId(rule.policyModule, rule.policyFunction, rule.version),
+      policyModule: rule.policyModule,
+      policyFunction: rule.policyFunction,
+      version: rule.version,
+      versionId: versionId(rule.policyModule, rule.version),
+      status: statusOf(state, rule.version),
       builtin: false,
-      locale: version.locale,
-      createdAt: version.createdAt,
-      updatedAt: state.changedAt.get(version.version) ?? version.createdAt,
-      source: version.source,
+      locale: rule.locale,
+      createdAt: rule.createdAt,
+      updatedAt: state.changedAt.get(rule.version) ?? rule.createdAt,
       tenantId,
-    }));
+    };
+  }
+
+  function versionRecords(tenantId: string, version: PolicyModuleVersion, state: ModuleState): PolicyRecord[] {
+    const { policyModule, locale, createdAt } = version;
+    return version.functions.map((f) => ruleRecord(tenantId, { policyModule, version: version.version, policyFunction: f.name, locale, createdAt }, state));
+  }
+
+  /**
+   * The built-in policies on a page (they come first: version 0 of each built-in module, by
+   * module), and how many the filter keeps. A module's state is read only to filter by status or
+   * to show its policies.
+   */
+  async function builtinShare(tenantId: string, filter: PolicyListFilter, offset: number, size: number): Promise<{ shown: PolicyRecord[]; total: number }> {
+    const modules = [...builtins.values()]
+      .filter((b) => filter.policyModule === undefined || b.module.moduleName === filter.policyModule)
+      .sort((a, b) => (a.module.moduleName < b.module.moduleName ? -1 : 1));
+    const states = new Map<string, ModuleState>();
+    if (filter.status !== undefined) {
+      await Promise.all(modules.map(async (b) => states.set(b.module.moduleName, await stateOf(tenantId, b.module.moduleName))));
+    }
+    const kept = filter.status === undefined ? modules : modules.filter((b) => statusOf(states.get(b.module.moduleName)!, 0) === filter.status);
+    const shown: PolicyRecord[] = [];
+    let first = 0;
+    for (const builtin of kept) {
+      const count = builtin.functions.length;
+      const from = Math.max(0, offset - first);
+      const to = Math.min(count, offset + size - first);
+      if (from < to) {
+        const state = states.get(builtin.module.moduleName) ?? (await stateOf(tenantId, builtin.module.moduleName));
+        shown.push(...builtinRecords(builtin, state).slice(from, to));
+      }
+      first += count;
+    }
+    return { shown, total: first };
   }
 
   function builtinVersionRecord(builtin: BuiltinVersion, state: ModuleState): ModuleVersionRecord {
@@ -204,7 +265,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
     };
   }
 
-  function storedVersionRecord(version: PolicyModuleVersion, state: ModuleState): ModuleVersionRecord {
+  function storedVersionRecord(version: PolicyVersionEntry, state: ModuleState): ModuleVersionRecord {
     return {
       policyModule: version.policyModule,
       version: version.version,
@@ -238,12 +299,27 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       }
       const { module: program, diagnostics } = compiled;
       const policyModule = program.moduleName;
+      if (program.functions.length > MAX_RULES_PER_MODULE) {
+        throw new PolicyRegistryError(
+          400,
+          PolicyErrorCode.TOO_MANY_RULES,
+          `module \`${policyModule.slice(0, 80)}\` defines ${program.functions.length} rules; a deployed module may define at most ${MAX_RULES_PER_MODULE}`,
+        );
+      }
       const long = [policyModule, ...program.functions.map((f) => f.name)].find((name) => name.length > MAX_NAME_LENGTH);
       if (long !== undefined) {
         throw new PolicyRegistryError(
           400,
           PolicyErrorCode.REQUEST_INVALID,
           `the name \`${long.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
+        );
+      }
+      // Checked just before storing, so only deploys racing within these few milliseconds can pass it together.
+      if ((await repo.countVersions(tenantId)) >= MAX_VERSIONS_PER_TENANT) {
+        throw new PolicyRegistryError(
+          409,
+          PolicyErrorCode.VERSION_QUOTA_EXCEEDED,
+          `the tenant has stored ${MAX_VERSIONS_PER_TENANT} policy versions, the most it may store; versions are kept for good, so no deploy can add another`,
         );
       }
       const at = now();
@@ -302,28 +378,24 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       };
     },
 
-    async listPolicies(tenantId, filter = {}) {
-      const [stored, activations] = await Promise.all([
-        repo.listVersions(tenantId, filter.policyModule),
-        repo.listActivations(tenantId, filter.policyModule),
-      ]);
-      const modules = new Set<string>(stored.map((v) => v.policyModule));
-      for (const name of builtins.keys()) {
-        if (filter.policyModule === undefined || filter.policyModule === name) modules.add(name);
-      }
-      const records: PolicyRecord[] = [];
-      for (const policyModule of [...modules].sort()) {
-        const state = moduleState(
-          activations.filter((a) => a.policyModule === policyModule),
-          initial(policyModule),
-        );
-        const builtin = builtins.get(policyModule);
-        if (builtin !== undefined) records.push(...builtinRecords(builtin, state));
-        for (const version of stored) {
-          if (version.policyModule === policyModule) records.push(...versionRecords(tenantId, version, state));
-        }
-      }
-      return filter.status === undefined ? records : records.filter((r) => r.status === filter.status);
+    async listPolicies(tenantId, request) {
+      const { page, size, ...filter } = request;
+      // RETIRED is part of the schema but never produced.
+      if (filter.status === 'RETIRED') return { items: [], total: 0 };
+      const offset = page * size;
+      const builtin = await builtinShare(tenantId, filter, offset, size);
+      const stored = await repo.listRules(tenantId, {
+        ...(filter.policyModule !== undefined ? { policyModule: filter.policyModule } : {}),
+        ...(filter.status !== undefined ? { active: filter.status === 'ACTIVE' } : {}),
+        offset: Math.max(0, offset - builtin.total),
+        limit: size - builtin.shown.length,
+      });
+      const modules = [...new Set(stored.items.map((rule) => rule.policyModule))];
+      const states = new Map(await Promise.all(modules.map(async (name) => [name, await stateOf(tenantId, name)] as const)));
+      return {
+        items: [...builtin.shown, ...stored.items.map((rule) => ruleRecord(tenantId, rule, states.get(rule.policyModule)!))],
+        total: builtin.total + stored.total,
+      };
     },
 
     async getPolicy(tenantId, id) {
@@ -334,24 +406,37 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       if (version === 0) {
         if (builtin === undefined) return null;
         const records = builtinRecords(builtin, await stateOf(tenantId, policyModule));
-        return records.find((r) => r.policyFunction === policyFunction) ?? null;
+        const record = records.find((r) => r.policyFunction === policyFunction);
+        return record === undefined ? null : { ...record, source: builtin.module.source };
       }
       const stored = await storedVersion(tenantId, policyModule, version);
       if (stored === null || !stored.functions.some((f) => f.name === policyFunction)) return null;
       const records = versionRecords(tenantId, stored, await stateOf(tenantId, policyModule));
-      return records.find((r) => r.policyFunction === policyFunction) ?? null;
+      const record = records.find((r) => r.policyFunction === policyFunction);
+      return record === undefined ? null : { ...record, source: stored.source };
     },
 
-    async listVersions(tenantId, policyModule) {
-      const [stored, state] = await Promise.all([repo.listVersions(tenantId, policyModule), stateOf(tenantId, policyModule)]);
+    async listVersions(tenantId, policyModule, { page, size }) {
       const builtin = builtins.get(policyModule);
-      if (builtin === undefined && stored.length === 0) {
+      const offset = page * size;
+      const builtinShown = builtin !== undefined && offset === 0;
+      const skipped = builtin === undefined ? offset : Math.max(0, offset - 1);
+      const [stored, state] = await Promise.all([
+        repo.listVersions(tenantId, policyModule, { offset: skipped, limit: builtinShown ? size - 1 : size }),
+        stateOf(tenantId, policyModule),
+      ]);
+      if (builtin === undefined && stored.total === 0) {
         throw notFound(PolicyErrorCode.MODULE_NOT_FOUND, `no policy module \`${policyModule}\``);
       }
-      return [
-        ...(builtin === undefined ? [] : [builtinVersionRecord(builtin, state)]),
-        ...stored.map((v) => storedVersionRecord(v, state)),
-      ];
+      return {
+        items: [...(builtinShown ? [builtinVersionRecord(builtin, state)] : []), ...stored.items.map((v) => storedVersionRecord(v, state))],
+        total: stored.total + (builtin === undefined ? 0 : 1),
+      };
+    },
+
+    async getVersion(tenantId, policyModule, version) {
+      const [found, state] = await Promise.all([versions.findVersion(tenantId, policyModule, version), stateOf(tenantId, policyModule)]);
+      return 'builtin' in found ? builtinVersionRecord(found.builtin, state) : storedVersionRecord(found.stored, state);
     },
 
     async getVersionSource(tenantId, policyModule, version, locale) {

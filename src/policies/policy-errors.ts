@@ -5,6 +5,10 @@ import type { Diagnostic } from '../language/index.js';
 export const PolicyErrorCode = {
   /** 400: the request body is not what the endpoint takes. */
   REQUEST_INVALID: 'ERR_POLICY_REQUEST_INVALID',
+  /** 400: the deployed module defines more rules than MAX_RULES_PER_MODULE. */
+  TOO_MANY_RULES: 'ERR_POLICY_TOO_MANY_RULES',
+  /** 409: the tenant has stored MAX_VERSIONS_PER_TENANT versions; no deploy adds another. */
+  VERSION_QUOTA_EXCEEDED: 'ERR_POLICY_VERSION_QUOTA_EXCEEDED',
   /** 400: the deployed source does not compile; the response carries the diagnostics. */
   COMPILE: 'ERR_POLICY_COMPILE',
   /** 404: the tenant has no module of that name and the service has no built-in one. */

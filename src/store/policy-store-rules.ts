@@ -4,6 +4,7 @@ import type {
   AuditedRegistryEntry,
   PolicyActivation,
   PolicyModuleVersion,
+  PolicyRuleQuery,
   RollupIncrement,
   RollupQuery,
   RollupScanQuery,
@@ -40,6 +41,7 @@ export function assertModuleVersion(version: PolicyModuleVersion): void {
     if (typeof version[field] !== 'string') throw new StoreArgumentError(`${field} must be a string`);
   }
   if (!Array.isArray(version.functions)) throw new StoreArgumentError('functions must be an array');
+  for (const f of version.functions) assertPolicyName((f as { name?: unknown } | null)?.name, 'a function\'s name');
   normaliseInstant(version.createdAt, 'createdAt');
 }
 
@@ -59,6 +61,19 @@ export function assertAuditedEntry(entry: AuditedRegistryEntry): void {
   if (entry.kind === 'version') assertCount(entry.version, 'version', 1);
   else if (entry.kind === 'activation') assertCount(entry.seq, 'seq', 1);
   else throw new StoreArgumentError('entry kind must be version or activation');
+}
+
+/** A page of a list: how many to skip, and at most how many to return. */
+export function assertPage(page: { offset: number; limit: number }): void {
+  assertCount(page?.offset, 'offset', 0);
+  assertCount(page.limit, 'limit', 0);
+}
+
+/** A rule listing's query, checked alike by both adapters. */
+export function assertRuleQuery(query: PolicyRuleQuery): void {
+  if (query.policyModule !== undefined) assertPolicyName(query.policyModule, 'policyModule');
+  if (query.active !== undefined && typeof query.active !== 'boolean') throw new StoreArgumentError('active must be true, false or absent');
+  assertPage(query);
 }
 
 /** The registry's order of owed entries after claim and tenant: module, kind, number. */

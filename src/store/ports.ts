@@ -241,8 +241,8 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
    */
   insertVersion(tenantId: string, version: PolicyModuleVersion, owedAudit?: OwedAudit): Promise<boolean>;
   getVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
-  /** Every version of the tenant, or of one module, ordered by module then version. */
-  listVersions(tenantId: string, policyModule?: string): Promise<PolicyModuleVersion[]>;
+  /** A page of one module's versions, ascending, without their sources, with how many it has. */
+  listVersions(tenantId: string, policyModule: string, page: { offset: number; limit: number }): Promise<PolicyVersionPage>;
   /** The newest activation of the module (it names the active version); null when none. */
   headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null>;
   /**
@@ -254,6 +254,50 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
   appendActivation(tenantId: string, activation: PolicyActivation, owedAudit?: OwedAudit): Promise<boolean>;
   /** Activations of the tenant, or of one module, ordered by module then seq. */
   listActivations(tenantId: string, policyModule?: string): Promise<PolicyActivation[]>;
+  /**
+   * A page of the rules of the tenant's stored versions, in the order module, version, the rule's
+   * place in its version, with the number of all rules the query matches. Reads no source, and
+   * costs the page and the tenant's number of versions, never its number of rules.
+   */
+  listRules(tenantId: string, query: PolicyRuleQuery): Promise<PolicyRulePage>;
+  /** How many versions the tenant has stored, across its modules. */
+  countVersions(tenantId: string): Promise<number>;
+}
+
+/** A stored version as lists show it: everything but its source. */
+export type PolicyVersionEntry = Omit<PolicyModuleVersion, 'source'>;
+
+export interface PolicyVersionPage {
+  items: PolicyVersionEntry[];
+  /** Every version of the module, whatever the page. */
+  total: number;
+}
+
+/** One rule of a stored module version as lists show it: the source belongs to the version. */
+export interface PolicyRuleEntry {
+  policyModule: string;
+  version: number;
+  policyFunction: string;
+  locale: string;
+  createdAt: string;
+}
+
+export interface PolicyRuleQuery {
+  policyModule?: string;
+  /**
+   * true: only the rules of each module's active version (the one its newest activation names);
+   * false: only the rules of its other versions; absent: all.
+   */
+  active?: boolean;
+  /** Rules skipped, then at most `limit` returned (0: the total only). */
+  offset: number;
+  limit: number;
+}
+
+export interface PolicyRulePage {
+  items: PolicyRuleEntry[];
+  /** Every rule the query matches, whatever the page. */
+  total: number;
 }
 
 /** What one or more evaluations add to a per-minute bucket. */

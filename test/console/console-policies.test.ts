@@ -44,6 +44,11 @@ const CHINESE_SOURCE = `模块 ${CHINESE_MODULE}。
     返回 amount 乘以 2。
   返回 amount。
 `;
+// 80 rules: with the built-in library's and the three modules above, more active policies than one
+// page of the module list holds (100), so its last module continues on the second page.
+const MANY_MODULE = 'zz.many';
+const MANY_SOURCE = `Module ${MANY_MODULE}.\n${Array.from({ length: 80 }, (_, i) => `\nRule r${i} produce Int:\n  Return ${i}.\n`).join('')}`;
+
 const CHINESE_KEYWORDS = ['模块', '规则', '给定', '为', '整数', '产出', '整数', '如果', '大于', '返回', '乘以', '返回'];
 
 describeWithChromium('the operator console (policies)', (executablePath) => {
@@ -58,7 +63,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
     service = await startConsoleService('console-policies');
     ({ base, call, tenant } = service);
 
-    for (const [source, locale] of [[SOURCE_V1, 'en-US'], [SOURCE_V2, 'en-US'], [GERMAN_SOURCE, 'de-DE'], [CHINESE_SOURCE, 'zh-CN']]) {
+    for (const [source, locale] of [[SOURCE_V1, 'en-US'], [SOURCE_V2, 'en-US'], [GERMAN_SOURCE, 'de-DE'], [CHINESE_SOURCE, 'zh-CN'], [MANY_SOURCE, 'en-US']]) {
       const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source, locale });
       expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
     }
@@ -77,9 +82,9 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
   const diffLines = (page: Page, kind: string) => page.locator(`table.diff tbody tr[data-kind="${kind}"] .diff-text`).allTextContents();
 
   async function activeVersion(): Promise<number | undefined> {
-    const answer = await call<Array<{ version: number; status: string }>>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${MODULE}/versions`);
+    const answer = await call<{ content: Array<{ version: number; status: string }> }>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${MODULE}/versions`);
     expect(answer.status).toBe(200);
-    return answer.body.find((one) => one.status === 'ACTIVE')?.version;
+    return answer.body.content.find((one) => one.status === 'ACTIVE')?.version;
   }
 
   it('highlights with the lexer\'s own keywords: the console\'s table equals src/language/locales', async () => {
@@ -103,12 +108,26 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect(await heading(page)).toBe('Policies');
       await expect.poll(() => focusedTag(page)).toBe('H1:Policies');
       expect(await page.getByRole('link', { name: 'Policies', exact: true }).getAttribute('aria-current')).toBe('page');
-      expect(await moduleRow(page, MODULE).locator('td').allTextContents()).toEqual([MODULE, 'version 2', '2', 'en-US', 'no']);
-      expect(await moduleRow(page, GERMAN_MODULE).locator('td').allTextContents()).toEqual([GERMAN_MODULE, 'version 1', '1', 'de-DE', 'no']);
-      expect(await moduleRow(page, 'lending.loan').locator('td').allTextContents()).toEqual(['lending.loan', 'version 0', '1', 'en-US', 'yes (version 0)']);
+      expect(await moduleRow(page, MODULE).locator('td').allTextContents()).toEqual([MODULE, 'version 2', 'en-US', 'no']);
+      expect(await moduleRow(page, GERMAN_MODULE).locator('td').allTextContents()).toEqual([GERMAN_MODULE, 'version 1', 'de-DE', 'no']);
+      expect(await moduleRow(page, 'lending.loan').locator('td').allTextContents()).toEqual(['lending.loan', 'version 0', 'en-US', 'yes (version 0)']);
+      // The built-in library first, then the tenant's modules by name.
+      const names = await page.locator('table.policy-table tbody tr td:first-child').allTextContents();
+      expect(names.indexOf('lending.loan')).toBeLessThan(names.indexOf(CHINESE_MODULE));
+      expect(names.slice(names.indexOf(CHINESE_MODULE))).toEqual([CHINESE_MODULE, GERMAN_MODULE, MODULE, MANY_MODULE]);
+      expect(await page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent()).toBe('Page 1 of 2');
+      expect(await page.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
       expect(await unnamedControls(page)).toEqual([]);
       expect(await lowContrastText(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
+
+      // The second page: the rest of the last module's rules, and nothing after it.
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await expect.poll(() => page.getByRole('navigation', { name: 'Pages' }).locator('p').textContent()).toBe('Page 2 of 2');
+      expect(await page.locator('table.policy-table tbody tr td:first-child').allTextContents()).toEqual([MANY_MODULE]);
+      expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Previous page' }).click();
+      await expect.poll(() => moduleRow(page, MODULE).count()).toBe(1);
 
       // Into the module by keyboard: the versions, oldest first, with status, locale and actor.
       await page.getByRole('link', { name: MODULE, exact: true }).focus();

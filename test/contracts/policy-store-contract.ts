@@ -90,16 +90,25 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.getVersion(tenant, 'lending.loan', 0)).toBeNull();
     });
 
-    it('lists versions by module then version, per tenant and per module', async () => {
+    it('pages one module\'s versions in order, without their sources, with how many it has', async () => {
       const repo = getStore().policies;
       const tenant = newTenant('list-versions');
       await storeVersions(repo, tenant, 'b.mod', 2);
       await storeVersions(repo, tenant, 'a.mod', 3);
-      const all = await repo.listVersions(tenant);
-      expect(all.map((v) => `${v.policyModule}@${v.version}`)).toEqual(['a.mod@1', 'a.mod@2', 'a.mod@3', 'b.mod@1', 'b.mod@2']);
-      expect(all[0]).toEqual(moduleVersion('a.mod', 1));
-      expect((await repo.listVersions(tenant, 'b.mod')).map((v) => v.version)).toEqual([1, 2]);
-      expect(await repo.listVersions(tenant, 'c.mod')).toEqual([]);
+      const { source: _source, ...entry } = moduleVersion('a.mod', 1);
+      expect(await repo.listVersions(tenant, 'a.mod', { offset: 0, limit: 1 })).toEqual({ items: [entry], total: 3 });
+      const versionsOf = async (policyModule: string, offset: number, limit: number) => {
+        const page = await repo.listVersions(tenant, policyModule, { offset, limit });
+        return [page.items.map((v) => v.version), page.total];
+      };
+      expect(await versionsOf('a.mod', 1, 5)).toEqual([[2, 3], 3]);
+      expect(await versionsOf('a.mod', 3, 5)).toEqual([[], 3]);
+      expect(await versionsOf('a.mod', 0, 0)).toEqual([[], 3]);
+      expect(await versionsOf('b.mod', 0, 10)).toEqual([[1, 2], 2]);
+      expect(await versionsOf('c.mod', 0, 10)).toEqual([[], 0]);
+      expect(await repo.listVersions(newTenant('list-none'), 'a.mod', { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      await expect(repo.listVersions(tenant, 'a.mod', { offset: -1, limit: 1 })).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.listVersions(tenant, '', { offset: 0, limit: 1 })).rejects.toBeInstanceOf(StoreArgumentError);
     });
 
     it('finds the latest version from a connection that wrote nothing, for any count', async () => {
@@ -124,6 +133,108 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       await expect(repo.insertVersion(tenant, moduleVersion('m.x', 1, { createdAt: 'soon' }))).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.insertVersion('', moduleVersion('m.x', 1))).rejects.toBeInstanceOf(StoreArgumentError);
       expect(await repo.latestVersion(tenant, 'm.x')).toBe(0);
+    });
+  });
+
+  describe('policy rule lists', () => {
+    const rules = (...names: string[]) => names.map((name) => ({ name, params: [], returnType: 'Bool' }));
+    /** a.mod@1 (k, l, in de-DE), b.mod@1 (x, y, z), b.mod@2 (no rules), b.mod@3 (p, q), c.mod@1 (c1). */
+    async function storeRuleFixture(repo: PolicyRepository, tenant: string): Promise<void> {
+      for (const version of [
+        moduleVersion('b.mod', 1, { functions: rules('x', 'y', 'z') }),
+        moduleVersion('a.mod', 1, { functions: rules('k', 'l'), locale: 'de-DE' }),
+        moduleVersion('b.mod', 2, { functions: [] }),
+        moduleVersion('b.mod', 3, { functions: rules('p', 'q') }),
+        moduleVersion('c.mod', 1, { functions: rules('c1') }),
+      ]) {
+        expect(await repo.insertVersion(tenant, version)).toBe(true);
+      }
+    }
+    const entry = (policyModule: string, version: number, policyFunction: string) => ({
+      policyModule,
+      version,
+      policyFunction,
+      locale: policyModule === 'a.mod' ? 'de-DE' : 'en-US',
+      createdAt: at(version),
+    });
+    const ALL = [
+      entry('a.mod', 1, 'k'), entry('a.mod', 1, 'l'),
+      entry('b.mod', 1, 'x'), entry('b.mod', 1, 'y'), entry('b.mod', 1, 'z'),
+      entry('b.mod', 3, 'p'), entry('b.mod', 3, 'q'),
+      entry('c.mod', 1, 'c1'),
+    ];
+
+    it('pages the rules by module, version and place, with the total, for every offset and limit', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('rules');
+      await storeRuleFixture(repo, tenant);
+      for (let offset = 0; offset <= ALL.length + 1; offset += 1) {
+        for (let limit = 0; limit <= ALL.length + 1; limit += 1) {
+          expect(await repo.listRules(tenant, { offset, limit }), `offset ${offset}, limit ${limit}`).toEqual({
+            items: ALL.slice(offset, offset + limit),
+            total: ALL.length,
+          });
+        }
+      }
+      expect(await repo.listRules(tenant, { policyModule: 'b.mod', offset: 1, limit: 3 })).toEqual({
+        items: [entry('b.mod', 1, 'y'), entry('b.mod', 1, 'z'), entry('b.mod', 3, 'p')],
+        total: 5,
+      });
+      expect(await repo.listRules(tenant, { policyModule: 'd.mod', offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      expect(await repo.listRules(newTenant('rules-none'), { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+    });
+
+    it('lists the rules of each module\'s active version, or of the others, as any connection sees the activations', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('rules-active');
+      await storeRuleFixture(repo, tenant);
+      // a.mod: version 1 active. b.mod: 1, then 3, then back to 1. c.mod: never activated.
+      await repo.appendActivation(tenant, activation('a.mod', 1));
+      await repo.appendActivation(tenant, activation('b.mod', 1));
+      await repo.appendActivation(tenant, activation('b.mod', 2, { version: 3, previousVersion: 1, highestDeployed: 3 }));
+      const reader = await getTarget().connect();
+      expect(await reader.policies.listRules(tenant, { active: true, offset: 0, limit: 10 })).toEqual({
+        items: [entry('a.mod', 1, 'k'), entry('a.mod', 1, 'l'), entry('b.mod', 3, 'p'), entry('b.mod', 3, 'q')],
+        total: 4,
+      });
+      await repo.appendActivation(tenant, activation('b.mod', 3, { kind: 'ROLLBACK', version: 1, previousVersion: 3, highestDeployed: 3 }));
+      for (const store of [getStore(), reader]) {
+        expect(await store.policies.listRules(tenant, { active: true, offset: 1, limit: 3 })).toEqual({
+          items: [entry('a.mod', 1, 'l'), entry('b.mod', 1, 'x'), entry('b.mod', 1, 'y')],
+          total: 5,
+        });
+        expect(await store.policies.listRules(tenant, { active: false, offset: 0, limit: 10 })).toEqual({
+          items: [entry('b.mod', 3, 'p'), entry('b.mod', 3, 'q'), entry('c.mod', 1, 'c1')],
+          total: 3,
+        });
+        expect(await store.policies.listRules(tenant, { active: false, policyModule: 'a.mod', offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
+      }
+    });
+
+    it('counts the tenant\'s versions across modules, those without rules included', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('count-versions');
+      expect(await repo.countVersions(tenant)).toBe(0);
+      await storeRuleFixture(repo, tenant);
+      expect(await repo.countVersions(tenant)).toBe(5);
+      expect(await repo.countVersions(newTenant('count-none'))).toBe(0);
+    });
+
+    it('refuses malformed queries and unnamed rules', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('rules-bad');
+      for (const query of [
+        { offset: -1, limit: 1 },
+        { offset: 0, limit: 1.5 },
+        { offset: 0, limit: 1, policyModule: '' },
+        { offset: 0, limit: 1, active: 'yes' as unknown as boolean },
+      ]) {
+        await expect(repo.listRules(tenant, query), JSON.stringify(query)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+      await expect(repo.listRules('', { offset: 0, limit: 1 })).rejects.toBeInstanceOf(StoreArgumentError);
+      const unnamed = moduleVersion('m.x', 1, { functions: [{ params: [], returnType: 'Int' } as never] });
+      await expect(repo.insertVersion(tenant, unnamed)).rejects.toBeInstanceOf(StoreArgumentError);
+      expect(await repo.countVersions(tenant)).toBe(0);
     });
   });
 
@@ -193,7 +304,7 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.getVersion(b, 'm.x', 1)).toBeNull();
       expect(await repo.headActivation(b, 'm.x')).toBeNull();
       expect(await repo.headActivation(a, 'm.y')).toBeNull();
-      expect(await repo.listVersions(b)).toEqual([]);
+      expect(await repo.listVersions(b, 'm.x', { offset: 0, limit: 10 })).toEqual({ items: [], total: 0 });
       expect(await repo.listActivations(b)).toEqual([]);
       // B's first version and activation are B's own number 1.
       expect(await repo.insertVersion(b, moduleVersion('m.x', 1, { source: 'b' }))).toBe(true);

@@ -102,7 +102,7 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
 }
 
 const graphqlProbe = (b: TenantBData) =>
-  `query Probe { theirs: getPolicy(id: ${JSON.stringify(b.policyId)}) { id policyModule source } mine: listPolicies { id policyModule source } }`;
+  `query Probe { theirs: getPolicy(id: ${JSON.stringify(b.policyId)}) { id policyModule source } mine: listPolicies(page: 1) { id policyModule source } }`;
 
 /** The rollup series answers at most 1,440 points: hours around B's evaluations, made while the suite runs. */
 const ROLLUP_WINDOW: Record<string, string> = {
@@ -189,7 +189,7 @@ async function snapshotOf(store: Store, b: TenantBData) {
   const anomalies = (await store.anomalies.list(tenantId, { detectedFrom: EPOCH, offset: 0, limit: 1000 })).items;
   return {
     audit: await store.audit.list(tenantId, { limit: 10_000 }),
-    versions: await store.policies.listVersions(tenantId),
+    versions: (await store.policies.listVersions(tenantId, B_MODULE, { offset: 0, limit: 100 })).items,
     activations: await store.policies.listActivations(tenantId),
     anomalies,
     transitions: await Promise.all(anomalies.map((anomaly) => store.anomalies.transitions(tenantId, anomaly.id))),

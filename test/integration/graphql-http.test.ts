@@ -415,6 +415,21 @@ describe('failures of the evaluation path', () => {
   });
 });
 
+describe('the answer bound', () => {
+  it('answers an executed query whose answer would pass RESPONSE_MAX_BYTES with the 500 envelope, and a smaller one as usual', async () => {
+    const small = await startGraphqlHarness({ policies: POLICIES, maxResponseBytes: 300 });
+    try {
+      expect((await small.graphql('{ listPolicies { id } }')).status).toBe(200);
+      const { status, body } = await small.graphql('{ listPolicies { id policyModule policyFunction version status createdAt updatedAt source } }');
+      const message = 'the answer is larger than 300 bytes (RESPONSE_MAX_BYTES); ask for less, such as a smaller page';
+      expect(status).toBe(500);
+      expect(body).toEqual({ errors: [{ message, extensions: { code: 'ERR_RESPONSE_TOO_LARGE' } }], result: null, error: message, executionTimeMs: 0, code: 'ERR_RESPONSE_TOO_LARGE' });
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('request limits and malformed requests', () => {
   let tight: GraphqlHarness;
   beforeAll(async () => {
@@ -455,12 +470,13 @@ describe('request limits and malformed requests', () => {
   });
 
   it('cost, with each decision weighing more than a field', async () => {
-    // decisions 10 + 2, 10 + 1, 10 + 3; listPolicies 1 + 3; __typename 1: 41
-    const query = `{ __typename listPolicies { id version status } ${LOAN} ${BAD_AUTO} calculateLifeRiskScore(applicant: {
+    // decisions 10 + 2, 10 + 1, 10 + 3; listPolicies of one 1 + 3; __typename 1: 41
+    const query = `{ __typename listPolicies(size: 1) { id version status } ${LOAN} ${BAD_AUTO} calculateLifeRiskScore(applicant: {
       name: "A", age: 30, smoker: false, bmi: 22.0, healthScore: 80, occupationRisk: "LOW", familyHistory: false
     }) { score band factors } }`;
     expect(await refused(query, 'ERR_GRAPHQL_COST_LIMIT')).toBe(
-      'the operation costs 41; the limit is 40 (each selected field costs 1, each domain decision 10, fragments counted where they are spread)',
+      'the operation costs 41; the limit is 40 (each selected field costs 1, a policy\'s `source` 40, each domain decision 10; ' +
+        '`listPolicies` counts its fields once per policy it may answer, `size` of them (100 when a variable); fragments counted where they are spread)',
     );
   });
 

@@ -44,7 +44,7 @@ describe('on the policy registry', () => {
   });
 
   it('lists the deployed version as ACTIVE and the built-in one as SUPERSEDED for that tenant', async () => {
-    const { body } = await h.graphql('{ listPolicies { id policyModule policyFunction version status } }', undefined, { role: 'VIEWER' });
+    const { body } = await h.graphql('{ listPolicies(size: 100) { id policyModule policyFunction version status } }', undefined, { role: 'VIEWER' });
     const loan = (body.data!.listPolicies as Array<{ policyModule: string; version: number; status: string }>).filter(
       (policy) => policy.policyModule === 'lending.loan',
     );

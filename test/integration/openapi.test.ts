@@ -136,8 +136,13 @@ describe('the OpenAPI document against the running service', () => {
     expect(deployed.status).toBe(201);
     answerSchemas.deployed.parse(await deployed.json());
     answerSchemas.storedEvaluationAnswer.parse(await (await fetch(`${base}/api/v1/policies/evaluate`, { method: 'POST', headers, body: JSON.stringify({ policyModule: 'acme.p', policyFunction: 'f', context: { x: 1 } }) })).json());
-    answerSchemas.policy.array().parse(await (await fetch(`${base}/api/v1/policies?policyModule=acme.p`, { headers })).json());
-    answerSchemas.moduleVersion.array().parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions`, { headers })).json());
+    const listed = await (await fetch(`${base}/api/v1/policies?policyModule=acme.p`, { headers })).json();
+    expect(answerSchemas.policyPage.parse(listed)).toMatchObject({ content: [{ id: 'acme.p.f@1' }], totalElements: 1, totalPages: 1, page: 0, size: 20 });
+    // Exactly the documented fields: a listed policy carries no source.
+    answerSchemas.policy.strict().parse((listed as { content: unknown[] }).content[0]);
+    answerSchemas.policyDetail.strict().parse(await (await fetch(`${base}/api/v1/policies/acme.p.f@1`, { headers })).json());
+    expect(answerSchemas.moduleVersionPage.parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions`, { headers })).json())).toMatchObject({ totalElements: 1 });
+    answerSchemas.moduleVersion.strict().parse(await (await fetch(`${base}/api/v1/policies/acme.p/versions/1`, { headers })).json());
     answerSchemas.auditRecord.array().parse(await (await fetch(`${base}/api/v1/audit`, { headers })).json());
     answerSchemas.chainVerification.parse(await (await fetch(`${base}/api/v1/audit/verify`, { headers })).json());
     answerSchemas.anomalyPage.parse(await (await fetch(`${base}/api/v1/audit/anomalies`, { headers })).json());

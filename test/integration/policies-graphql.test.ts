@@ -69,7 +69,7 @@ describe('GraphQL through the policy registry', () => {
       locale: 'en-US',
     });
     const list = await h.signed(a, 'VIEWER').graphql<{ listPolicies: Array<{ id: string; version: number; status: string }> }>(
-      '{ listPolicies { id version status } }',
+      '{ listPolicies(size: 100) { id version status } }',
     );
     const ids = list.data!.listPolicies.map((p) => p.id);
     expect(ids).toContain('insurance.life.calculateLifeRiskScore@1');
@@ -82,5 +82,25 @@ describe('GraphQL through the policy registry', () => {
     expect(own.data?.getPolicy).toMatchObject({ policyModule: 'globex.only', policyFunction: 'one', version: 1, status: 'ACTIVE' });
     const foreign = await h.signed(a, 'VIEWER').graphql<{ getPolicy: unknown }>(get, { id: 'globex.only.one@1' });
     expect(foreign.data?.getPolicy).toBeNull();
+  });
+
+  it("pages listPolicies (the first page without arguments) and answers each listed policy's source from its version", async () => {
+    const { b } = h.tenants;
+    const source = 'Module globex.paged.\n\nRule one produce Int:\n  Return 1.\n\nRule two produce Int:\n  Return 2.\n';
+    await h.signed(b, 'MEMBER').request('POST', '/api/v1/policies', { source, locale: 'en-US' });
+    const rest = await h.signed(b, 'VIEWER').request<{ totalElements: number }>('GET', '/api/v1/policies');
+    const firstPage = await h.signed(b, 'VIEWER').graphql<{ listPolicies: Array<{ id: string }> }>('{ listPolicies { id } }');
+    expect(firstPage.data!.listPolicies).toHaveLength(20);
+    // The tenant's own come after the built-in library: the last page holds them.
+    const last = Math.floor((rest.body.totalElements - 1) / 10);
+    const page = await h.signed(b, 'VIEWER').graphql<{ listPolicies: Array<{ id: string; source: string }> }>(
+      'query ($page: Int) { listPolicies(page: $page, size: 10) { id source } }',
+      { page: last },
+    );
+    const own = page.data!.listPolicies.filter((p) => p.id.startsWith('globex.paged.'));
+    expect(own).toEqual([
+      { id: 'globex.paged.one@1', source },
+      { id: 'globex.paged.two@1', source },
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { minuteOf } from '../../src/evaluation/index.js';
-import { openMongoStore } from '../../src/store/index.js';
+import { openMongoStore, type MongoStore } from '../../src/store/index.js';
 import { describeWithMongo, uniqueDatabaseName } from '../support/index.js';
 import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
@@ -39,8 +39,8 @@ describeWithMongo('policy registry on MongoDB', (url) => {
     const member = h.signed(a, 'MEMBER');
     expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(2) })).body.version).toBe(1);
     expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(3) })).body.version).toBe(2);
-    const versions = await member.request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.mongo/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
+    const versions = await member.request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.mongo/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
 
     const evaluate = (amount: number, version?: number) =>
       member.request<{ result: unknown; version: number }>('POST', '/api/v1/policies/evaluate', {
@@ -74,4 +74,34 @@ describeWithMongo('policy registry on MongoDB', (url) => {
     expect(evaluated).toHaveLength(41);
     expect((await h.auditOfType(a, 'POLICY_ROLLED_BACK')).map((r) => r.payload.previousVersion)).toEqual([2]);
   }, 60_000);
+
+  it('lists the policies in pages by status, versions stored before rule counts were kept included', async () => {
+    const { a } = h.tenants;
+    // A version as stored before: no ruleCount, no owed record.
+    const functions = ['second', 'first'].map((name) => ({ name, params: [], returnType: 'Int' }));
+    await (h.store as MongoStore).raw.db.collection('policy_versions').insertOne({
+      _id: `${a.tenantId}:acme.legacy:1` as never,
+      tenantId: a.tenantId,
+      policyModule: 'acme.legacy',
+      version: 1,
+      source: 'Module acme.legacy.',
+      locale: 'en-US',
+      sourceHash: 'h',
+      functions,
+      actorId: 'old',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const viewer = h.signed(a, 'VIEWER');
+    type Page = { content: Array<{ id: string; status: string }>; totalElements: number };
+    const legacy = (await viewer.request<Page>('GET', '/api/v1/policies?policyModule=acme.legacy')).body;
+    expect(legacy).toMatchObject({ totalElements: 2, content: [{ id: 'acme.legacy.second@1', status: 'SUPERSEDED' }, { id: 'acme.legacy.first@1', status: 'SUPERSEDED' }] });
+    const active = (await viewer.request<Page>('GET', '/api/v1/policies?policyModule=acme.mongo&status=ACTIVE')).body;
+    expect(active.content.map((p) => p.id)).toEqual(['acme.mongo.price@1']);
+    const pages = await Promise.all([0, 1, 2].map(async (page) => (await viewer.request<Page>('GET', `/api/v1/policies?size=1&page=${page}&policyModule=acme.mongo`)).body));
+    expect(pages.map((p) => [p.totalElements, p.content.map((c) => `${c.id} ${c.status}`)])).toEqual([
+      [2, ['acme.mongo.price@1 ACTIVE']],
+      [2, ['acme.mongo.price@2 SUPERSEDED']],
+      [2, []],
+    ]);
+  });
 });

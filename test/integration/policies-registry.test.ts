@@ -42,8 +42,17 @@ interface PolicyBody {
   status: string;
   createdAt: string;
   updatedAt: string;
-  source: string;
+  /** Only on a policy read by its id. */
+  source?: string;
   builtin: boolean;
+}
+
+interface PolicyPage {
+  content: PolicyBody[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
 }
 
 interface Evaluated {
@@ -82,8 +91,10 @@ describe('policy registry lifecycle', () => {
       ['acme.pricing.price@1', 'ACTIVE'],
       ['acme.pricing.check@1', 'ACTIVE'],
     ]);
-    const versions = await h.signed(h.tenants.a, 'VIEWER').request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE']]);
+    // The source is the version's, not repeated per rule.
+    expect(v1.policies.every((p) => !('source' in p))).toBe(true);
+    const versions = await h.signed(h.tenants.a, 'VIEWER').request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE']]);
   });
 
   it('evaluates the active version', async () => {
@@ -96,8 +107,8 @@ describe('policy registry lifecycle', () => {
     v2 = response.body;
     expect(v2).toMatchObject({ version: 2, status: 'ACTIVE' });
     expect(v2.sourceHash).not.toBe(v1.sourceHash);
-    const versions = await h.signed(h.tenants.a, 'VIEWER').request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
+    const versions = await h.signed(h.tenants.a, 'VIEWER').request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
     const old = await h.signed(h.tenants.a, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/acme.pricing.price@1');
     expect(old.body).toMatchObject({ id: 'acme.pricing.price@1', version: 1, status: 'SUPERSEDED', source: PRICING_V1, builtin: false });
     expect(Date.parse(old.body.updatedAt)).toBeGreaterThan(Date.parse(old.body.createdAt) - 1);
@@ -146,8 +157,8 @@ describe('policy registry lifecycle', () => {
     const admin = h.signed(h.tenants.a, 'ADMIN');
     const rolled = await admin.request<Record<string, unknown>>('POST', '/api/v1/policies/acme.pricing/rollback', { version: 1 });
     expect(rolled.body).toMatchObject({ policyModule: 'acme.pricing', version: 1, versionId: 'acme.pricing@1', previousVersion: 2 });
-    const versions = await admin.request<Array<{ version: number; status: string }>>('GET', '/api/v1/policies/acme.pricing/versions');
-    expect(versions.body.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE'], [2, 'SUPERSEDED']]);
+    const versions = await admin.request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.pricing/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'ACTIVE'], [2, 'SUPERSEDED']]);
     expect((await evaluate({ policyModule: 'acme.pricing', policyFunction: 'price', context: { amount: 5 } })).body).toMatchObject({ result: 10, version: 1 });
     const again = await failure(admin.request('POST', '/api/v1/policies/acme.pricing/rollback', { version: 1 }));
     expect([again.status, again.code]).toEqual([409, 'ERR_POLICY_VERSION_ALREADY_ACTIVE']);
@@ -213,21 +224,40 @@ describe('policy registry lifecycle', () => {
     });
   });
 
-  it('lists the tenant policies with the built-in library, filterable by module and status', async () => {
+  it('lists the tenant policies after the built-in library in pages, without sources, filterable by module and status', async () => {
     const client = h.signed(h.tenants.a, 'VIEWER');
-    const all = (await client.request<PolicyBody[]>('GET', '/api/v1/policies')).body;
-    const pricing = all.filter((p) => p.policyModule === 'acme.pricing').map((p) => [p.id, p.status]);
-    expect(pricing).toEqual([
+    const pricing = (await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.pricing')).body;
+    expect(pricing.content.map((p) => [p.id, p.status])).toEqual([
       ['acme.pricing.price@1', 'ACTIVE'],
       ['acme.pricing.check@1', 'ACTIVE'],
       ['acme.pricing.price@2', 'SUPERSEDED'],
       ['acme.pricing.check@2', 'SUPERSEDED'],
     ]);
-    const life = all.find((p) => p.id === 'insurance.life.calculateLifeRiskScore@0');
-    expect(life).toMatchObject({ builtin: true, version: 0, status: 'ACTIVE', policyModule: 'insurance.life' });
-    const active = (await client.request<PolicyBody[]>('GET', '/api/v1/policies?policyModule=acme.pricing&status=ACTIVE')).body;
-    expect(active.map((p) => p.id)).toEqual(['acme.pricing.price@1', 'acme.pricing.check@1']);
-    expect((await failure(client.request('GET', '/api/v1/policies?status=GONE'))).status).toBe(400);
+    expect(pricing).toMatchObject({ totalElements: 4, totalPages: 1, page: 0, size: 20 });
+    expect(pricing.content.every((p) => !('source' in p))).toBe(true);
+
+    // Every page in turn: the built-in library (version 0) first, then the tenant's own; the pages add up to the total.
+    const first = (await client.request<PolicyPage>('GET', '/api/v1/policies?size=7')).body;
+    expect(first).toMatchObject({ page: 0, size: 7, totalPages: Math.ceil(first.totalElements / 7) });
+    const all: PolicyBody[] = [];
+    for (let page = 0; page < first.totalPages; page += 1) {
+      all.push(...(await client.request<PolicyPage>('GET', `/api/v1/policies?size=7&page=${page}`)).body.content);
+    }
+    expect(all).toHaveLength(first.totalElements);
+    expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
+    const firstOwn = all.findIndex((p) => !p.builtin);
+    expect(all.slice(0, firstOwn).every((p) => p.builtin && p.version === 0)).toBe(true);
+    expect(all.slice(firstOwn).every((p) => !p.builtin)).toBe(true);
+    expect(all.find((p) => p.id === 'insurance.life.calculateLifeRiskScore@0')).toMatchObject({ builtin: true, version: 0, status: 'ACTIVE', policyModule: 'insurance.life' });
+    expect((await client.request<PolicyPage>('GET', `/api/v1/policies?size=7&page=${first.totalPages}`)).body.content).toEqual([]);
+
+    const active = (await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.pricing&status=ACTIVE')).body;
+    expect(active.content.map((p) => p.id)).toEqual(['acme.pricing.price@1', 'acme.pricing.check@1']);
+    expect(active.totalElements).toBe(2);
+    for (const query of ['status=GONE', 'size=101', 'size=0', 'page=-1', 'page=1000001', 'size=2&size=3']) {
+      const refused = await failure(client.request('GET', `/api/v1/policies?${query}`));
+      expect([refused.status, refused.code], query).toEqual([400, 'ERR_REQUEST_QUERY_INVALID']);
+    }
   });
 });
 
@@ -333,9 +363,11 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     expect([evaluate.status, evaluate.code]).toEqual([404, 'ERR_POLICY_NOT_FOUND']);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.secret/versions'))).status).toBe(404);
     expect((await failure(client.request('POST', '/api/v1/policies/acme.secret/rollback', { version: 1 }))).status).toBe(404);
-    const listed = (await client.request<PolicyBody[]>('GET', '/api/v1/policies')).body;
-    expect(listed.filter((p) => !p.builtin)).toEqual([]);
-    expect(listed.length).toBeGreaterThan(0);
+    const listed = (await client.request<PolicyPage>('GET', '/api/v1/policies?size=100')).body;
+    expect(listed.totalElements).toBe(listed.content.length);
+    expect(listed.content.filter((p) => !p.builtin)).toEqual([]);
+    expect(listed.content.length).toBeGreaterThan(0);
+    expect((await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.secret')).body.totalElements).toBe(0);
     // Tenant B's first deploy of the same module name is B's own version 1.
     const own = await h.signed(b, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
     expect(own.body.version).toBe(1);
@@ -360,8 +392,18 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     const builtinForA = await h.signed(a, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/insurance.life.calculateLifeRiskScore@0');
     const builtinForB = await h.signed(b, 'VIEWER').request<PolicyBody>('GET', '/api/v1/policies/insurance.life.calculateLifeRiskScore@0');
     expect([builtinForA.body.status, builtinForB.body.status]).toEqual(['SUPERSEDED', 'ACTIVE']);
-    const versions = await h.signed(a, 'VIEWER').request<Array<{ version: number; status: string; builtin: boolean }>>('GET', '/api/v1/policies/insurance.life/versions');
-    expect(versions.body.map((v) => [v.version, v.status, v.builtin])).toEqual([[0, 'SUPERSEDED', true], [1, 'ACTIVE', false]]);
+    const versions = await h.signed(a, 'VIEWER').request<{ content: Array<{ version: number; status: string; builtin: boolean }> }>('GET', '/api/v1/policies/insurance.life/versions');
+    expect(versions.body.content.map((v) => [v.version, v.status, v.builtin])).toEqual([[0, 'SUPERSEDED', true], [1, 'ACTIVE', false]]);
+    // In pages: the built-in version first; one version by its number.
+    const paged = await Promise.all([0, 1, 2].map(async (page) => (await h.signed(a, 'VIEWER').request<{ content: Array<{ version: number }>; totalElements: number }>('GET', `/api/v1/policies/insurance.life/versions?size=1&page=${page}`)).body));
+    expect(paged.map((p) => [p.totalElements, p.content.map((v) => v.version)])).toEqual([[2, [0]], [2, [1]], [2, []]]);
+    const one = await h.signed(a, 'VIEWER').request<{ version: number; status: string; functions: unknown[] }>('GET', '/api/v1/policies/insurance.life/versions/1');
+    expect(one.body).toMatchObject({ version: 1, status: 'ACTIVE', builtin: false, policyModule: 'insurance.life' });
+    expect(one.body).not.toHaveProperty('source');
+    expect((await h.signed(b, 'VIEWER').request<{ status: string }>('GET', '/api/v1/policies/insurance.life/versions/0')).body.status).toBe('ACTIVE');
+    const missing = await failure(h.signed(b, 'VIEWER').request('GET', '/api/v1/policies/insurance.life/versions/1'));
+    expect([missing.status, missing.code]).toEqual([404, 'ERR_POLICY_VERSION_NOT_FOUND']);
+    expect((await failure(h.signed(a, 'VIEWER').request('GET', '/api/v1/policies/insurance.life/versions?size=101'))).status).toBe(400);
     const deployAudit = (await h.auditOfType(a, 'POLICY_DEPLOYED')).find((r) => r.policyModule === 'insurance.life');
     expect(deployAudit?.payload).toMatchObject({ version: 1, previousVersion: 0, activated: true });
 

@@ -109,7 +109,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     const a = await startProcess({ audit: (r) => auditFailing(r, 'POLICY_DEPLOYED') });
     const deployedAt = clock.now().toISOString();
     await expect(a.catalog.deploy(tenant, { source: source('acme.pricing'), locale: 'en-US' }, 'alice')).rejects.toBeInstanceOf(InjectedFailure);
-    expect((await a.store.policies.listVersions(tenant)).map((v) => v.version)).toEqual([1]);
+    expect((await a.store.policies.listVersions(tenant, 'acme.pricing', { offset: 0, limit: 10 })).items.map((v) => v.version)).toEqual([1]);
     expect((await a.store.policies.headActivation(tenant, 'acme.pricing'))?.version).toBe(1);
     expect(await chainOf(a.store, tenant)).toEqual([]);
 

@@ -230,7 +230,7 @@ describe('REST fuzzing from the OpenAPI document', () => {
       bystanderData.workflowId,
       bystanderAnomaly,
       ...bystanderRecords.flatMap((record) => [record.id, record.hash]),
-      ...(bystanderBefore.versions as Array<{ sourceHash: string }>).map((version) => version.sourceHash),
+      ...(bystanderBefore.versions as { content: Array<{ sourceHash: string }> }).content.map((version) => version.sourceHash),
     ];
 
     hints = {
@@ -243,6 +243,7 @@ describe('REST fuzzing from the OpenAPI document', () => {
         policyFunction: ['price', 'secretNote', 'adult', 'evaluateLoanEligibility'],
         workflowId: [fuzzerData.workflowId, bystanderData.workflowId, randomUUID()],
         '/api/v1/policies/{policyModule}/versions/{version}/source#version': ['0', '1', '2', '99', '-1', '1.5'],
+        '/api/v1/policies/{policyModule}/versions/{version}#version': ['0', '1', '2', '99', '-1', '1.5'],
       },
       values: {
         source: [FUZZER_SOURCE, SIMPLE_SOURCE, 'Module m.\nRule f given x as Int, produce Int:\n  Fail with "no".\n'],

@@ -27,7 +27,7 @@ export function requestContext(logger: Logger): AppMiddleware {
           path: ctx.path,
           status: ctx.status,
           // The error envelope's code: what went wrong, without reading the body.
-          code: ctx.status >= 400 ? (ctx.body as { code?: unknown } | null | undefined)?.code : undefined,
+          code: ctx.status >= 400 ? (ctx.state.errorCode ?? (ctx.body as { code?: unknown } | null | undefined)?.code) : undefined,
           tenantId: ctx.state.tenantId,
           ms: Math.round((performance.now() - started) * 100) / 100,
         },

@@ -62,7 +62,9 @@ function operation(op: ApiOperation): JsonSchema {
   const errors: Record<string, string> = { ...AUTHENTICATION_ERRORS[op.auth], ...op.errors };
   if (op.body !== undefined && errors['400'] === undefined) errors['400'] = 'the body is not valid JSON or does not fit';
   if (op.body !== undefined && errors['413'] === undefined) errors['413'] = 'body larger than the limit (ERR_REQUEST_BODY_TOO_LARGE)';
-  errors['500'] = 'a defect: the answer carries a reference id that the log shows with the stack (ERR_INTERNAL_UNEXPECTED)';
+  errors['500'] =
+    'a defect: the answer carries a reference id that the log shows with the stack (ERR_INTERNAL_UNEXPECTED); ' +
+    'or the answer would be larger than RESPONSE_MAX_BYTES (ERR_RESPONSE_TOO_LARGE)';
   for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description);
   const role = op.role === undefined ? '' : ` Role ${op.role} or higher.`;
   return {

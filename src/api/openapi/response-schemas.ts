@@ -147,8 +147,19 @@ export const policy = z.object({
   locale: z.string(),
   createdAt: instant,
   updatedAt: instant,
-  source: z.string(),
 });
+/** One policy read by its id: with its version's source. */
+export const policyDetail = policy.extend({ source: z.string().describe("the version's source (every rule of the version shares it)") });
+/** The interface's page envelope around `item`. */
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    content: z.array(item),
+    totalElements: z.number().int(),
+    totalPages: z.number().int(),
+    page: z.number().int().describe('zero-based'),
+    size: z.number().int(),
+  });
+export const policyPage = page(policy);
 export const moduleVersion = z.object({
   policyModule: z.string(),
   version: z.number().int(),
@@ -162,6 +173,7 @@ export const moduleVersion = z.object({
   createdAt: instant,
   updatedAt: instant,
 });
+export const moduleVersionPage = page(moduleVersion);
 export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
 export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
 export const versionSource = z.object({

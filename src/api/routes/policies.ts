@@ -15,8 +15,12 @@ import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/in
 import {
   PolicyCompileError,
   PolicyErrorCode,
+  POLICY_PAGE_DEFAULT_SIZE,
+  POLICY_PAGE_MAX_PAGE,
+  POLICY_PAGE_MAX_SIZE,
   POLICY_STATUSES,
   type PolicyCatalog,
+  type PolicyDetail,
   type PolicyRecord,
   type PolicyStatus,
 } from '../../policies/index.js';
@@ -24,7 +28,7 @@ import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
-import { queryValue } from '../query-params.js';
+import { integerParam, queryValue } from '../query-params.js';
 import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
 import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
 
@@ -123,10 +127,28 @@ function moduleQuery(ctx: AppContext): string | undefined {
 }
 
 
-/** The REST shape of a policy: the owner is implied by the tenant header. */
+/** `page` (from 0) and `size` of a list: the bounds of the registry's lists (policy-bounds.ts). */
+function pageParams(ctx: AppContext): { page: number; size: number } {
+  return {
+    page: integerParam(ctx, 'page', { min: 0, max: POLICY_PAGE_MAX_PAGE, default: 0 }),
+    size: integerParam(ctx, 'size', { min: 1, max: POLICY_PAGE_MAX_SIZE, default: POLICY_PAGE_DEFAULT_SIZE }),
+  };
+}
+
+/** The interface's page envelope. */
+function pageView<T>(items: T[], total: number, { page, size }: { page: number; size: number }) {
+  return { content: items, totalElements: total, totalPages: Math.ceil(total / size), page, size };
+}
+
+/** The REST shape of a policy: the owner is implied by the tenant header; the source is the version's. */
 function policyView(record: PolicyRecord) {
-  const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source } = record;
-  return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt, source };
+  const { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt } = record;
+  return { id, policyModule, policyFunction, version, versionId, status, builtin, locale, createdAt, updatedAt };
+}
+
+/** One policy read by its id carries its version's source. */
+function policyDetailView(record: PolicyDetail) {
+  return { ...policyView(record), source: record.source };
 }
 
 
@@ -166,11 +188,13 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleQuery(ctx);
       const status = statusParam(ctx);
-      const records = await catalog.listPolicies(tenantId, {
+      const paging = pageParams(ctx);
+      const { items, total } = await catalog.listPolicies(tenantId, {
         ...(policyModule !== undefined ? { policyModule } : {}),
         ...(status !== undefined ? { status } : {}),
+        ...paging,
       });
-      ctx.body = records.map(policyView);
+      ctx.body = pageView(items.map(policyView), total, paging);
     });
 
     router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
@@ -195,7 +219,16 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
 
     router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
       const { tenantId } = callerOf(ctx);
-      ctx.body = await catalog.listVersions(tenantId, moduleParam(ctx));
+      const policyModule = moduleParam(ctx);
+      const paging = pageParams(ctx);
+      const { items, total } = await catalog.listVersions(tenantId, policyModule, paging);
+      ctx.body = pageView(items, total, paging);
+    });
+
+    router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version`, ...guard('VIEWER'), async (ctx) => {
+      const { tenantId } = callerOf(ctx);
+      const policyModule = moduleParam(ctx);
+      ctx.body = await catalog.getVersion(tenantId, policyModule, versionParam(ctx));
     });
 
     router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version/source`, ...guard('VIEWER'), async (ctx) => {
@@ -217,7 +250,7 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
       const id = pathParam(ctx, 'id');
       const record = await catalog.getPolicy(tenantId, id);
       if (record === null) throw new ApiError(404, PolicyErrorCode.MODULE_NOT_FOUND, `no policy \`${id}\``);
-      ctx.body = policyView(record);
+      ctx.body = policyDetailView(record);
     });
   };
 }

@@ -17,9 +17,14 @@ interface Logged {
   message: string;
 }
 
-function run(source: string, parts: { decide?: DecideFn; policies?: PolicyView[]; variables?: Record<string, unknown> } = {}) {
+function run(
+  source: string,
+  parts: { decide?: DecideFn; policies?: PolicyView[]; sources?: Record<string, string>; variables?: Record<string, unknown> } = {},
+) {
   const logged: Logged[] = [];
   const calls: unknown[][] = [];
+  const pages: unknown[] = [];
+  const sourceReads: string[] = [];
   const decide: DecideFn = async (...args) => {
     calls.push(args);
     if (!parts.decide) throw new Error('no decision expected');
@@ -32,7 +37,16 @@ function run(source: string, parts: { decide?: DecideFn; policies?: PolicyView[]
     decide,
     policies: {
       get: async (_tenantId, id) => views.find((view) => view.id === id) ?? null,
-      list: async () => views,
+      list: async (_tenantId, page) => {
+        pages.push(page);
+        return views.slice(page.page * page.size, (page.page + 1) * page.size);
+      },
+      source: async (_tenantId, policyModule, version) => {
+        sourceReads.push(`${policyModule}@${version}`);
+        const source = parts.sources?.[`${policyModule}@${version}`];
+        if (source === undefined) throw new Error(`no source for ${policyModule}@${version}`);
+        return source;
+      },
     },
     log: {
       error: (details, message) => logged.push({ level: 'error', details, message }),
@@ -43,6 +57,8 @@ function run(source: string, parts: { decide?: DecideFn; policies?: PolicyView[]
     result: JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: Array<Record<string, unknown>> },
     calls,
     logged,
+    pages,
+    sourceReads,
   }));
 }
 
@@ -206,5 +222,46 @@ describe('policy resolvers', () => {
     const { result, logged } = await run('{ getPolicy(id: "b") { id } listPolicies { id } }', { policies: [view('a', 'acme'), view('b', 'globex')] });
     expect(result).toEqual({ data: { getPolicy: null, listPolicies: [{ id: 'a' }] } });
     expect(logged.filter((entry) => entry.level === 'warn')).toHaveLength(2);
+  });
+
+  it('list the first page without arguments and the page asked for with them', async () => {
+    const views = Array.from({ length: 45 }, (_, i) => view(`p${i}`));
+    const first = await run('{ listPolicies { id } }', { policies: views });
+    expect((first.result.data!.listPolicies as unknown[]).length).toBe(20);
+    expect(first.pages).toEqual([{ page: 0, size: 20 }]);
+    const third = await run('query ($p: Int) { listPolicies(page: $p, size: 20) { id } }', { policies: views, variables: { p: 2 } });
+    expect(third.result.data).toEqual({ listPolicies: views.slice(40).map(({ id }) => ({ id })) });
+  });
+
+  it('refuse paging arguments out of bounds with a coded error, reading nothing', async () => {
+    for (const [args, message] of [
+      ['size: 101', '`listPolicies(size:)` must be a whole number from 1 to 100 (got 101)'],
+      ['size: 0', '`listPolicies(size:)` must be a whole number from 1 to 100 (got 0)'],
+      ['page: -1', '`listPolicies(page:)` must be a whole number from 0 to 1000000 (got -1)'],
+      ['size: null', '`listPolicies(size:)` must be a whole number from 1 to 100 (got null)'],
+    ] as const) {
+      const { result, pages } = await run(`{ listPolicies(${args}) { id } }`, { policies: [view('a')] });
+      expect(result.data, args).toBeNull();
+      expect(result.errors, args).toEqual([expect.objectContaining({ message, extensions: { code: 'ERR_GRAPHQL_ARGUMENT_INVALID' } })]);
+      expect(pages).toEqual([]);
+    }
+  });
+
+  it("read a listed policy's source from its version once per request, however many rules and aliases ask", async () => {
+    const listedView = (id: string, version: number): PolicyView => {
+      const { source: _source, ...rest } = view(id);
+      return { ...rest, version };
+    };
+    const { result, sourceReads } = await run('{ a: listPolicies { id source } b: listPolicies { source } }', {
+      policies: [listedView('r1', 1), listedView('r2', 1), listedView('r3', 2)],
+      sources: { 'lending.loan@1': 'one', 'lending.loan@2': 'two' },
+    });
+    expect(result).toEqual({
+      data: {
+        a: [{ id: 'r1', source: 'one' }, { id: 'r2', source: 'one' }, { id: 'r3', source: 'two' }],
+        b: [{ source: 'one' }, { source: 'one' }, { source: 'two' }],
+      },
+    });
+    expect(sourceReads.sort()).toEqual(['lending.loan@1', 'lending.loan@2']);
   });
 });

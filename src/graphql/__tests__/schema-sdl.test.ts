@@ -32,7 +32,7 @@ describe('the schema', () => {
     );
     expect(signatures).toEqual([
       'getPolicy(id: ID!): Policy',
-      'listPolicies(): [Policy!]!',
+      'listPolicies(page: Int, size: Int): [Policy!]!',
       'generateLifeQuote(applicant: LifeInsuranceApplicant!, request: LifeInsurancePolicyRequest!): LifeQuote',
       'calculateLifeRiskScore(applicant: LifeInsuranceApplicant!): LifeRiskScore',
       'generateAutoQuote(driver: AutoInsuranceDriver!, vehicle: AutoInsuranceVehicle!, coverageType: String!): AutoQuote',

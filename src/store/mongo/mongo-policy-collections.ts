@@ -20,6 +20,8 @@ export interface PolicyVersionDocument extends AuditedEntryFields {
   locale: string;
   sourceHash: string;
   functions: PolicyFunctionSignature[];
+  /** `functions.length`, read by the rule list without the functions; absent on versions stored before it was kept. */
+  ruleCount?: number;
   actorId: string;
   createdAt: string;
 }
@@ -66,6 +68,8 @@ export function policyDocumentId(tenantId: string, policyModule: string, n: numb
 export const POLICY_INDEXES: Record<string, IndexDescription[]> = {
   [POLICY_COLLECTIONS.versions]: [
     { key: { tenantId: 1, policyModule: 1, version: 1 }, name: 'tenant_module_version_unique', unique: true },
+    // The rule list's entries of a tenant's versions, read from this index alone (a covered query).
+    { key: { tenantId: 1, policyModule: 1, version: 1, ruleCount: 1 }, name: 'tenant_module_version_rule_count' },
     AUDIT_PENDING_INDEX,
   ],
   [POLICY_COLLECTIONS.activations]: [

@@ -1,12 +1,14 @@
 import type { Db, Filter } from 'mongodb';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
-import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../ports.js';
+import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository, PolicyVersionEntry } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
   assertAuditedEntry,
   assertModuleVersion,
+  assertPage,
   assertPolicyName,
+  assertRuleQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
@@ -20,13 +22,13 @@ import {
   type PolicyVersionDocument,
 } from './mongo-policy-collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
+import { createMongoRuleList } from './mongo-policy-rule-list.js';
 
 /** A detached copy with exactly the port's fields (a stored document carries more). */
-function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
+function copyVersionEntry(v: PolicyVersionEntry): PolicyVersionEntry {
   return {
     policyModule: v.policyModule,
     version: v.version,
-    source: v.source,
     locale: v.locale,
     sourceHash: v.sourceHash,
     functions: v.functions.map((f) => ({
@@ -37,6 +39,11 @@ function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
     actorId: v.actorId,
     createdAt: v.createdAt,
   };
+}
+
+function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
+  const { policyModule, version, ...rest } = copyVersionEntry(v);
+  return { policyModule, version, source: v.source, ...rest };
 }
 
 function copyActivation(a: PolicyActivation): PolicyActivation {
@@ -53,7 +60,13 @@ function copyActivation(a: PolicyActivation): PolicyActivation {
 }
 
 function versionDocument(tenantId: string, v: PolicyModuleVersion, owed: OwedAudit | undefined): PolicyVersionDocument {
-  return { _id: policyDocumentId(tenantId, v.policyModule, v.version), tenantId, ...copyVersion(v), ...owedAuditFields(owed) };
+  return {
+    _id: policyDocumentId(tenantId, v.policyModule, v.version),
+    tenantId,
+    ...copyVersion(v),
+    ruleCount: v.functions.length,
+    ...owedAuditFields(owed),
+  };
 }
 
 function activationDocument(tenantId: string, a: PolicyActivation, owed: OwedAudit | undefined): PolicyActivationDocument {
@@ -114,6 +127,20 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     return doc === null ? null : copyActivation(doc);
   }
 
+  async function headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null> {
+    const cached = knownHead.get(moduleKey(tenantId, policyModule));
+    const { head, value } = await contiguousHead((n) => activationAt(tenantId, policyModule, n), cached?.seq ?? 0);
+    if (head === 0) return null;
+    const activation = value ?? cached!;
+    rememberHead(tenantId, activation);
+    return activation;
+  }
+
+  const listRules = createMongoRuleList({
+    versions,
+    activeVersion: async (tenantId, policyModule) => (await headActivation(tenantId, policyModule))?.version ?? null,
+  });
+
   return {
     async latestVersion(tenantId, policyModule) {
       assertTenantId(tenantId);
@@ -152,26 +179,23 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       return doc === null ? null : copyVersion(doc);
     },
 
-    async listVersions(tenantId, policyModule) {
+    async listVersions(tenantId, policyModule, page) {
       assertTenantId(tenantId);
-      const filter: Filter<PolicyVersionDocument> = { tenantId };
-      if (policyModule !== undefined) {
-        assertPolicyName(policyModule, 'policyModule');
-        filter.policyModule = policyModule;
-      }
-      const docs = await versions.find(filter).toArray();
-      return docs.map(copyVersion).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.version - b.version);
+      assertPolicyName(policyModule, 'policyModule');
+      assertPage(page);
+      const filter = { tenantId, policyModule };
+      const projection = { _id: 0, policyModule: 1, version: 1, locale: 1, sourceHash: 1, functions: 1, actorId: 1, createdAt: 1 };
+      const [docs, total] = await Promise.all([
+        page.limit === 0 ? [] : versions.find(filter, { projection, sort: { version: 1 }, skip: page.offset, limit: page.limit }).toArray(),
+        versions.countDocuments(filter),
+      ]);
+      return { items: docs.map((doc) => copyVersionEntry(doc as PolicyVersionEntry)), total };
     },
 
     async headActivation(tenantId, policyModule) {
       assertTenantId(tenantId);
       assertPolicyName(policyModule, 'policyModule');
-      const cached = knownHead.get(moduleKey(tenantId, policyModule));
-      const { head, value } = await contiguousHead((n) => activationAt(tenantId, policyModule, n), cached?.seq ?? 0);
-      if (head === 0) return null;
-      const activation = value ?? cached!;
-      rememberHead(tenantId, activation);
-      return activation;
+      return headActivation(tenantId, policyModule);
     },
 
     async appendActivation(tenantId, activation, owedAudit) {
@@ -200,6 +224,17 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       }
       const docs = await activations.find(filter).toArray();
       return docs.map(copyActivation).sort((a, b) => compareText(a.policyModule, b.policyModule) || a.seq - b.seq);
+    },
+
+    async listRules(tenantId, query) {
+      assertTenantId(tenantId);
+      assertRuleQuery(query);
+      return listRules(tenantId, query);
+    },
+
+    async countVersions(tenantId) {
+      assertTenantId(tenantId);
+      return versions.countDocuments({ tenantId });
     },
 
     ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),

@@ -7,18 +7,22 @@ import type {
   PolicyActivationKind,
   PolicyModuleVersion,
   PolicyRepository,
+  PolicyVersionEntry,
 } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,
   assertAuditedEntry,
   assertModuleVersion,
+  assertPage,
   assertPolicyName,
+  assertRuleQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
 import { assertTenantId, compareText } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox, type SqliteKeyValue } from './sqlite-audit-outbox.js';
+import { createSqliteRuleList } from './sqlite-policy-rule-list.js';
 
 interface VersionRow {
   policy_module: string;
@@ -53,6 +57,18 @@ function toVersion(row: VersionRow): PolicyModuleVersion {
     locale: row.locale,
     sourceHash: row.source_hash,
     functions: JSON.parse(row.functions) as PolicyModuleVersion['functions'],
+    actorId: row.actor_id,
+    createdAt: row.created_at,
+  };
+}
+
+function toVersionEntry(row: Omit<VersionRow, 'source'>): PolicyVersionEntry {
+  return {
+    policyModule: row.policy_module,
+    version: row.version,
+    locale: row.locale,
+    sourceHash: row.source_hash,
+    functions: JSON.parse(row.functions) as PolicyVersionEntry['functions'],
     actorId: row.actor_id,
     createdAt: row.created_at,
   };
@@ -93,14 +109,23 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
   const selectVersion = db.prepare<[string, string, number], VersionRow>(
     `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ? AND version = ?`,
   );
-  const versionsOfTenant = db.prepare<[string], VersionRow>(`SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ?`);
-  const versionsOfModule = db.prepare<[string, string], VersionRow>(
-    `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ?`,
+  // Without the source: the columns after it are read from the row, the source's own pages skipped.
+  const versionPage = db.prepare<[string, string, number, number], Omit<VersionRow, 'source'>>(
+    `SELECT policy_module, version, locale, source_hash, functions, actor_id, created_at FROM policy_versions
+     WHERE tenant_id = ? AND policy_module = ? ORDER BY version LIMIT ? OFFSET ?`,
+  );
+  const versionsOfModule = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM policy_versions WHERE tenant_id = ? AND policy_module = ?',
   );
   const insertVersionRow = db.prepare(
-    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO policy_versions (tenant_id, ${VERSION_COLUMNS}, rule_count, audit_record_id, audit_claimed_by, audit_claimed_until)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const insertRuleRow = db.prepare(
+    'INSERT INTO policy_rules (tenant_id, policy_module, version, ordinal, policy_function) VALUES (?, ?, ?, ?, ?)',
+  );
+  const versionCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM policy_versions WHERE tenant_id = ?');
+  const listRules = createSqliteRuleList(db);
   const head = db.prepare<[string, string], ActivationRow>(
     `SELECT ${ACTIVATION_COLUMNS} FROM policy_activations WHERE tenant_id = ? AND policy_module = ? ORDER BY seq DESC LIMIT 1`,
   );
@@ -139,12 +164,13 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     try {
       insertVersionRow.run(
         tenantId, v.policyModule, v.version, v.source, v.locale, v.sourceHash, JSON.stringify(v.functions), v.actorId, v.createdAt,
-        ...owedAuditValues(owed),
+        v.functions.length, ...owedAuditValues(owed),
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
       throw error;
     }
+    v.functions.forEach((f, ordinal) => insertRuleRow.run(tenantId, v.policyModule, v.version, ordinal, f.name));
     return true;
   });
 
@@ -184,11 +210,12 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       return row === undefined ? null : toVersion(row);
     },
 
-    async listVersions(tenantId, policyModule) {
+    async listVersions(tenantId, policyModule, page) {
       assertTenantId(tenantId);
-      if (policyModule !== undefined) assertPolicyName(policyModule, 'policyModule');
-      const rows = policyModule === undefined ? versionsOfTenant.all(tenantId) : versionsOfModule.all(tenantId, policyModule);
-      return rows.map(toVersion).sort(byModuleThen((a, b) => a.version - b.version));
+      assertPolicyName(policyModule, 'policyModule');
+      assertPage(page);
+      const rows = page.limit === 0 ? [] : versionPage.all(tenantId, policyModule, page.limit, page.offset);
+      return { items: rows.map(toVersionEntry), total: versionsOfModule.get(tenantId, policyModule)!.n };
     },
 
     async headActivation(tenantId, policyModule) {
@@ -210,6 +237,17 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       const rows =
         policyModule === undefined ? activationsOfTenant.all(tenantId) : activationsOfModule.all(tenantId, policyModule);
       return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
+    },
+
+    async listRules(tenantId, query) {
+      assertTenantId(tenantId);
+      assertRuleQuery(query);
+      return listRules(tenantId, query);
+    },
+
+    async countVersions(tenantId) {
+      assertTenantId(tenantId);
+      return versionCount.get(tenantId)!.n;
     },
 
     ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),

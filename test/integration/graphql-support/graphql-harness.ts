@@ -50,6 +50,8 @@ export interface HarnessOptions {
   /** getPolicy/listPolicies from the real catalog instead of `policies` (decisions always take the real path). */
   registry?: boolean;
   rateLimitPoints?: number;
+  /** The answer bound (RESPONSE_MAX_BYTES); default the service's. */
+  maxResponseBytes?: number;
 }
 
 export interface SignedInit {
@@ -89,15 +91,22 @@ export interface GraphqlBody {
   [key: string]: unknown;
 }
 
-/** An in-memory registry holding each policy under its tenant. */
+/** An in-memory registry holding each policy under its tenant; a version's source is that of its first policy. */
 export function memoryPolicyReader(views: readonly PolicyView[]): PolicyReader {
   const owned = (tenantId: string) => views.filter((view) => view.tenantId === tenantId).map(({ tenantId: _, ...view }) => view);
   return {
     async get(tenantId, id) {
       return owned(tenantId).find((view) => view.id === id) ?? null;
     },
-    async list(tenantId) {
-      return owned(tenantId);
+    async list(tenantId, { page, size }) {
+      return owned(tenantId)
+        .slice(page * size, (page + 1) * size)
+        .map(({ source: _, ...view }) => view);
+    },
+    async source(tenantId, policyModule, version) {
+      const found = owned(tenantId).find((view) => view.policyModule === policyModule && view.version === version);
+      if (found?.source === undefined) throw new Error(`no source of ${policyModule}@${version}`);
+      return found.source;
     },
   };
 }
@@ -163,6 +172,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
         policies: options.registry ? createPolicyLookup(stack.catalog) : memoryPolicyReader(options.policies ?? []),
         decide,
         ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       }),
     ],
   });

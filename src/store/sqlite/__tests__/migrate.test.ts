@@ -155,6 +155,40 @@ describe('SQLite migrations', () => {
     await store.close();
   });
 
+  it('index the rules and rule counts of versions stored before the rule list, and keep them immutable', async () => {
+    const path = join(dir, 'rules.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 8));
+    const functions = (...names: string[]) => JSON.stringify(names.map((name) => ({ name, params: [], returnType: 'Int' })));
+    const insert = old.prepare(
+      `INSERT INTO policy_versions (tenant_id, policy_module, version, source, locale, source_hash, functions, actor_id, created_at, audit_record_id, audit_claimed_by, audit_claimed_until)
+       VALUES ('acme', ?, ?, 'Module m.', 'en-US', 'h', ?, 'alice', '2026-01-01T00:00:00.000Z', ?, ?, ?)`,
+    );
+    insert.run('m.x', 1, functions('b', 'a'), null, null, null);
+    insert.run('m.x', 2, functions(), null, null, null);
+    insert.run('m.w', 1, functions('c'), 'r1', 'p', '2026-01-01T00:01:00.000Z');
+    old.close();
+    const store = await openSqliteStore(path);
+    const rule = (policyModule: string, version: number, policyFunction: string) => ({ policyModule, version, policyFunction, locale: 'en-US', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(await store.policies.listRules('acme', { offset: 0, limit: 10 })).toEqual({
+      items: [rule('m.w', 1, 'c'), rule('m.x', 1, 'b'), rule('m.x', 1, 'a')],
+      total: 3,
+    });
+    expect(store.raw.prepare('SELECT policy_module, version, rule_count FROM policy_versions ORDER BY policy_module, version').all()).toEqual([
+      { policy_module: 'm.w', version: 1, rule_count: 1 },
+      { policy_module: 'm.x', version: 1, rule_count: 2 },
+      { policy_module: 'm.x', version: 2, rule_count: 0 },
+    ]);
+    expect(() => store.raw.prepare('UPDATE policy_versions SET rule_count = 9').run()).toThrow(/immutable/);
+    expect(() => store.raw.prepare("UPDATE policy_rules SET policy_function = 'z'").run()).toThrow(/immutable/);
+    expect(() => store.raw.prepare('DELETE FROM policy_rules').run()).toThrow(/immutable/);
+    // The owed row's claim and mark still change; its content and count never.
+    store.raw.prepare("UPDATE policy_versions SET audit_claimed_by = 'q' WHERE policy_module = 'm.w'").run();
+    await store.policies.markAudited('acme', { kind: 'version', policyModule: 'm.w', version: 1 }, '2026-01-01T00:00:30.000Z');
+    expect(() => store.raw.prepare("UPDATE policy_versions SET audited_at = NULL WHERE policy_module = 'm.w'").run()).toThrow(/immutable/);
+    await store.close();
+  });
+
   it('refuse a database written by a newer build', () => {
     const db = new BetterSqlite3(join(dir, 'newer.db'));
     migrate(db);
