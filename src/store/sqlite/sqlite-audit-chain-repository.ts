@@ -122,9 +122,10 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
     if (query.from === undefined && query.to === undefined) return null;
     if (query.eventType !== undefined || query.policyModule !== undefined || query.policyFunction !== undefined) return null;
     const probe = 2 * query.limit;
+    // The probe is bound, not written into the text: one prepared statement per shape of query.
     const counted = prepared<{ found: number }>(
-      `SELECT count(*) AS found FROM (SELECT 1 FROM audit_records INDEXED BY ${TIME_INDEX} WHERE ${whereOf(query, 'occurred_at')} LIMIT ${probe})`,
-    ).get({ ...query, tenantId });
+      `SELECT count(*) AS found FROM (SELECT 1 FROM audit_records INDEXED BY ${TIME_INDEX} WHERE ${whereOf(query, 'occurred_at')} LIMIT @probe)`,
+    ).get({ ...query, tenantId, probe });
     return (counted?.found ?? 0) < probe ? 'time-index' : 'seq-order';
   }
 
