@@ -126,10 +126,14 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
     if (query.from === undefined && query.to === undefined) return null;
     if (query.eventType !== undefined || query.policyModule !== undefined || query.policyFunction !== undefined) return null;
     const probe = 2 * query.limit;
-    // The probe is bound, not written into the text: one prepared statement per shape of query.
+    // The window is counted without `before`: filtered by it, a window lying above `before` would be
+    // read whole through the index to find nothing (0.45 s for 600,000 records, for one point). A
+    // window that holds fewer records is read through the index either way; a fuller one along the
+    // chain from `before` down. The probe is bound, not written into the text: one statement per shape.
+    const { before: _below, ...window } = query;
     const counted = prepared<{ found: number }>(
-      `SELECT count(*) AS found FROM (SELECT 1 FROM audit_records INDEXED BY ${TIME_INDEX} WHERE ${whereOf(query, 'occurred_at')} LIMIT @probe)`,
-    ).get({ ...query, tenantId, probe });
+      `SELECT count(*) AS found FROM (SELECT 1 FROM audit_records INDEXED BY ${TIME_INDEX} WHERE ${whereOf(window, 'occurred_at')} LIMIT @probe)`,
+    ).get({ ...window, tenantId, probe });
     return (counted?.found ?? 0) < probe ? 'time-index' : 'seq-order';
   }
 
