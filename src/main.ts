@@ -482,6 +482,8 @@ export const startApi: PartStarter = async (runtime) => {
       const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
       await closed;
       clearTimeout(grace);
+      // No client is left to read a verification: walks of long chains end at their next page.
+      auditVerifier.close();
       // A handler goes on after its client hung up; it still needs Redis, the dispatcher and the writer.
       await handlers.settled();
       // Its pass appends through the writer, so it ends before the writer closes.

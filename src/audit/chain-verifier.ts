@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { DependencyUnavailableError } from '../errors/index.js';
 import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord, type ChainHead } from '../store/index.js';
 import { computeAuditHash } from './audit-hash.js';
 import { CHAIN_START, type ChainPosition, type PageCheck } from './chain-page-check.js';
@@ -26,6 +27,11 @@ export interface ChainVerifier {
    * `fullIntervalMs` calls, for a walk from seq 1. Concurrent calls of one tenant share one walk.
    */
   verify(tenantId: string, options?: { full?: boolean }): Promise<ChainVerification>;
+  /**
+   * For a stopping process: walks end at their next page and every verification from now on is
+   * refused (503), so no walk of a long chain holds the process after its connections are closed.
+   */
+  close(): void;
 }
 
 /** The last record a verification found intact, all records before it with it. */
@@ -70,6 +76,13 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
   /** Walks waiting for a turn, oldest first; a tenant has at most one here. */
   const turns: Walk[] = [];
   let walking = 0;
+  let closed = false;
+  const stopping = () => new DependencyUnavailableError('the audit chain verifier (the service is stopping)');
+  // Every page of every walk is checked through here, so a closed verifier ends its walks there.
+  const checkOpen: PageChecker = (pageRecords, from) => {
+    if (closed) throw stopping();
+    return check(pageRecords, from);
+  };
 
   const dueFull = (prefix: VerifiedPrefix) => now() - prefix.fullAt >= fullIntervalMs;
   const isHead = (head: ChainHead | null, prefix: VerifiedPrefix) => head !== null && head.seq === prefix.seq && head.hash === prefix.hash;
@@ -132,7 +145,7 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     // A first walk keeps its progress as it goes; one that must also confirm an earlier prefix only
     // at the end, so that a contradiction keeps that prefix and is reported again next time.
     const onPage = witness === undefined ? (reached: ChainPosition) => remember(tenantId, reached, fullAt) : undefined;
-    const walked = await walkChain(records, tenantId, CHAIN_START, { pageSize, check, ...(onPage ? { onPage } : {}) });
+    const walked = await walkChain(records, tenantId, CHAIN_START, { pageSize, check: checkOpen, ...(onPage ? { onPage } : {}) });
     const reported = head instanceof Gone ? null : head;
     const contradicted = witness === undefined ? null : await contradiction(tenantId, witness, walked);
     if (contradicted !== null) return chainReport(reported, contradicted);
@@ -152,7 +165,7 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     if (!(await stillHolds(tenantId, known))) return walkWhole(tenantId, head, known);
     if (isHead(head, known)) return chainReport(head, { reached: known, problem: null });
     const keep = (reached: ChainPosition) => remember(tenantId, reached, known.fullAt);
-    const walked = await walkChain(records, tenantId, known, { pageSize, check, onPage: keep });
+    const walked = await walkChain(records, tenantId, known, { pageSize, check: checkOpen, onPage: keep });
     keep(walked.reached);
     return chainReport(head, walked);
   }
@@ -204,6 +217,7 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
 
   return {
     async verify(tenantId, verifyOptions = {}) {
+      if (closed) throw stopping();
       const full = verifyOptions.full === true;
       const known = prefixes.get(tenantId);
       // An unchanged head needs no turn: two indexed reads and one hash answer it.
@@ -214,6 +228,9 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
         }
       }
       return share(tenantId, full);
+    },
+    close() {
+      closed = true;
     },
   };
 }

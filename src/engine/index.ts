@@ -26,6 +26,7 @@ export {
   INTERNAL_EVALUATION_ERROR,
   serializeResult,
   THREAD_STOPPED_ERROR,
+  TIMEOUT_CODE,
   timeoutFailure,
   type CompileFailure,
   type CompileOutcome,

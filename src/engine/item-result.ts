@@ -137,8 +137,11 @@ export function engineFailure<K extends ItemResult['kind']>(
   return { kind, ok: false, code, error, diagnostics, executionTimeMs } as Extract<ItemResult, { kind: K; ok: false }>;
 }
 
+/** The diagnostic code of an item stopped at its wall-time limit (EVALUATION_TIMEOUT_MS). */
+export const TIMEOUT_CODE = 'PL4004';
+
 export function timeoutFailure<K extends ItemResult['kind']>(kind: K, limitMs: number, elapsedMs: number) {
-  const diagnostic: Diagnostic = { code: 'PL4004', severity: 'error', message: `evaluation timed out after ${limitMs} ms`, span: null };
+  const diagnostic: Diagnostic = { code: TIMEOUT_CODE, severity: 'error', message: `evaluation timed out after ${limitMs} ms`, span: null };
   return diagnosticFailure(kind, [diagnostic], elapsedMs);
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { EngineFailureCode, type FormatOutcome } from '../engine/index.js';
+import { EngineFailureCode, TIMEOUT_CODE, type FormatOutcome } from '../engine/index.js';
 import type { Locale } from '../language/index.js';
 import { PolicyRegistryError } from './policy-errors.js';
 
@@ -40,8 +40,9 @@ export function createSourceTranslator(format: SourceFormatter, options: SourceT
     if (cached !== undefined) return cached;
     const outcome = await format(tenantId, source.text, source.locale, target);
     if (!outcome.ok) {
-      // A stopped thread or a cancellation may pass; anything else is a defect (it compiled when deployed).
-      if (outcome.code === EngineFailureCode.THREAD_STOPPED || outcome.code === EngineFailureCode.CANCELLED) {
+      // A stopped thread, a cancellation or a print past the time limit (a loaded engine) may pass;
+      // anything else is a defect (it compiled when deployed).
+      if (outcome.code === EngineFailureCode.THREAD_STOPPED || outcome.code === EngineFailureCode.CANCELLED || outcome.code === TIMEOUT_CODE) {
         throw new PolicyRegistryError(503, outcome.code, `the policy source could not be printed in ${target}: ${outcome.error}; retry later`);
       }
       throw new Error(`a stored source of locale ${source.locale} could not be printed in ${target}: ${outcome.error}`);

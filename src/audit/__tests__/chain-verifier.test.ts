@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../test/support/audit-records.js';
+import { DependencyUnavailableError } from '../../errors/index.js';
 import { openSqliteStore, type AuditRecord, type SqliteStore } from '../../store/index.js';
 import { checkChainPage, type ChainPosition } from '../chain-page-check.js';
 import { createChainVerifier, verifyChain, type ChainVerifier, type ChainVerifierOptions } from '../index.js';
@@ -211,6 +212,36 @@ describe('createChainVerifier', () => {
     expect(await verify.verify('globex')).toEqual(cached);
     release();
     expect(await acme).toMatchObject({ valid: true, checked: 5 });
+  });
+
+  it('once closed, stops its walks at their next page and refuses verifications: a stopping process waits for no walk', async () => {
+    await append('acme', 30);
+    await append('globex', 5);
+    let pages = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const verify = createChainVerifier({
+      records: store.audit,
+      check: async (records, from) => {
+        pages += 1;
+        if (pages === 1) await held;
+        return checkChainPage(records, from);
+      },
+      concurrency: 1,
+      fullIntervalMs: HOUR,
+      pageSize: 10,
+      now: () => clock,
+    });
+    const walking = verify.verify('acme');
+    // globex waits for the only turn.
+    const waiting = verify.verify('globex');
+    await expect.poll(() => pages).toBe(1);
+    verify.close();
+    release();
+    await expect(walking).rejects.toBeInstanceOf(DependencyUnavailableError);
+    await expect(waiting).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(pages).toBe(1);
+    await expect(verify.verify('acme')).rejects.toBeInstanceOf(DependencyUnavailableError);
   });
 
   it('rejects every caller of a walk whose store read fails, and walks again on the next call', async () => {

@@ -57,17 +57,22 @@ describe('createSourceTranslator', () => {
     expect(calls).toEqual(['b: Module acme.pricing. en-US→de-DE']);
   });
 
-  it('answers a stopped thread with a 503 to retry, anything else as a defect, and keeps neither', async () => {
+  it('answers a stopped thread or a timed-out print with a 503 to retry, anything else as a defect, and keeps none', async () => {
     let code: string = EngineFailureCode.THREAD_STOPPED;
     const { format, calls } = recordingFormatter(() => ({ kind: 'formatted', ok: false, code, error: `${code} failed`, diagnostics: [], executionTimeMs: 0 }));
     const translate = createSourceTranslator(format);
     const stopped = await translate('acme', PRICING, 'de-DE').catch((error: unknown) => error);
     expect(stopped).toBeInstanceOf(PolicyRegistryError);
     expect(stopped).toMatchObject({ status: 503, code: EngineFailureCode.THREAD_STOPPED });
+    // A print that ran out of wall time (EVALUATION_TIMEOUT_MS, on a loaded engine) may pass too.
+    code = 'PL4004';
+    const timedOut = await translate('acme', PRICING, 'de-DE').catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(PolicyRegistryError);
+    expect(timedOut).toMatchObject({ status: 503, code: 'PL4004' });
     code = 'PL1007';
     const broken = await translate('acme', PRICING, 'de-DE').catch((error: unknown) => error);
     expect(broken).toBeInstanceOf(Error);
     expect(broken).not.toBeInstanceOf(PolicyRegistryError);
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(3);
   });
 });
