@@ -619,6 +619,11 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
       runner,
       lockMs: config.WORKFLOW_JOB_LOCK_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'workflow worker error'),
+      onSliceFailed: (error, tenantId, workflowId, failures, givenUp) =>
+        logger.warn(
+          { err: error, tenantId, workflowId, failures },
+          givenUp ? 'workflow slice failed; attempts used up, the resume sweep will run it again' : 'workflow slice failed; retried after a back-off',
+        ),
     });
   } catch (error) {
     await release();

@@ -10,7 +10,10 @@ export const WorkflowErrorCode = {
   NOT_FOUND: 'ERR_WORKFLOW_NOT_FOUND',
   /** 409: the workflow is not in a state that takes this (a signal it does not await, a cancel after its end). */
   STATE_CONFLICT: 'ERR_WORKFLOW_STATE_CONFLICT',
-  /** 422: the module version does not compile any more (it did when it was deployed). */
+  /**
+   * 422: the module version does not compile any more (it did when it was deployed; a check added
+   * since refuses it); 503: the engine could not compile it just now (retry later).
+   */
   DEFINITION_UNAVAILABLE: 'ERR_WORKFLOW_DEFINITION_UNAVAILABLE',
 } as const;
 
