@@ -10,6 +10,7 @@ export function observedWorkflowRepository(repository: WorkflowRepository, metri
     events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
     markFinished: (tenantId, workflowId, finishedAt) => repository.markFinished(tenantId, workflowId, finishedAt),
     listUnfinished: (afterWorkflowId, limit) => repository.listUnfinished(afterWorkflowId, limit),
+    usage: (tenantId) => repository.usage(tenantId),
     async append(tenantId, workflowId, events) {
       const inserted = await repository.append(tenantId, workflowId, events);
       // Only what this call stored: a writer that lost the race counts nothing twice.

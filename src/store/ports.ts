@@ -582,6 +582,19 @@ export interface WorkflowRepository {
    * read across tenants, for the sweep that resumes workflows whose jobs were lost.
    */
   listUnfinished(afterWorkflowId: string | null, limit: number): Promise<UnfinishedWorkflow[]>;
+  /**
+   * What the tenant's workflows hold, for its quotas: counters kept with the writes above, so a
+   * read never walks workflows or events.
+   */
+  usage(tenantId: string): Promise<WorkflowUsage>;
+}
+
+/** A tenant's workflows as its quotas count them. */
+export interface WorkflowUsage {
+  /** Workflows created and not marked finished. */
+  unfinished: number;
+  /** Bytes of every stored context and event payload as JSON text (UTF-8), finished workflows included. */
+  storedBytes: number;
 }
 
 /** A workflow not marked finished, as `listUnfinished` names it. */
