@@ -413,6 +413,11 @@ export const startApi: PartStarter = async (runtime) => {
       createWorkflowRoutes({
         service: createWorkflowService({
           workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
+          quotas: {
+            contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
+            maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
+            maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
+          },
           versions,
           definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
           enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),

@@ -9,6 +9,7 @@ export {
   WORKFLOW_EVENTS_PAGE,
   type WorkflowCaller,
   type WorkflowEventView,
+  type WorkflowQuotas,
   type WorkflowService,
   type WorkflowServiceDeps,
   type WorkflowView,

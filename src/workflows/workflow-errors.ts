@@ -15,6 +15,12 @@ export const WorkflowErrorCode = {
    * since refuses it); 503: the engine could not compile it just now (retry later).
    */
   DEFINITION_UNAVAILABLE: 'ERR_WORKFLOW_DEFINITION_UNAVAILABLE',
+  /** 413: the start's `context` is larger than WORKFLOW_CONTEXT_MAX_BYTES as JSON. */
+  CONTEXT_TOO_LARGE: 'ERR_WORKFLOW_CONTEXT_TOO_LARGE',
+  /** 409: the tenant has WORKFLOW_TENANT_MAX_UNFINISHED workflows that have not ended. */
+  UNFINISHED_LIMIT: 'ERR_WORKFLOW_UNFINISHED_LIMIT',
+  /** 409: the tenant's workflows hold WORKFLOW_TENANT_MAX_STORED_BYTES (contexts and events). */
+  STORAGE_LIMIT: 'ERR_WORKFLOW_STORAGE_LIMIT',
 } as const;
 
 /** A refusal of the workflow endpoints that the client sees as it is. */
