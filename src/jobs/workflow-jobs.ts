@@ -31,14 +31,25 @@ export const WORKFLOW_SLICE_ATTEMPTS = 10;
 /** …each retried after this, doubled per failure (0.5 s, 1 s, 2 s, … about 4 min at the tenth). */
 const RETRY_BASE_MS = 500;
 
-/** How much a turn of one tenant does: this many of its workflows at once, each for one slice. */
+/**
+ * How much a turn of one tenant does: `workflows` of them at once, each for one slice; as one's
+ * slice ends another is taken from the tenant's list while the turn is younger than `slice.maxMs`.
+ * A turn thus lasts at most about twice `slice.maxMs` (plus a step begun at the end of a slice).
+ */
 export interface WorkflowTurnSize {
   workflows: number;
   slice: WorkflowSlice;
 }
 
-/** At most 16 workflows of the tenant, each for at most 50 events or 250 ms. */
-export const DEFAULT_TURN_SIZE: WorkflowTurnSize = { workflows: 16, slice: { maxEvents: 50, maxMs: 250 } };
+/**
+ * 32 workflows of the tenant at once, each for at most 50 events or 250 ms, taken for 250 ms. One
+ * turn per tenant runs at a time, so 32 is also the most of one tenant's workflows advancing at once
+ * in the whole deployment (as many as two worker processes of 16 jobs each ran before turns).
+ */
+export const DEFAULT_TURN_SIZE: WorkflowTurnSize = { workflows: 32, slice: { maxEvents: 50, maxMs: 250 } };
+
+/** How often lanes of a turn with nothing to take look for work offered meanwhile. */
+const TURN_IDLE_POLL_MS = 10;
 
 export interface WorkflowJobQueue {
   /** Puts the workflow in its tenant's ready list and makes sure the tenant has a turn queued. */
@@ -162,11 +173,44 @@ export async function startWorkflowWorker(options: {
   }
 
   async function turn(tenantId: string) {
+    const began = performance.now();
     const token = randomUUID();
-    const taken = await producer.turns.take(tenantId, size.workflows, token);
-    const outcomes = await Promise.all(taken.map((workflowId) => slice(tenantId, workflowId, token)));
+    await producer.turns.reclaim(tenantId);
+    const outcomes: SliceOutcome[] = [];
+    const young = () => performance.now() - began < size.slice.maxMs;
+    let busy = 0;
+    // Lanes that found the list empty wait together for work offered while other lanes still run
+    // (a start, a signal): one look at the list per poll, for all of them.
+    let poll: Promise<void> | null = null;
+    const workArrives = () =>
+      (poll ??= (async () => {
+        while (busy > 0 && young()) {
+          await new Promise((resolve) => setTimeout(resolve, TURN_IDLE_POLL_MS));
+          if (await producer.turns.pending(tenantId)) return;
+        }
+      })().finally(() => {
+        poll = null;
+      }));
+    // Each lane takes the next workflow from the head while the turn is young; a workflow is in one lane at a time.
+    const lane = async () => {
+      while (young()) {
+        const workflowId = await producer.turns.take(tenantId, token);
+        if (workflowId === null) {
+          if (busy === 0) return;
+          await workArrives();
+          continue;
+        }
+        busy += 1;
+        try {
+          outcomes.push(await slice(tenantId, workflowId, token));
+        } finally {
+          busy -= 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: size.workflows }, lane));
     if (await producer.turns.pending(tenantId)) await producer.queueTurn(tenantId);
-    return { workflows: taken.length, more: outcomes.filter((o) => o === 'more').length, failed: outcomes.filter((o) => o === 'failed').length };
+    return { slices: outcomes.length, more: outcomes.filter((o) => o === 'more').length, failed: outcomes.filter((o) => o === 'failed').length };
   }
 
   const client = createRedisClient(options.connection, 'workflow-run-worker');

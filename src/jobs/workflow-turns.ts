@@ -12,9 +12,11 @@ export interface WorkflowTurns {
   offer(tenantId: string, workflowId: string): Promise<void>;
   /**
    * Begins a turn of the tenant: workflows still leased by an earlier run of its turn (its worker
-   * died) go back to the head, then up to `count` are taken from the head, leased under `token`.
+   * died in it) go back to the head of the list, in front of the others.
    */
-  take(tenantId: string, count: number, token: string): Promise<string[]>;
+  reclaim(tenantId: string): Promise<void>;
+  /** Takes the workflow at the head of the tenant's list, leased under `token`; null when none waits. */
+  take(tenantId: string, token: string): Promise<string | null>;
   /**
    * Ends a lease: `more` puts the workflow at the tail; `idle` (it waits or ended) lets it go, unless
    * it was offered during the slice; `failed` lets it go and counts the failure. Answers the
@@ -39,26 +41,26 @@ if last[2] then score = tonumber(last[2]) + 1 end
 redis.call('ZADD', KEYS[1], score, ARGV[1])
 return 1`;
 
-// KEYS: ready, leased, again. ARGV: count, token.
-const TAKE = `
+// KEYS: ready, leased, again.
+const RECLAIM = `
 local stale = redis.call('HKEYS', KEYS[2])
-if #stale > 0 then
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  local score = 0
-  if first[2] then score = tonumber(first[2]) end
-  for i = 1, #stale do
-    score = score - 1
-    redis.call('ZADD', KEYS[1], score, stale[i])
-  end
-  redis.call('DEL', KEYS[2], KEYS[3])
+if #stale == 0 then return 0 end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local score = 0
+if first[2] then score = tonumber(first[2]) end
+for i = 1, #stale do
+  score = score - 1
+  redis.call('ZADD', KEYS[1], score, stale[i])
 end
-local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
-local taken = {}
-for i = 1, #popped, 2 do
-  taken[#taken + 1] = popped[i]
-  redis.call('HSET', KEYS[2], popped[i], ARGV[2])
-end
-return taken`;
+redis.call('DEL', KEYS[2], KEYS[3])
+return #stale`;
+
+// KEYS: ready, leased. ARGV: token.
+const TAKE = `
+local popped = redis.call('ZPOPMIN', KEYS[1])
+if popped[1] == nil then return false end
+redis.call('HSET', KEYS[2], popped[1], ARGV[1])
+return popped[1]`;
 
 // KEYS: ready, leased, again, failures. ARGV: workflow, token, outcome, maxFailures.
 const SETTLE = `
@@ -81,7 +83,7 @@ return 0`;
 
 /**
  * Per-tenant ready lists of workflows in Redis, for the tenants' turns on `workflow-run`: each
- * tenant's workflows wait in its own list, and a turn of the tenant takes a few from the head and
+ * tenant's workflows wait in its own list, and a turn of the tenant takes them from the head and
  * runs a slice of each. Every change is one Lua script, so offers, turns and settles of any number
  * of processes interleave safely. A workflow is in the list, or leased to the slice running it, or
  * neither (it waits for a signal, ended, or waits for a retry); a worker dying mid-slice leaves its
@@ -101,9 +103,13 @@ export function createWorkflowTurns(redis: Redis, prefix?: string): WorkflowTurn
       const k = keys(tenantId);
       await run(OFFER, [k.ready, k.leased, k.again], [workflowId]);
     },
-    async take(tenantId, count, token) {
+    async reclaim(tenantId) {
       const k = keys(tenantId);
-      return (await run(TAKE, [k.ready, k.leased, k.again], [count, token])) as string[];
+      await run(RECLAIM, [k.ready, k.leased, k.again], []);
+    },
+    async take(tenantId, token) {
+      const k = keys(tenantId);
+      return ((await run(TAKE, [k.ready, k.leased], [token])) as string | null) ?? null;
     },
     async settle(tenantId, workflowId, token, outcome, maxFailures) {
       const k = keys(tenantId);
