@@ -8,6 +8,7 @@ export function observedWorkflowRepository(repository: WorkflowRepository, metri
     get: (tenantId, workflowId) => repository.get(tenantId, workflowId),
     ownerOf: (workflowId) => repository.ownerOf(workflowId),
     events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
+    lastEvent: (tenantId, workflowId) => repository.lastEvent(tenantId, workflowId),
     markFinished: (tenantId, workflowId, finishedAt) => repository.markFinished(tenantId, workflowId, finishedAt),
     listUnfinished: (afterWorkflowId, limit) => repository.listUnfinished(afterWorkflowId, limit),
     usage: (tenantId) => repository.usage(tenantId),

@@ -571,6 +571,8 @@ export interface WorkflowRepository {
   append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
   /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
   events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
+  /** The event of the highest sequence, or null when the log is empty (or not the tenant's): one indexed read, whatever the log's length. */
+  lastEvent(tenantId: string, workflowId: string): Promise<WorkflowEvent | null>;
   /**
    * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
    * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.

@@ -134,8 +134,8 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
    * of being retried for ever.
    */
   async function failUncompilable(tenantId: string, workflowId: string, reason: string): Promise<void> {
-    const last = (await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS)).at(-1);
-    if (last !== undefined && isTerminalEvent(last.eventType)) return;
+    const last = await deps.workflows.lastEvent(tenantId, workflowId);
+    if (last !== null && isTerminalEvent(last.eventType)) return;
     const event: WorkflowEvent = {
       sequence: (last?.sequence ?? 0) + 1,
       eventType: E.FAILED,

@@ -55,6 +55,12 @@ export function runWorkflowStoreContract(getStore: () => Store, getTarget: () =>
       expect((await store.workflows.events(tenant, id, 2, 2)).map((e) => e.sequence)).toEqual([2, 3]);
       expect(await store.workflows.events(tenant, id, 6, 100)).toEqual([]);
       expect(await store.workflows.events(newTenant('wf-log-reader'), id, 0, 100)).toEqual([]);
+      expect(await store.workflows.lastEvent(tenant, id)).toEqual(event(5));
+      expect(await store.workflows.lastEvent(newTenant('wf-log-reader'), id)).toBeNull();
+      expect(await store.workflows.lastEvent(tenant, 'not an id!')).toBeNull();
+      const empty = `wf-${Math.random().toString(36).slice(2, 10)}`;
+      await store.workflows.create(tenant, record(empty));
+      expect(await store.workflows.lastEvent(tenant, empty)).toBeNull();
     });
 
     it('stores each sequence once when writers race, and tells each how many it stored', async () => {

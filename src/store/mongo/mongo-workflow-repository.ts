@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { StoreArgumentError } from '../errors.js';
-import type { UnfinishedWorkflow, WorkflowRepository } from '../ports.js';
+import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, storedBytesOf } from '../workflow-store-rules.js';
 import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
@@ -13,6 +13,10 @@ import {
   type WorkflowUsageDocument,
 } from './mongo-workflow-collections.js';
 import { createWorkflowUsageShares } from './mongo-workflow-usage.js';
+
+function eventOf(doc: WorkflowEventDocument): WorkflowEvent {
+  return { sequence: doc.sequence, eventType: doc.eventType, payload: JSON.parse(doc.payload) as Record<string, unknown>, occurredAt: doc.occurredAt };
+}
 
 /**
  * Appends are ordered inserts whose `_id` (and the unique (tenant, workflow, sequence) index)
@@ -110,12 +114,14 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
         .sort({ sequence: 1 })
         .limit(limit)
         .toArray();
-      return docs.map((doc) => ({
-        sequence: doc.sequence,
-        eventType: doc.eventType,
-        payload: JSON.parse(doc.payload) as Record<string, unknown>,
-        occurredAt: doc.occurredAt,
-      }));
+      return docs.map(eventOf);
+    },
+
+    async lastEvent(tenantId, workflowId) {
+      assertTenantId(tenantId);
+      if (!isWorkflowId(workflowId)) return null;
+      const [doc] = await events.find({ tenantId, workflowId }).sort({ sequence: -1 }).limit(1).toArray();
+      return doc === undefined ? null : eventOf(doc);
     },
 
     async markFinished(tenantId, workflowId, finishedAt) {

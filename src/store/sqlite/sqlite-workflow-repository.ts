@@ -33,6 +33,10 @@ interface EventRow {
   occurred_at: string;
 }
 
+function eventOf(row: EventRow): WorkflowEvent {
+  return { sequence: row.sequence, eventType: row.event_type, payload: JSON.parse(row.payload) as Record<string, unknown>, occurredAt: row.occurred_at };
+}
+
 /**
  * Appends run the predecessor check and the inserts in one IMMEDIATE transaction. Every write also
  * counts what it stored in `workflow_usage`, in the same transaction.
@@ -52,6 +56,11 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
   const selectEvents = db.prepare<[string, string, number, number], EventRow>(
     `SELECT sequence, event_type, payload, occurred_at FROM workflow_events
      WHERE tenant_id = ? AND workflow_id = ? AND sequence >= ? ORDER BY sequence LIMIT ?`,
+  );
+
+  const selectLastEvent = db.prepare<[string, string], EventRow>(
+    `SELECT sequence, event_type, payload, occurred_at FROM workflow_events
+     WHERE tenant_id = ? AND workflow_id = ? ORDER BY sequence DESC LIMIT 1`,
   );
 
   const markFinished = db.prepare(
@@ -139,12 +148,13 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
     async events(tenantId, workflowId, fromSeq, limit) {
       assertTenantId(tenantId);
       if (!isWorkflowId(workflowId)) return [];
-      return selectEvents.all(tenantId, workflowId, Math.max(1, fromSeq), limit).map((row) => ({
-        sequence: row.sequence,
-        eventType: row.event_type,
-        payload: JSON.parse(row.payload) as Record<string, unknown>,
-        occurredAt: row.occurred_at,
-      }));
+      return selectEvents.all(tenantId, workflowId, Math.max(1, fromSeq), limit).map(eventOf);
+    },
+    async lastEvent(tenantId, workflowId) {
+      assertTenantId(tenantId);
+      if (!isWorkflowId(workflowId)) return null;
+      const row = selectLastEvent.get(tenantId, workflowId);
+      return row === undefined ? null : eventOf(row);
     },
     async markFinished(tenantId, workflowId, finishedAt) {
       assertTenantId(tenantId);
