@@ -11,7 +11,7 @@ export type StepEvaluation = { ok: true; result: boolean; executionTimeMs: numbe
 export interface WorkflowSlice {
   /** Events it appends at most. */
   maxEvents: number;
-  /** Milliseconds after which it begins no further step (a step already begun is finished). */
+  /** Milliseconds after which it begins no further step (a step already begun is finished; the first is always begun). */
   maxMs: number;
 }
 
@@ -227,7 +227,8 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     let lostRaces = 0;
     for (;;) {
       if (!hasNext(log.state)) break;
-      if (appended >= slice.maxEvents || performance.now() - startedAt >= slice.maxMs) {
+      // A slice always appends one event, however long reading the log took: each slice makes progress.
+      if (appended > 0 && (appended >= slice.maxEvents || performance.now() - startedAt >= slice.maxMs)) {
         keep(loaded);
         return { state: log.state, more: true };
       }

@@ -102,7 +102,8 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
       } catch (error) {
         inserted = insertedBeforeDuplicate(error, documents.length);
       }
-      if (inserted > 0) await usage.add(tenantId, { storedBytes: documents.slice(0, inserted).reduce((sum, d) => sum + storedBytesOf(d.payload), 0) });
+      // Counted in the background: an append does not wait for the counter (starts do, and reads add what is on its way).
+      if (inserted > 0) void usage.add(tenantId, { storedBytes: documents.slice(0, inserted).reduce((sum, d) => sum + storedBytesOf(d.payload), 0) });
       return inserted;
     },
 

@@ -71,6 +71,15 @@ describe('the workflow runner', () => {
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
   });
 
+  it('appends at least one event per slice, however little time the slice has', async () => {
+    const runner = runnerFor(definitionOf(ruleSteps(3)));
+    const id = await started();
+    const outcomes = [];
+    for (let call = 0; call < 4; call += 1) outcomes.push((await runner.advance(TENANT, id, { maxEvents: 50, maxMs: 0 })).more);
+    expect(outcomes).toEqual([true, true, true, false]);
+    expect(await eventTypes(id)).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'WORKFLOW_COMPLETED']);
+  });
+
   it('runs a workflow of 1,200 steps in one call without a slice, counting only lost races against its limit', async () => {
     const id = await started();
     expect((await runnerFor(definitionOf(ruleSteps(1200))).advance(TENANT, id)).state).toMatchObject({ status: 'COMPLETED' });
