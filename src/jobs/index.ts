@@ -45,11 +45,8 @@ export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } 
 export { startAnomalyDetectSchedule, type AnomalyDetectSchedule, type AnomalyDetectScheduleOptions } from './anomaly-detect-schedule.js';
 export {
   createWorkflowJobQueue,
-  DEFAULT_TURN_SIZE,
   startWorkflowWorker,
   WORKFLOW_RUN_JOB_OPTIONS,
-  WORKFLOW_SLICE_ATTEMPTS,
-  type SliceFailureReport,
   type WorkflowJobQueue,
   type WorkflowRunJobData,
   type WorkflowTurnSize,

@@ -18,7 +18,7 @@ export interface WorkflowRunJobData {
 
 const KEEP_FINISHED = { count: 1000 } as const;
 
-/** A job that fails (Redis away) is retried; stalled jobs are taken over by BullMQ. */
+/** A job that fails (Redis away) is retried; stalled jobs are taken over by BullMQ. The retry limit of a slice is its own (below). */
 export const WORKFLOW_RUN_JOB_OPTIONS: JobsOptions = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 500 },
@@ -27,7 +27,7 @@ export const WORKFLOW_RUN_JOB_OPTIONS: JobsOptions = {
 };
 
 /** Slices of one workflow that may fail in a row before it is left to the resume sweep… */
-export const WORKFLOW_SLICE_ATTEMPTS = 10;
+const WORKFLOW_SLICE_ATTEMPTS = 10;
 /** …each retried after this, doubled per failure (0.5 s, 1 s, 2 s, … about 4 min at the tenth). */
 const RETRY_BASE_MS = 500;
 
@@ -44,9 +44,9 @@ export interface WorkflowTurnSize {
 /**
  * 32 workflows of the tenant at once, each for at most 50 events or 250 ms, taken for 250 ms. One
  * turn per tenant runs at a time, so 32 is also the most of one tenant's workflows advancing at once
- * in the whole deployment (as many as two worker processes of 16 jobs each ran before turns).
+ * in the whole deployment (as many as two worker processes of 16 jobs each would run of one job per workflow).
  */
-export const DEFAULT_TURN_SIZE: WorkflowTurnSize = { workflows: 32, slice: { maxEvents: 50, maxMs: 250 } };
+const DEFAULT_TURN_SIZE: WorkflowTurnSize = { workflows: 32, slice: { maxEvents: 50, maxMs: 250 } };
 
 /** How often lanes of a turn with nothing to take look for work offered meanwhile. */
 const TURN_IDLE_POLL_MS = 10;
