@@ -208,7 +208,10 @@ export async function startWorkflowWorker(options: {
         }
       }
     };
-    await Promise.all(Array.from({ length: size.workflows }, lane));
+    // Every lane ends before the turn does, also when one failed (Redis away): the retried turn reclaims their leases.
+    const lanes = await Promise.allSettled(Array.from({ length: size.workflows }, lane));
+    const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     if (await producer.turns.pending(tenantId)) await producer.queueTurn(tenantId);
     return { slices: outcomes.length, more: outcomes.filter((o) => o === 'more').length, failed: outcomes.filter((o) => o === 'failed').length };
   }
