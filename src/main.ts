@@ -413,6 +413,11 @@ export const startApi: PartStarter = async (runtime) => {
       createWorkflowRoutes({
         service: createWorkflowService({
           workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
+          quotas: {
+            contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
+            maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
+            maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
+          },
           versions,
           definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
           enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
@@ -619,6 +624,11 @@ async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
       runner,
       lockMs: config.WORKFLOW_JOB_LOCK_SECONDS * 1000,
       onError: (error) => logger.warn({ err: error }, 'workflow worker error'),
+      onSliceFailed: (error, tenantId, workflowId, failures, givenUp) =>
+        logger.warn(
+          { err: error, tenantId, workflowId, failures },
+          givenUp ? 'workflow slice failed; attempts used up, the resume sweep will run it again' : 'workflow slice failed; retried after a back-off',
+        ),
     });
   } catch (error) {
     await release();

@@ -170,6 +170,10 @@ export const envSchema = z.object({
   WORKFLOW_JOB_LOCK_SECONDS: integer(1, 3600).default(30),
   // How often a worker looks for workflows whose jobs were lost (Redis lost its data) and resumes them.
   WORKFLOW_RESUME_INTERVAL_SECONDS: integer(1, 86_400).default(60),
+  // Quotas of a tenant's workflows, checked when one starts (src/workflows/README.md, Quotas).
+  WORKFLOW_CONTEXT_MAX_BYTES: integer(2, 16 * 1024 * 1024).default(64 * 1024),
+  WORKFLOW_TENANT_MAX_UNFINISHED: integer(1, 10_000_000).default(1000),
+  WORKFLOW_TENANT_MAX_STORED_BYTES: integer(1024, Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
   ANOMALY_WINDOW_MINUTES: detectionSetting('windowMinutes'),
   ANOMALY_BASELINE_DAYS: detectionSetting('baselineDays'),
   ANOMALY_MIN_SAMPLES: detectionSetting('minSamples'),

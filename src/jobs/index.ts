@@ -49,6 +49,7 @@ export {
   WORKFLOW_RUN_JOB_OPTIONS,
   type WorkflowJobQueue,
   type WorkflowRunJobData,
+  type WorkflowTurnSize,
   type WorkflowWorker,
 } from './workflow-jobs.js';
 export { startWorkflowResumeSchedule, type WorkflowResumeSchedule, type WorkflowResumeScheduleOptions } from './workflow-resume-schedule.js';

@@ -8,8 +8,10 @@ export function observedWorkflowRepository(repository: WorkflowRepository, metri
     get: (tenantId, workflowId) => repository.get(tenantId, workflowId),
     ownerOf: (workflowId) => repository.ownerOf(workflowId),
     events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
+    lastEvent: (tenantId, workflowId) => repository.lastEvent(tenantId, workflowId),
     markFinished: (tenantId, workflowId, finishedAt) => repository.markFinished(tenantId, workflowId, finishedAt),
     listUnfinished: (afterWorkflowId, limit) => repository.listUnfinished(afterWorkflowId, limit),
+    usage: (tenantId) => repository.usage(tenantId),
     async append(tenantId, workflowId, events) {
       const inserted = await repository.append(tenantId, workflowId, events);
       // Only what this call stored: a writer that lost the race counts nothing twice.

@@ -571,6 +571,8 @@ export interface WorkflowRepository {
   append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
   /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
   events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
+  /** The event of the highest sequence, or null when the log is empty (or not the tenant's): one indexed read, whatever the log's length. */
+  lastEvent(tenantId: string, workflowId: string): Promise<WorkflowEvent | null>;
   /**
    * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
    * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.
@@ -582,6 +584,19 @@ export interface WorkflowRepository {
    * read across tenants, for the sweep that resumes workflows whose jobs were lost.
    */
   listUnfinished(afterWorkflowId: string | null, limit: number): Promise<UnfinishedWorkflow[]>;
+  /**
+   * What the tenant's workflows hold, for its quotas: counters kept with the writes above, so a
+   * read never walks workflows or events.
+   */
+  usage(tenantId: string): Promise<WorkflowUsage>;
+}
+
+/** A tenant's workflows as its quotas count them. */
+export interface WorkflowUsage {
+  /** Workflows created and not marked finished. */
+  unfinished: number;
+  /** Bytes of every stored context and event payload as JSON text (UTF-8), finished workflows included. */
+  storedBytes: number;
 }
 
 /** A workflow not marked finished, as `listUnfinished` names it. */

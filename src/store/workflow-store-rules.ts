@@ -45,3 +45,8 @@ export function assertUnfinishedPage(afterWorkflowId: string | null, limit: numb
   if (afterWorkflowId !== null && !isWorkflowId(afterWorkflowId)) throw new StoreArgumentError('afterWorkflowId must be a workflow id or null');
   assertCount(limit, 'limit', 1);
 }
+
+/** What a stored context or event payload counts against its tenant's stored bytes: its JSON text in UTF-8. */
+export function storedBytesOf(json: string): number {
+  return Buffer.byteLength(json, 'utf8');
+}

@@ -2,13 +2,14 @@ export { WorkflowEventType, type WorkflowEventTypeValue } from './workflow-event
 export { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 export { isTerminal, replay, WORKFLOW_STATUSES, type StepState, type StepStatus, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 export { createWorkflowDefinitions, type WorkflowDefinitions, type WorkflowDefinitionsDeps } from './workflow-definitions.js';
-export { createWorkflowRunner, type StepEvaluation, type WorkflowRunner, type WorkflowRunnerDeps } from './workflow-runner.js';
+export { createWorkflowRunner, type Advanced, type StepEvaluation, type WorkflowRunner, type WorkflowRunnerDeps, type WorkflowSlice } from './workflow-runner.js';
 export { createWorkflowResumer, type WorkflowResumer, type WorkflowResumerDeps, type WorkflowSweep } from './workflow-resumer.js';
 export {
   createWorkflowService,
   WORKFLOW_EVENTS_PAGE,
   type WorkflowCaller,
   type WorkflowEventView,
+  type WorkflowQuotas,
   type WorkflowService,
   type WorkflowServiceDeps,
   type WorkflowView,

@@ -27,6 +27,11 @@ export function createWorkflowDefinitions(deps: WorkflowDefinitionsDeps): Workfl
     const { source, locale } = 'builtin' in found ? found.builtin.module : found.stored;
     const compiled = await deps.compile(tenantId, source, locale);
     if (!compiled.ok) {
+      // The engine failing (a stopped thread, a compile past its time) may pass; a diagnostic of the source never does.
+      const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
+      if (errors.length === 0 || errors.some((d) => d.code === 'PL4004')) {
+        throw new WorkflowError(503, WorkflowErrorCode.DEFINITION_UNAVAILABLE, `version ${version} of \`${policyModule}\` could not be compiled now (${compiled.error}); retry later`);
+      }
       throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, `version ${version} of \`${policyModule}\` does not compile: ${compiled.error}`);
     }
     return compiled.module.workflows;

@@ -25,5 +25,20 @@ export function isTerminalEvent(eventType: string): boolean {
   return TERMINAL_EVENTS.has(eventType);
 }
 
-/** The longest log a workflow reads back; steps are few, so this is never reached by a real one. */
+/**
+ * The longest log a workflow reads back. A workflow has at most 2,000 steps (PL4009) and a step adds
+ * at most three events, so no log comes near it.
+ */
 export const MAX_WORKFLOW_LOG_EVENTS = 100_000;
+
+/** Longest error text an event keeps (a rule's `Fail with` text may be megabytes long). */
+export const MAX_EVENT_ERROR_LENGTH = 2000;
+
+/** An error text as an event stores it: at most MAX_EVENT_ERROR_LENGTH characters. */
+export function eventError(text: string): string {
+  if (text.length <= MAX_EVENT_ERROR_LENGTH) return text;
+  let end = MAX_EVENT_ERROR_LENGTH - 1;
+  // Never half a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
+  return `${text.slice(0, end)}…`;
+}

@@ -37,38 +37,104 @@ export function isTerminal(status: WorkflowStatus): boolean {
   return TERMINAL.has(status);
 }
 
+/** A step that counts as behind the workflow: answered, or answered and undone. */
+function isClosed(step: StepState): boolean {
+  return step.status === 'DONE' || step.status === 'COMPENSATED';
+}
+
 /**
- * Replays a log from its start. The API (GET a workflow) and the worker (what to do next) both use
- * this one function, so they can never disagree about a workflow's state.
+ * A log replayed so far, which takes further events as they are appended. Every event costs the
+ * same small amount whatever the log's length, and so does each question the runner asks of the
+ * state (the first open step, whether a step answered false, the next compensation), so a
+ * workflow of thousands of steps is run in time proportional to its log, not to its square.
  */
-export function replay(definition: WorkflowSignature, events: readonly WorkflowEvent[]): WorkflowState {
-  const steps: StepState[] = definition.steps.map((step) => ({ name: step.name, kind: step.kind, status: 'PENDING', result: null }));
-  const byName = new Map(steps.map((step) => [step.name, step]));
-  const state: WorkflowState = {
-    status: 'RUNNING',
-    currentStep: null,
-    steps,
-    finalResult: null,
-    error: null,
-    failedStep: null,
-    compensating: false,
-    cancelRequested: false,
-    nextSequence: 1,
-  };
-  for (const event of events) {
+export class WorkflowReplay {
+  readonly state: WorkflowState;
+  private readonly definition: WorkflowSignature;
+  private readonly indexOf: Map<string, number>;
+  /** The first step neither done nor compensated (steps.length when there is none). */
+  private firstOpen = 0;
+  /** Steps DONE with the answer false. */
+  private answeredFalse = 0;
+  /** No step above this index is DONE with a compensation still to run. */
+  private compensableBelow: number;
+
+  constructor(definition: WorkflowSignature) {
+    this.definition = definition;
+    const steps: StepState[] = definition.steps.map((step) => ({ name: step.name, kind: step.kind, status: 'PENDING', result: null }));
+    this.indexOf = new Map(steps.map((step, i) => [step.name, i]));
+    this.compensableBelow = steps.length - 1;
+    this.state = {
+      status: 'RUNNING',
+      currentStep: null,
+      steps,
+      finalResult: null,
+      error: null,
+      failedStep: null,
+      compensating: false,
+      cancelRequested: false,
+      nextSequence: 1,
+    };
+    this.derive();
+  }
+
+  /** Takes the events that follow the log replayed so far; events already taken are skipped. */
+  apply(events: readonly WorkflowEvent[]): this {
+    for (const event of events) if (event.sequence >= this.state.nextSequence) this.take(event);
+    this.derive();
+    return this;
+  }
+
+  /** The index of the first step not yet done, -1 when every step is (forward progress only). */
+  firstUndoneStep(): number {
+    return this.firstOpen < this.state.steps.length ? this.firstOpen : -1;
+  }
+
+  /** Whether a step answered false (which ends the workflow at once). */
+  hasFalseAnswer(): boolean {
+    return this.answeredFalse > 0;
+  }
+
+  /** The index of the latest done rule step whose compensation has not run, -1 when none is left. */
+  nextCompensation(): number {
+    const { steps } = this.state;
+    while (this.compensableBelow >= 0) {
+      const step = this.definition.steps[this.compensableBelow]!;
+      if (step.kind === 'rule' && step.compensate !== null && steps[this.compensableBelow]!.status === 'DONE') return this.compensableBelow;
+      this.compensableBelow -= 1;
+    }
+    return -1;
+  }
+
+  private setStep(index: number, status: StepStatus, result: boolean | null): void {
+    const step = this.state.steps[index]!;
+    if (step.status === 'DONE' && step.result === false) this.answeredFalse -= 1;
+    step.status = status;
+    step.result = result;
+    if (status === 'DONE' && result === false) this.answeredFalse += 1;
+    if (isClosed(step)) {
+      while (this.firstOpen < this.state.steps.length && isClosed(this.state.steps[this.firstOpen]!)) this.firstOpen += 1;
+    } else {
+      this.firstOpen = Math.min(this.firstOpen, index);
+    }
+    if (status === 'DONE') this.compensableBelow = Math.max(this.compensableBelow, index);
+  }
+
+  private take(event: WorkflowEvent): void {
+    const state = this.state;
     state.nextSequence = event.sequence + 1;
-    const step = typeof event.payload.step === 'string' ? byName.get(event.payload.step) : undefined;
+    const index = typeof event.payload.step === 'string' ? this.indexOf.get(event.payload.step) : undefined;
     switch (event.eventType) {
       case E.POLICY_EVALUATED:
       case E.SIGNAL_RECEIVED:
       case E.SIGNAL_TIMED_OUT:
-        if (step) {
-          step.status = 'DONE';
-          step.result = event.eventType === E.POLICY_EVALUATED ? event.payload.result === true : event.eventType === E.SIGNAL_RECEIVED && event.payload.approved === true;
+        if (index !== undefined) {
+          const result = event.eventType === E.POLICY_EVALUATED ? event.payload.result === true : event.eventType === E.SIGNAL_RECEIVED && event.payload.approved === true;
+          this.setStep(index, 'DONE', result);
         }
         break;
       case E.SIGNAL_AWAITED:
-        if (step) step.status = 'WAITING';
+        if (index !== undefined) this.setStep(index, 'WAITING', state.steps[index]!.result);
         break;
       case E.CANCEL_REQUESTED:
         state.cancelRequested = true;
@@ -77,12 +143,12 @@ export function replay(definition: WorkflowSignature, events: readonly WorkflowE
         state.compensating = true;
         state.failedStep = typeof event.payload.failedStep === 'string' ? event.payload.failedStep : null;
         state.error = typeof event.payload.error === 'string' ? event.payload.error : null;
-        const failed = state.failedStep === null ? undefined : byName.get(state.failedStep);
-        if (failed && failed.status !== 'DONE') failed.status = 'FAILED';
+        const failed = state.failedStep === null ? undefined : this.indexOf.get(state.failedStep);
+        if (failed !== undefined && state.steps[failed]!.status !== 'DONE') this.setStep(failed, 'FAILED', state.steps[failed]!.result);
         break;
       }
       case E.COMPENSATION_COMPLETED:
-        if (step) step.status = 'COMPENSATED';
+        if (index !== undefined) this.setStep(index, 'COMPENSATED', state.steps[index]!.result);
         break;
       case E.COMPLETED:
         state.status = 'COMPLETED';
@@ -96,9 +162,24 @@ export function replay(definition: WorkflowSignature, events: readonly WorkflowE
         break;
     }
   }
-  if (isTerminal(state.status)) return state;
-  const current = steps.find((step) => step.status === 'PENDING' || step.status === 'WAITING' || step.status === 'FAILED');
-  state.currentStep = current?.name ?? null;
-  if (current?.status === 'WAITING' && !state.cancelRequested && !state.compensating) state.status = 'WAITING';
-  return state;
+
+  /** The status and current step that follow from the steps (a terminal event's status stands). */
+  private derive(): void {
+    const state = this.state;
+    if (isTerminal(state.status)) {
+      state.currentStep = null;
+      return;
+    }
+    const current = state.steps[this.firstOpen];
+    state.currentStep = current?.name ?? null;
+    state.status = current?.status === 'WAITING' && !state.cancelRequested && !state.compensating ? 'WAITING' : 'RUNNING';
+  }
+}
+
+/**
+ * Replays a log from its start. The API (GET a workflow) and the worker (what to do next) both use
+ * this one fold, so they can never disagree about a workflow's state.
+ */
+export function replay(definition: WorkflowSignature, events: readonly WorkflowEvent[]): WorkflowState {
+  return new WorkflowReplay(definition).apply(events).state;
 }

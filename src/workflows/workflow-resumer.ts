@@ -1,8 +1,8 @@
 import type { WorkflowEvent, WorkflowRepository } from '../store/index.js';
-import { isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
+import { isTerminalEvent, WorkflowEventType as E } from './workflow-events.js';
 
 export interface WorkflowResumerDeps {
-  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'events' | 'markFinished' | 'get'>;
+  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'get'>;
   /**
    * Queues a `workflow-run` job (with `timedOutStep`: that step's time limit has passed), unless
    * one queued this way for the workflow has not finished yet.
@@ -74,8 +74,8 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
       const page = await deps.workflows.listUnfinished(after, pageSize);
       const sweep: WorkflowSweep = { next: page.length < pageSize ? null : page.at(-1)!.workflowId, read: page.length, resumed: 0, timeLimits: 0, finished: 0 };
       for (const { tenantId, workflowId } of page) {
-        const last = (await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS)).at(-1);
-        if (last === undefined) {
+        const last = await deps.workflows.lastEvent(tenantId, workflowId);
+        if (last === null) {
           // Its start request failed before WORKFLOW_STARTED was stored (the client got an error, not
           // its id): nothing will ever happen to it, so once its grace period is over it is marked
           // finished and sweeps stop reading it. The start's own append cannot land that late: store

@@ -1,53 +1,149 @@
-import type { WorkflowSignature, WorkflowStepInfo } from '../language/index.js';
+import { MAX_WITHIN_MINUTES, type WorkflowSignature } from '../language/index.js';
 import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../store/index.js';
-import { isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
-import { isTerminal, replay, type WorkflowState } from './workflow-replay.js';
+import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
+import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
+import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
 
 /** A step rule's answer: its Bool result, or why it could not give one. */
 export type StepEvaluation = { ok: true; result: boolean; executionTimeMs: number } | { ok: false; error: string; executionTimeMs: number };
 
+/** How far one call of `advance` takes a workflow before it hands the worker back. */
+export interface WorkflowSlice {
+  /** Events it appends at most. */
+  maxEvents: number;
+  /** Milliseconds after which it begins no further step (a step already begun is finished; the first is always begun). */
+  maxMs: number;
+}
+
+/** What a slice did. */
+export interface Advanced {
+  /** The state after it; null when the tenant has no such workflow. */
+  state: WorkflowState | null;
+  /** Whether the workflow has a next event to decide: the slice ended before it waits or ends. */
+  more: boolean;
+}
+
 export interface WorkflowRunnerDeps {
   workflows: WorkflowRepository;
-  /** The workflow's definition in its pinned module version. */
+  /**
+   * The workflow's definition in its pinned module version. A WorkflowError 422
+   * `ERR_WORKFLOW_DEFINITION_UNAVAILABLE` says the version does not compile (and never will: the
+   * source is fixed); the runner then ends the workflow as failed.
+   */
   definition(tenantId: string, record: WorkflowRecord): Promise<WorkflowSignature>;
   /**
    * Evaluates a rule of the pinned module version through the one evaluation path (audited,
    * counted in the rollups); `args` in the rule's parameter order.
    */
   evaluate(tenantId: string, record: WorkflowRecord, rule: string, args: unknown[]): Promise<StepEvaluation>;
-  /** Asks for `timedOut(step)` to run after the delay (a BullMQ delayed job in the service). */
+  /** Asks for `timeOut(step)` to run after the delay (a BullMQ delayed job in the service). */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
   /** Milliseconds in a minute of a `within` limit; tests shorten it. Default 60,000. */
   minuteMs?: number;
+  /** Replayed logs this process keeps between slices, so a slice reads only the events after them. Default 256. */
+  replayCacheSize?: number;
   now?: () => Date;
 }
 
 export interface WorkflowRunner {
-  /** Runs the workflow until it waits for a signal or ends; safe to call any number of times. */
-  advance(tenantId: string, workflowId: string): Promise<WorkflowState | null>;
-  /** A step's time limit passed: if it still waits, its result is false; then the workflow goes on. */
-  timedOut(tenantId: string, workflowId: string, step: string): Promise<WorkflowState | null>;
+  /**
+   * Runs the workflow until it waits for a signal, ends, or the slice is used up (then `more`);
+   * safe to call any number of times, from any number of workers.
+   */
+  advance(tenantId: string, workflowId: string, slice?: WorkflowSlice): Promise<Advanced>;
+  /** A step's time limit passed: if it still waits, its answer is false. The workflow goes on at its next run. */
+  timeOut(tenantId: string, workflowId: string, step: string): Promise<void>;
 }
 
-/** Rounds of losing the race for the next sequence before giving up (the job is retried). */
-const MAX_ROUNDS = 1000;
+/** Without a slice a call runs until the workflow waits or ends. */
+const WHOLE: WorkflowSlice = { maxEvents: Number.POSITIVE_INFINITY, maxMs: Number.POSITIVE_INFINITY };
 
 /**
- * Advances a workflow one event at a time: read the log, replay it, decide the next event, and
- * append it at the next sequence. Progress is only the log: a worker that dies between two
- * appends leaves a log another worker replays and continues, and the unique sequence makes a
- * second writer's append fail instead of forking the log (it then reads again).
+ * Races lost in a row for the next sequence before giving up (the job is retried). Each lost race
+ * means another writer appended an event, so this is reached only by a log that another writer
+ * keeps extending as fast as this one reads it; appends of this runner never count.
+ */
+const MAX_LOST_RACES = 1000;
+
+/** A workflow as a slice works on it: its record, definition and log replayed so far. */
+interface Loaded {
+  key: string;
+  record: WorkflowRecord;
+  definition: WorkflowSignature;
+  log: WorkflowReplay;
+}
+
+/** The next event to append, and what to do once it is stored. */
+interface Next {
+  type: string;
+  payload: Record<string, unknown>;
+  after?: () => Promise<void>;
+}
+
+/**
+ * Advances a workflow one event at a time: replay the log, decide the next event, and append it at
+ * the next sequence. Progress is only the log: a worker that dies between two appends leaves a
+ * log another worker replays and continues, and the unique sequence makes a second writer's append
+ * fail instead of forking the log (it then reads the events it missed and decides again).
  */
 export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
   const now = deps.now ?? (() => new Date());
   const minuteMs = deps.minuteMs ?? 60_000;
+  const cacheSize = deps.replayCacheSize ?? 256;
+  /** Least recently used first. An entry is taken out while a slice works on it. */
+  const cache = new Map<string, Loaded>();
 
-  async function load(tenantId: string, workflowId: string) {
+  /** Reads the events appended since the log was last replayed (all of them the first time). */
+  async function catchUp(tenantId: string, workflowId: string, log: WorkflowReplay): Promise<void> {
+    log.apply(await deps.workflows.events(tenantId, workflowId, log.state.nextSequence, MAX_WORKFLOW_LOG_EVENTS));
+  }
+
+  /** The workflow from the cache or the store, its log read up to now; null when the tenant has none or it has just been failed. */
+  async function load(tenantId: string, workflowId: string): Promise<Loaded | null> {
+    const key = `${tenantId}\u0000${workflowId}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) {
+      cache.delete(key);
+      await catchUp(tenantId, workflowId, cached.log);
+      return cached;
+    }
     const record = await deps.workflows.get(tenantId, workflowId);
     if (record === null) return null;
-    const definition = await deps.definition(tenantId, record);
-    const events = await deps.workflows.events(tenantId, workflowId, 0, MAX_WORKFLOW_LOG_EVENTS);
-    return { record, definition, events, state: replay(definition, events) };
+    let definition: WorkflowSignature;
+    try {
+      definition = await deps.definition(tenantId, record);
+    } catch (error) {
+      if (!(error instanceof WorkflowError && error.status === 422 && error.code === WorkflowErrorCode.DEFINITION_UNAVAILABLE)) throw error;
+      await failUncompilable(tenantId, workflowId, error.message);
+      return null;
+    }
+    const log = new WorkflowReplay(definition);
+    await catchUp(tenantId, workflowId, log);
+    return { key, record, definition, log };
+  }
+
+  function keep(loaded: Loaded): void {
+    if (isTerminal(loaded.log.state.status)) return;
+    cache.set(loaded.key, loaded);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+  }
+
+  /**
+   * The module version does not compile any more (a check added since it was deployed refuses
+   * it): no step can be run or compensated, so the workflow ends failed with the reason, instead
+   * of being retried for ever.
+   */
+  async function failUncompilable(tenantId: string, workflowId: string, reason: string): Promise<void> {
+    const last = await deps.workflows.lastEvent(tenantId, workflowId);
+    if (last !== null && isTerminalEvent(last.eventType)) return;
+    const event: WorkflowEvent = {
+      sequence: (last?.sequence ?? 0) + 1,
+      eventType: E.FAILED,
+      payload: { failedStep: null, error: eventError(reason) },
+      occurredAt: now().toISOString(),
+    };
+    // A lost race is another writer's event: the next run reads it and decides again.
+    if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
   }
 
   /** `args` names workflow parameters, one per rule parameter in order: their values are the rule's input. */
@@ -55,26 +151,23 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     return deps.evaluate(tenantId, record, rule, args.map((name) => record.context[name]));
   }
 
+  /** Whether the log has a next event for the runner to decide (it neither ended nor waits). */
+  function hasNext(state: WorkflowState): boolean {
+    return !isTerminal(state.status) && state.status !== 'WAITING';
+  }
+
   /** The next event, or null when the workflow waits or has ended. */
-  async function decide(
-    tenantId: string,
-    record: WorkflowRecord,
-    definition: WorkflowSignature,
-    state: WorkflowState,
-  ): Promise<{ type: string; payload: Record<string, unknown>; after?: () => Promise<void> } | null> {
-    if (isTerminal(state.status)) return null;
+  async function decide(tenantId: string, { record, definition, log }: Loaded): Promise<Next | null> {
+    const state = log.state;
+    if (!hasNext(state)) return null;
     if (state.cancelRequested && !state.compensating) {
       return { type: E.COMPENSATION_STARTED, payload: { failedStep: state.currentStep, error: 'cancelled' } };
     }
     if (state.compensating) {
       // Completed rule steps with a compensation, undone in reverse order, each once.
-      const pending = [...definition.steps]
-        .reverse()
-        .find((step): step is Extract<WorkflowStepInfo, { kind: 'rule' }> => {
-          const done = state.steps.find((s) => s.name === step.name);
-          return step.kind === 'rule' && step.compensate !== null && done?.status === 'DONE';
-        });
-      if (pending !== undefined && pending.compensate !== null) {
+      const index = log.nextCompensation();
+      const pending = index < 0 ? undefined : definition.steps[index];
+      if (pending?.kind === 'rule' && pending.compensate !== null) {
         const outcome = await runRule(tenantId, record, pending.compensate.rule, pending.compensate.args);
         return {
           type: E.COMPENSATION_COMPLETED,
@@ -84,7 +177,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
             policyFunction: pending.compensate.rule,
             result: outcome.ok ? outcome.result : false,
             executionTimeMs: Math.round(outcome.executionTimeMs),
-            ...(outcome.ok ? {} : { error: outcome.error }),
+            ...(outcome.ok ? {} : { error: eventError(outcome.error) }),
           },
         };
       }
@@ -93,22 +186,26 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
         : { type: E.FAILED, payload: { failedStep: state.failedStep, error: state.error } };
     }
     // A step that answered false ends the workflow at once.
-    if (state.steps.some((step) => step.status === 'DONE' && step.result === false)) return { type: E.COMPLETED, payload: { finalResult: false } };
-    const index = state.steps.findIndex((step) => step.status !== 'DONE');
+    if (log.hasFalseAnswer()) return { type: E.COMPLETED, payload: { finalResult: false } };
+    const index = log.firstUndoneStep();
     if (index < 0) return { type: E.COMPLETED, payload: { finalResult: true } };
     const step = definition.steps[index]!;
     if (step.kind === 'await') {
-      if (state.steps[index]!.status === 'WAITING') return null;
-      const delayMs = step.withinMinutes === null ? null : step.withinMinutes * minuteMs;
-      const timeoutAt = delayMs === null ? null : new Date(now().getTime() + delayMs).toISOString();
+      if (step.withinMinutes === null) return { type: E.SIGNAL_AWAITED, payload: { step: step.name, signal: step.signal, timeoutAt: null } };
+      // The language bounds `within` (PL4008); a definition past the bound fails its step rather than the run.
+      const delayMs = step.withinMinutes * minuteMs;
+      const timeoutAt = new Date(now().getTime() + delayMs);
+      if (!(step.withinMinutes <= MAX_WITHIN_MINUTES) || Number.isNaN(timeoutAt.getTime())) {
+        return { type: E.COMPENSATION_STARTED, payload: { failedStep: step.name, error: `the time limit of ${step.withinMinutes} minutes is longer than 365 days` } };
+      }
       return {
         type: E.SIGNAL_AWAITED,
-        payload: { step: step.name, signal: step.signal, timeoutAt },
-        ...(delayMs === null ? {} : { after: () => deps.scheduleTimeout(tenantId, record.workflowId, step.name, delayMs) }),
+        payload: { step: step.name, signal: step.signal, timeoutAt: timeoutAt.toISOString() },
+        after: () => deps.scheduleTimeout(tenantId, record.workflowId, step.name, delayMs),
       };
     }
     const outcome = await runRule(tenantId, record, step.rule, step.args);
-    if (!outcome.ok) return { type: E.COMPENSATION_STARTED, payload: { failedStep: step.name, error: outcome.error } };
+    if (!outcome.ok) return { type: E.COMPENSATION_STARTED, payload: { failedStep: step.name, error: eventError(outcome.error) } };
     return {
       type: E.POLICY_EVALUATED,
       payload: {
@@ -121,41 +218,61 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     };
   }
 
-  async function advance(tenantId: string, workflowId: string): Promise<WorkflowState | null> {
-    for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const loaded = await load(tenantId, workflowId);
-      if (loaded === null) return null;
-      const { record, definition, state } = loaded;
-      const next = await decide(tenantId, record, definition, state);
-      if (next === null) return state;
-      const event: WorkflowEvent = { sequence: state.nextSequence, eventType: next.type, payload: next.payload, occurredAt: now().toISOString() };
-      // Zero stored: another worker appended this sequence first; read its event and decide again.
-      if ((await deps.workflows.append(tenantId, workflowId, [event])) !== 1) continue;
-      await next.after?.();
-      // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
-      if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+  async function advance(tenantId: string, workflowId: string, slice: WorkflowSlice = WHOLE): Promise<Advanced> {
+    const startedAt = performance.now();
+    const loaded = await load(tenantId, workflowId);
+    if (loaded === null) return { state: null, more: false };
+    const { log } = loaded;
+    let appended = 0;
+    let lostRaces = 0;
+    for (;;) {
+      if (!hasNext(log.state)) break;
+      // A slice always appends one event, however long reading the log took: each slice makes progress.
+      if (appended > 0 && (appended >= slice.maxEvents || performance.now() - startedAt >= slice.maxMs)) {
+        keep(loaded);
+        return { state: log.state, more: true };
+      }
+      const next = await decide(tenantId, loaded);
+      if (next === null) break;
+      const event: WorkflowEvent = { sequence: log.state.nextSequence, eventType: next.type, payload: next.payload, occurredAt: now().toISOString() };
+      if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) {
+        log.apply([event]);
+        appended += 1;
+        lostRaces = 0;
+        await next.after?.();
+        // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
+        if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+        continue;
+      }
+      // Zero stored: another writer appended this sequence first; read its events and decide again.
+      lostRaces += 1;
+      if (lostRaces >= MAX_LOST_RACES) throw new Error(`workflow \`${workflowId}\` kept changing under this worker: ${MAX_LOST_RACES} races lost in a row`);
+      await catchUp(tenantId, workflowId, log);
     }
-    throw new Error(`workflow \`${workflowId}\` kept changing under this worker for ${MAX_ROUNDS} rounds`);
+    keep(loaded);
+    return { state: log.state, more: false };
   }
 
   return {
     advance,
-    async timedOut(tenantId, workflowId, stepName) {
+    async timeOut(tenantId, workflowId, stepName) {
       const loaded = await load(tenantId, workflowId);
-      if (loaded === null) return null;
-      const step = loaded.state.steps.find((s) => s.name === stepName);
+      if (loaded === null) return;
+      const { state } = loaded.log;
+      const index = state.steps.findIndex((s) => s.name === stepName);
+      const step = loaded.definition.steps[index];
       // A workflow being cancelled is compensated instead; its awaited step does not time out.
-      if (step?.status === 'WAITING' && !isTerminal(loaded.state.status) && !loaded.state.cancelRequested) {
-        const signal = loaded.definition.steps.find((s) => s.name === stepName);
+      if (step?.kind === 'await' && state.steps[index]!.status === 'WAITING' && !isTerminal(state.status) && !state.cancelRequested) {
         const event: WorkflowEvent = {
-          sequence: loaded.state.nextSequence,
+          sequence: state.nextSequence,
           eventType: E.SIGNAL_TIMED_OUT,
-          payload: { step: stepName, signal: signal?.kind === 'await' ? signal.signal : null },
+          payload: { step: stepName, signal: step.signal },
           occurredAt: now().toISOString(),
         };
-        await deps.workflows.append(tenantId, workflowId, [event]);
+        // A lost race is a signal or a cancel that came first: the step no longer waits.
+        if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) loaded.log.apply([event]);
       }
-      return advance(tenantId, workflowId);
+      keep(loaded);
     },
   };
 }

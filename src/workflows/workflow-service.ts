@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listNames } from '../errors/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
-import type { WorkflowRecord, WorkflowRepository } from '../store/index.js';
+import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from '../store/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { WorkflowEventType as E } from './workflow-events.js';
@@ -49,8 +49,19 @@ export interface WorkflowService {
   cancel(caller: WorkflowCaller, workflowId: string): Promise<WorkflowView>;
 }
 
+/** What one tenant's workflows may hold; a start past any of them is refused, changing nothing. */
+export interface WorkflowQuotas {
+  /** Largest `context` of a start, as JSON text (WORKFLOW_CONTEXT_MAX_BYTES). */
+  contextMaxBytes: number;
+  /** Workflows of the tenant that have not ended (WORKFLOW_TENANT_MAX_UNFINISHED). */
+  maxUnfinished: number;
+  /** Bytes of the tenant's stored contexts and events, finished workflows included (WORKFLOW_TENANT_MAX_STORED_BYTES). */
+  maxStoredBytes: number;
+}
+
 export interface WorkflowServiceDeps {
   workflows: WorkflowRepository;
+  quotas: WorkflowQuotas;
   versions: Pick<VersionResolver, 'activeVersion'>;
   definitions: WorkflowDefinitions;
   /** Queues a `workflow-run` job so a worker advances the workflow. */
@@ -137,6 +148,29 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
     }
   }
 
+  /**
+   * Refuses a start the tenant's quotas leave no room for. Counted from the store's usage counters;
+   * starts arriving together are checked against the same count, so they may pass a quota by their
+   * number (a bound on concurrent requests, not a hole).
+   */
+  async function withinQuotas(tenantId: string, contextBytes: number): Promise<void> {
+    const { unfinished, storedBytes } = await deps.workflows.usage(tenantId);
+    if (unfinished >= deps.quotas.maxUnfinished) {
+      throw new WorkflowError(
+        409,
+        WorkflowErrorCode.UNFINISHED_LIMIT,
+        `the tenant has ${unfinished} workflows that have not ended; at most ${deps.quotas.maxUnfinished} may be (WORKFLOW_TENANT_MAX_UNFINISHED): let some end or cancel them`,
+      );
+    }
+    if (storedBytes + contextBytes > deps.quotas.maxStoredBytes) {
+      throw new WorkflowError(
+        409,
+        WorkflowErrorCode.STORAGE_LIMIT,
+        `the tenant's workflows hold ${storedBytes} bytes of contexts and events; this start would pass ${deps.quotas.maxStoredBytes} (WORKFLOW_TENANT_MAX_STORED_BYTES)`,
+      );
+    }
+  }
+
   /** Appends the event `make` builds from the current state; re-reads after a lost race. */
   async function appendOnState(
     caller: WorkflowCaller,
@@ -160,6 +194,14 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   return {
     async start(caller, body) {
       const request = parse(startSchema, body, '{policyModule, workflow, version?, context}');
+      const contextBytes = storedBytesOf(JSON.stringify(request.context));
+      if (contextBytes > deps.quotas.contextMaxBytes) {
+        throw new WorkflowError(
+          413,
+          WorkflowErrorCode.CONTEXT_TOO_LARGE,
+          `\`context\` is ${contextBytes} bytes of JSON; a workflow's context is at most ${deps.quotas.contextMaxBytes} (WORKFLOW_CONTEXT_MAX_BYTES)`,
+        );
+      }
       let version: number;
       try {
         version = request.version ?? (await deps.versions.activeVersion(caller.tenantId, request.policyModule));
@@ -185,6 +227,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         ];
         throw invalid(`\`context\` must hold the workflow's parameters (${expected.map((p) => `\`${p}\``).join(', ') || 'none'}): ${parts.join('; ')}`);
       }
+      await withinQuotas(caller.tenantId, contextBytes);
       const startedAt = now().toISOString();
       const record: WorkflowRecord = {
         workflowId: randomUUID(),

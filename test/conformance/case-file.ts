@@ -26,6 +26,11 @@ const caseSchema = z.strictObject({
   source: z.union([z.string(), z.array(z.string())]),
   function: z.string().optional(),
   context: json.optional(),
+  /**
+   * Appends `count` copies of `line` after the source, each with `{n}` replaced by its number from 1
+   * (a workflow with thousands of steps, without thousands of lines in the file).
+   */
+  repeatLine: z.strictObject({ line: z.string().min(1), count: z.number().int().positive().max(100_000) }).optional(),
   /** Appends a comment line so the source reaches this many UTF-16 code units (size limits). */
   padSourceTo: z.number().int().positive().optional(),
   /** The character the padding comment repeats (default `x`); a CJK one makes the UTF-8 size triple. */
@@ -63,6 +68,10 @@ export const CASES_DIR = join(import.meta.dirname, 'cases');
 
 export function sourceText(c: ConformanceCase): string {
   let text = Array.isArray(c.source) ? c.source.join('\n') + '\n' : c.source;
+  if (c.repeatLine !== undefined) {
+    const { line, count } = c.repeatLine;
+    text += Array.from({ length: count }, (_, i) => `${line.replaceAll('{n}', String(i + 1))}\n`).join('');
+  }
   if (c.padSourceTo !== undefined && text.length < c.padSourceTo) {
     const header = '\n# ';
     text += header + (c.padWith ?? 'x').repeat(Math.max(0, c.padSourceTo - text.length - header.length - 1)) + '\n';

@@ -56,4 +56,9 @@ describe('the conformance judge', () => {
     expect(text.length).toBe(100);
     expect(text).toContain('# 汉汉');
   });
+
+  it('repeats a numbered line after the source', () => {
+    const text = sourceText({ name: 'repeat', locale: 'en-US', source: ['Module a.'], repeatLine: { line: '  Step s{n}: ok(n).', count: 3 }, expect: { result: 1 } });
+    expect(text).toBe('Module a.\n  Step s1: ok(n).\n  Step s2: ok(n).\n  Step s3: ok(n).\n');
+  });
 });

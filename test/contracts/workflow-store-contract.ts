@@ -55,6 +55,12 @@ export function runWorkflowStoreContract(getStore: () => Store, getTarget: () =>
       expect((await store.workflows.events(tenant, id, 2, 2)).map((e) => e.sequence)).toEqual([2, 3]);
       expect(await store.workflows.events(tenant, id, 6, 100)).toEqual([]);
       expect(await store.workflows.events(newTenant('wf-log-reader'), id, 0, 100)).toEqual([]);
+      expect(await store.workflows.lastEvent(tenant, id)).toEqual(event(5));
+      expect(await store.workflows.lastEvent(newTenant('wf-log-reader'), id)).toBeNull();
+      expect(await store.workflows.lastEvent(tenant, 'not an id!')).toBeNull();
+      const empty = `wf-${Math.random().toString(36).slice(2, 10)}`;
+      await store.workflows.create(tenant, record(empty));
+      expect(await store.workflows.lastEvent(tenant, empty)).toBeNull();
     });
 
     it('stores each sequence once when writers race, and tells each how many it stored', async () => {
@@ -69,6 +75,43 @@ export function runWorkflowStoreContract(getStore: () => Store, getTarget: () =>
       expect(counts.filter((n) => n === 2)).toHaveLength(1);
       expect(counts.every((n) => n === 0 || n === 2)).toBe(true);
       expect((await getStore().workflows.events(tenant, id, 0, 100)).map((e) => e.sequence)).toEqual([1, 2, 3]);
+    }, 60_000);
+
+    it('counts each tenant’s unfinished workflows and stored bytes as they are written, also by racing writers', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf-usage');
+      const other = newTenant('wf-usage-other');
+      expect(await store.workflows.usage(tenant)).toEqual({ unfinished: 0, storedBytes: 0 });
+      const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+      const ids = Array.from({ length: 3 }, (_, i) => `wf-usage-${i}-${Math.random().toString(36).slice(2, 10)}`);
+      const context = { name: 'Zoë 张', amount: 1 };
+      for (const id of ids) expect(await store.workflows.create(tenant, record(id, { context }))).toBe(true);
+      // A taken id stores nothing, for either tenant.
+      expect(await store.workflows.create(tenant, record(ids[0]!))).toBe(false);
+      expect(await store.workflows.create(other, record(ids[0]!))).toBe(false);
+      let stored = 3 * bytes(context);
+      expect(await store.workflows.usage(tenant)).toEqual({ unfinished: 3, storedBytes: stored });
+
+      const events = [event(1, 'WORKFLOW_STARTED', {}), event(2, 'POLICY_EVALUATED', { step: 'é', result: true })];
+      expect(await store.workflows.append(tenant, ids[0]!, events)).toBe(2);
+      stored += bytes({}) + bytes({ step: 'é', result: true });
+      // A race lost stores and counts nothing.
+      expect(await store.workflows.append(tenant, ids[0]!, [event(2, 'POLICY_EVALUATED', { step: 'a much longer payload' })])).toBe(0);
+      expect(await store.workflows.usage(tenant)).toEqual({ unfinished: 3, storedBytes: stored });
+
+      await store.workflows.markFinished(tenant, ids[0]!, '2026-05-01T11:00:00.000Z');
+      await store.workflows.markFinished(tenant, ids[0]!, '2026-05-01T12:00:00.000Z');
+      await store.workflows.markFinished(other, ids[1]!, '2026-05-01T12:00:00.000Z');
+      expect(await store.workflows.usage(tenant)).toEqual({ unfinished: 2, storedBytes: stored });
+      expect(await store.workflows.usage(other)).toEqual({ unfinished: 0, storedBytes: 0 });
+
+      // Writers on separate connections, several starts each at once: every one is counted.
+      const stores = [store, ...(await Promise.all(Array.from({ length: 3 }, () => getTarget().connect())))];
+      await Promise.all(
+        stores.flatMap((s, i) => Array.from({ length: 5 }, (_, j) => s.workflows.create(tenant, record(`wf-usage-race-${i}-${j}-${Math.random().toString(36).slice(2, 8)}`, { context })))),
+      );
+      expect(await stores[1]!.workflows.usage(tenant)).toEqual({ unfinished: 22, storedBytes: stored + 20 * bytes(context) });
+      await expect(store.workflows.usage('')).rejects.toBeInstanceOf(StoreArgumentError);
     }, 60_000);
 
     it('lists unfinished workflows of every tenant in pages by id, leaving out those marked finished', async () => {

@@ -1,6 +1,6 @@
 // Workflows stored before the store noted when a workflow finished: SQLite's migration derives it
-// from each log's terminal event; MongoDB documents without the field count as unfinished until
-// the resume sweep reads their log and marks them.
+// from each log's terminal event (and a later one counts them for the tenant's quotas); MongoDB
+// documents without the field count as unfinished until the resume sweep reads their log and marks them.
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,8 @@ describe('SQLite: workflows stored before migration 6', () => {
         empty: null,
       });
       expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toEqual(['empty', 'running', 'waiting']);
+      // Migration 10 counts them for the tenant's quotas: six `{}` contexts and fourteen `{}` payloads.
+      expect(await store.workflows.usage('acme')).toEqual({ unfinished: 3, storedBytes: 40 });
     } finally {
       await store.close();
     }
@@ -81,5 +83,7 @@ describeWithMongo('MongoDB: workflow documents without finishedAt', (url) => {
     await store.workflows.markFinished('acme', 'stored-before', '2026-05-01T10:00:02.000Z');
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
     expect(await store.raw.db.collection('workflows').findOne({ _id: 'stored-before' as never })).toMatchObject({ finishedAt: '2026-05-01T10:00:02.000Z' });
+    // It was never counted as started, so its finish does not count against later ones.
+    expect(await store.workflows.usage('acme')).toEqual({ unfinished: 0, storedBytes: 0 });
   });
 });

@@ -33,11 +33,10 @@ describe('workflow-run jobs queued by the resume sweep', () => {
   const runner: WorkflowRunner = {
     async advance(_tenantId, workflowId) {
       runs.push(`advance ${workflowId}`);
-      return null;
+      return { state: null, more: false };
     },
-    async timedOut(_tenantId, workflowId, step) {
-      runs.push(`timedOut ${workflowId} ${step}`);
-      return null;
+    async timeOut(_tenantId, workflowId, step) {
+      runs.push(`timeOut ${workflowId} ${step}`);
     },
   };
 
@@ -53,17 +52,28 @@ describe('workflow-run jobs queued by the resume sweep', () => {
     await inspectClient.quit();
   });
 
-  /** Runs the queued jobs with a worker and waits until `completed` jobs are kept. */
-  async function drain(completed: number): Promise<void> {
+  /** Completed jobs kept, by name. */
+  async function completedByName(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const job of await inspect.getJobs(['completed'], 0, -1)) counts[job.name] = (counts[job.name] ?? 0) + 1;
+    return counts;
+  }
+
+  /**
+   * Runs the queued jobs with a worker until `completed` jobs of `name` are kept and nothing is
+   * left to run (each of them puts its workflow in the tenant's ready list, and a `turn` job runs it).
+   */
+  async function drain(name: string, completed: number): Promise<void> {
     const worker = await startWorkflowWorker({ connection: REDIS_URL, prefix, runner });
+    const busy = async () => Object.values(await inspect.getJobCounts('waiting', 'active', 'delayed')).some((n) => n > 0);
     try {
-      for (let round = 0; round < 500 && (await inspect.getJobCounts('completed')).completed < completed; round += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      for (let round = 0; round < 500 && ((await completedByName())[name] ?? 0) < completed; round += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let round = 0; round < 500 && (await busy()); round += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       await worker.close();
     }
-    expect(await inspect.getJobCounts('completed', 'waiting', 'delayed', 'failed')).toEqual({ completed, waiting: 0, delayed: 0, failed: 0 });
+    expect((await completedByName())[name]).toBe(completed);
+    expect(await inspect.getJobCounts('waiting', 'delayed', 'failed')).toEqual({ waiting: 0, delayed: 0, failed: 0 });
   }
 
   it('queues one resume per workflow until it has run, and a new one after, although finished jobs are kept', async () => {
@@ -71,12 +81,13 @@ describe('workflow-run jobs queued by the resume sweep', () => {
     await queue.resume('acme', 'w-1');
     await queue.resume('acme', 'w-2', 'review');
     expect(await inspect.getJobCounts('waiting')).toEqual({ waiting: 2 });
-    await drain(2);
-    expect(runs.sort()).toEqual(['advance w-1', 'timedOut w-2 review']);
+    await drain('resume', 2);
+    // The time limit first, then both run in the tenant's turns.
+    expect(runs.sort()).toEqual(['advance w-1', 'advance w-2', 'timeOut w-2 review']);
 
     await queue.resume('acme', 'w-1');
     expect(await inspect.getJobCounts('waiting')).toEqual({ waiting: 1 });
-    await drain(3);
+    await drain('resume', 3);
     expect(runs.filter((run) => run === 'advance w-1')).toHaveLength(2);
   });
 
@@ -87,11 +98,12 @@ describe('workflow-run jobs queued by the resume sweep', () => {
     await inspect.obliterate({ force: true });
 
     await queue.scheduleTimeout('acme', 'w-1', 'review', 0);
-    await drain(1);
+    await drain('timeout', 1);
     // Why the sweep resumes an overdue wait instead: this id is taken for as long as the job is kept.
     await queue.scheduleTimeout('acme', 'w-1', 'review', 0);
-    expect(await inspect.getJobCounts('completed', 'waiting', 'delayed')).toEqual({ completed: 1, waiting: 0, delayed: 0 });
-    expect(runs).toEqual(['timedOut w-1 review']);
+    expect(await completedByName()).toEqual({ timeout: 1, turn: 1 });
+    expect(await inspect.getJobCounts('waiting', 'delayed')).toEqual({ waiting: 0, delayed: 0 });
+    expect(runs).toEqual(['timeOut w-1 review', 'advance w-1']);
   });
 });
 

@@ -2,7 +2,7 @@
  * Workflows (docs/language.md, workflows): each step calls a `Bool` rule of the module with the
  * workflow's parameters, passed by name, or awaits a named signal; step names are unique.
  */
-import type { CallExpr, WorkflowDecl } from '../ast/nodes.js';
+import type { CallExpr, DurationNode, DurationUnit, WorkflowDecl } from '../ast/nodes.js';
 import { didYouMean } from '../diagnostics/index.js';
 import type { Declarations, DeclaredWorkflow } from './declarations.js';
 import type { Reporter } from './reporter.js';
@@ -10,6 +10,23 @@ import { assignable, BOOL, isErrorType, typeToString, type Type } from './types.
 
 /** Longest signal name: it travels in requests and event payloads. */
 export const MAX_SIGNAL_LENGTH = 128;
+
+/**
+ * Most steps of one workflow. A step adds at most three events to the log (awaited, answered,
+ * compensated), so this bounds every log the service stores and replays.
+ */
+export const MAX_WORKFLOW_STEPS = 2000;
+
+/** Minutes in one unit of a time limit. */
+export const DURATION_MINUTES: Readonly<Record<DurationUnit, number>> = { minutes: 1, hours: 60, days: 1440 };
+
+/** Longest time limit of an awaited signal, 365 days: its deadline must be a date the service can store and schedule. */
+export const MAX_WITHIN_MINUTES = 365 * DURATION_MINUTES.days;
+
+/** A time limit in minutes. */
+export function durationMinutes(duration: DurationNode): number {
+  return duration.amount * DURATION_MINUTES[duration.unit];
+}
 
 export function checkWorkflows(declarations: Declarations, reporter: Reporter): void {
   for (const workflow of declarations.workflows.values()) checkWorkflow(workflow, declarations, reporter);
@@ -19,6 +36,14 @@ function checkWorkflow(workflow: DeclaredWorkflow, declarations: Declarations, r
   const decl: WorkflowDecl = workflow.decl;
   const params = new Map<string, Type>(workflow.params.map((p) => [p.name, p.type]));
   const stepLines = new Map<string, number>();
+  if (decl.steps.length > MAX_WORKFLOW_STEPS) {
+    reporter.error(
+      'PL4009',
+      `workflow \`${decl.name}\` has ${decl.steps.length} steps; a workflow has at most ${MAX_WORKFLOW_STEPS}`,
+      decl.steps[MAX_WORKFLOW_STEPS]!.span,
+      'split it into several workflows, each started when the one before has completed',
+    );
+  }
   for (const step of decl.steps) {
     const earlier = stepLines.get(step.name);
     if (earlier !== undefined) {
@@ -38,6 +63,13 @@ function checkWorkflow(workflow: DeclaredWorkflow, declarations: Declarations, r
     }
     if (action.within !== null && (!Number.isSafeInteger(action.within.amount) || action.within.amount < 1)) {
       reporter.error('PL2028', 'the time limit of an awaited signal must be at least 1', action.within.span);
+    } else if (action.within !== null && durationMinutes(action.within) > MAX_WITHIN_MINUTES) {
+      reporter.error(
+        'PL4008',
+        `the time limit of an awaited signal is at most 365 days (${MAX_WITHIN_MINUTES} minutes), not ${action.within.amount} ${action.within.unit}`,
+        action.within.span,
+        'leave out `within` for a signal that may take any time, or shorten the limit',
+      );
     }
   }
 }

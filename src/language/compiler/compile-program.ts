@@ -7,8 +7,9 @@
  *   evaluations never run tracing code.
  */
 import type { CompiledProgram, FunctionSignature, Locale, TierUpFailure, WorkflowSignature, WorkflowStepInfo } from '../api-types.js';
-import type { CallExpr, DurationUnit, NameExpr } from '../ast/nodes.js';
+import type { CallExpr, NameExpr } from '../ast/nodes.js';
 import type { CheckedModule, WorkflowInfo } from '../checker/checked-module.js';
+import { durationMinutes } from '../checker/workflow-checker.js';
 import { typeToString } from '../checker/types.js';
 import { freshTemplates } from '../runtime/closure-template.js';
 import { validateStepBudget } from '../runtime/evaluate.js';
@@ -172,12 +173,10 @@ function workflowSignature(workflow: WorkflowInfo): WorkflowSignature {
       const action = step.action;
       if (action.kind === 'AwaitStep') {
         const within = action.within;
-        return { name: step.name, kind: 'await', signal: action.signal.value, withinMinutes: within === null ? null : within.amount * MINUTES[within.unit] };
+        return { name: step.name, kind: 'await', signal: action.signal.value, withinMinutes: within === null ? null : durationMinutes(within) };
       }
       const compensate = action.compensate === null ? null : { rule: action.compensate.callee, args: names(action.compensate) };
       return { name: step.name, kind: 'rule', rule: action.call.callee, args: names(action.call), compensate };
     }),
   };
 }
-
-const MINUTES: Readonly<Record<DurationUnit, number>> = { minutes: 1, hours: 60, days: 1440 };

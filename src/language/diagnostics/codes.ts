@@ -71,6 +71,8 @@ export const DIAGNOSTIC_CODES = {
   PL4005: 'text value longer than the interpreter allows (2^24 characters)',
   PL4006: 'result is larger than `maxResultBytes` (default 1 MiB of JSON)',
   PL4007: 'decision trace is larger than `maxTraceBytes` (default 1 MiB of JSON)',
+  PL4008: 'the time limit of an awaited signal is longer than 365 days',
+  PL4009: 'a workflow has more than 2,000 steps',
 
   // --- PL5xxx context input conversion ---
   PL5001: 'context must be a JSON object keyed by parameter name or an array in parameter order',

@@ -4,6 +4,7 @@ import type { Db, IndexDescription } from 'mongodb';
 export const WORKFLOW_COLLECTIONS = {
   workflows: 'workflows',
   events: 'workflow_events',
+  usage: 'workflow_usage',
 } as const;
 
 /** `_id` is the workflow id, unique across tenants (so another tenant's workflow is told apart). */
@@ -36,6 +37,19 @@ export interface WorkflowEventDocument {
   occurredAt: string;
 }
 
+/**
+ * `_id` is `<tenant>:<writer>`: one writer's share of a tenant's workflow counters (see
+ * mongo-workflow-usage.ts). The tenant's unfinished workflows are Σ started − Σ finished.
+ */
+export interface WorkflowUsageDocument {
+  _id: string;
+  tenantId: string;
+  writer: string;
+  started: number;
+  finished: number;
+  storedBytes: number;
+}
+
 export function workflowEventId(tenantId: string, workflowId: string, sequence: number): string {
   return `${tenantId}:${workflowId}:${sequence}`;
 }
@@ -44,6 +58,7 @@ export const WORKFLOW_INDEXES: Record<string, IndexDescription[]> = {
   // `{finishedAt: null}` (null or absent) then an `_id` range: the pages of unfinished workflows.
   [WORKFLOW_COLLECTIONS.workflows]: [{ key: { finishedAt: 1, _id: 1 }, name: 'finished_id' }],
   [WORKFLOW_COLLECTIONS.events]: [{ key: { tenantId: 1, workflowId: 1, sequence: 1 }, name: 'tenant_workflow_sequence_unique', unique: true }],
+  [WORKFLOW_COLLECTIONS.usage]: [{ key: { tenantId: 1 }, name: 'tenant' }],
 };
 
 /** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */

@@ -1,29 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { StoreArgumentError } from '../errors.js';
-import type { UnfinishedWorkflow, WorkflowRepository } from '../ports.js';
+import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, storedBytesOf } from '../workflow-store-rules.js';
 import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
 import {
   WORKFLOW_COLLECTIONS,
   workflowEventId,
   type WorkflowDocument,
   type WorkflowEventDocument,
+  type WorkflowUsageDocument,
 } from './mongo-workflow-collections.js';
+import { createWorkflowUsageShares } from './mongo-workflow-usage.js';
+
+function eventOf(doc: WorkflowEventDocument): WorkflowEvent {
+  return { sequence: doc.sequence, eventType: doc.eventType, payload: JSON.parse(doc.payload) as Record<string, unknown>, occurredAt: doc.occurredAt };
+}
 
 /**
  * Appends are ordered inserts whose `_id` (and the unique (tenant, workflow, sequence) index)
  * refuse a sequence that exists: the count before the duplicate is what this writer stored, as for
  * the audit chain. The predecessor check is an `_id` lookup, served from an index everywhere.
+ * What a write stored is then counted in this writer's share of the tenant's usage (a second
+ * write: a process dying between the two leaves it uncounted).
  */
-export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
+export function createMongoWorkflowRepository(db: Db, writer: string = randomUUID()): WorkflowRepository {
   const workflows = db.collection<WorkflowDocument>(WORKFLOW_COLLECTIONS.workflows);
   const events = db.collection<WorkflowEventDocument>(WORKFLOW_COLLECTIONS.events);
+  const usage = createWorkflowUsageShares(db.collection<WorkflowUsageDocument>(WORKFLOW_COLLECTIONS.usage), writer);
 
   return {
     async create(tenantId, record) {
       assertTenantId(tenantId);
       assertWorkflowRecord(record);
+      const context = JSON.stringify(record.context);
       try {
         await workflows.insertOne({
           _id: record.workflowId,
@@ -31,16 +42,17 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
           policyModule: record.policyModule,
           version: record.version,
           workflow: record.workflow,
-          context: JSON.stringify(record.context),
+          context,
           actorId: record.actorId,
           startedAt: normaliseInstant(record.startedAt, 'startedAt'),
           finishedAt: null,
         });
-        return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
+      await usage.add(tenantId, { started: 1, storedBytes: storedBytesOf(context) });
+      return true;
     },
 
     async get(tenantId, workflowId) {
@@ -74,23 +86,25 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
       if (first.sequence > 1 && (await events.findOne({ _id: workflowEventId(tenantId, workflowId, first.sequence - 1) })) === null) {
         throw new StoreArgumentError(`event ${first.sequence - 1} of workflow \`${workflowId}\` does not exist`);
       }
+      const documents = list.map((event) => ({
+        _id: workflowEventId(tenantId, workflowId, event.sequence),
+        tenantId,
+        workflowId,
+        sequence: event.sequence,
+        eventType: event.eventType,
+        payload: JSON.stringify(event.payload),
+        occurredAt: normaliseInstant(event.occurredAt, 'occurredAt'),
+      }));
+      let inserted: number;
       try {
-        await events.insertMany(
-          list.map((event) => ({
-            _id: workflowEventId(tenantId, workflowId, event.sequence),
-            tenantId,
-            workflowId,
-            sequence: event.sequence,
-            eventType: event.eventType,
-            payload: JSON.stringify(event.payload),
-            occurredAt: normaliseInstant(event.occurredAt, 'occurredAt'),
-          })),
-          { ordered: true },
-        );
-        return list.length;
+        await events.insertMany(documents, { ordered: true });
+        inserted = documents.length;
       } catch (error) {
-        return insertedBeforeDuplicate(error, list.length);
+        inserted = insertedBeforeDuplicate(error, documents.length);
       }
+      // Counted in the background: an append does not wait for the counter (starts do, and reads add what is on its way).
+      if (inserted > 0) void usage.add(tenantId, { storedBytes: documents.slice(0, inserted).reduce((sum, d) => sum + storedBytesOf(d.payload), 0) });
+      return inserted;
     },
 
     async events(tenantId, workflowId, fromSeq, limit) {
@@ -101,12 +115,14 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
         .sort({ sequence: 1 })
         .limit(limit)
         .toArray();
-      return docs.map((doc) => ({
-        sequence: doc.sequence,
-        eventType: doc.eventType,
-        payload: JSON.parse(doc.payload) as Record<string, unknown>,
-        occurredAt: doc.occurredAt,
-      }));
+      return docs.map(eventOf);
+    },
+
+    async lastEvent(tenantId, workflowId) {
+      assertTenantId(tenantId);
+      if (!isWorkflowId(workflowId)) return null;
+      const [doc] = await events.find({ tenantId, workflowId }).sort({ sequence: -1 }).limit(1).toArray();
+      return doc === undefined ? null : eventOf(doc);
     },
 
     async markFinished(tenantId, workflowId, finishedAt) {
@@ -114,7 +130,9 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
       const at = normaliseInstant(finishedAt, 'finishedAt');
       if (!isWorkflowId(workflowId)) return;
       // `finishedAt: null` also matches a document stored before the field existed; the first mark stays.
-      await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at } });
+      const marked = await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at } });
+      // Exact on MongoDB; on FerretDB two marks racing for one workflow could both count.
+      if (marked.modifiedCount === 1) await usage.add(tenantId, { finished: 1 });
     },
 
     async listUnfinished(afterWorkflowId, limit) {
@@ -125,6 +143,11 @@ export function createMongoWorkflowRepository(db: Db): WorkflowRepository {
         .limit(limit)
         .toArray();
       return docs.map((doc): UnfinishedWorkflow => ({ tenantId: doc.tenantId, workflowId: doc._id }));
+    },
+
+    async usage(tenantId) {
+      assertTenantId(tenantId);
+      return usage.read(tenantId);
     },
   };
 }

@@ -23,6 +23,7 @@ describe('a workflow run that cannot be queued', () => {
     notQueued = [];
     service = createWorkflowService({
       workflows: store.workflows,
+      quotas: { contextMaxBytes: 1024, maxUnfinished: 10, maxStoredBytes: 1024 * 1024 },
       versions: { activeVersion: async () => 1 },
       definitions: { of: async () => [DEFINITION], find: async () => DEFINITION },
       enqueueRun: () => Promise.reject(new Error('Redis is away')),

@@ -3,13 +3,15 @@
 // Redis. A minute of a `within` limit lasts `minuteMs` here, so time-outs need no long waits.
 import { randomUUID } from 'node:crypto';
 import { createWorkflowRoutes } from '../../../src/api/index.js';
-import { createWorkflowJobQueue, startWorkflowWorker, type WorkflowJobQueue, type WorkflowWorker } from '../../../src/jobs/index.js';
+import { envSchema } from '../../../src/config/index.js';
+import { createWorkflowJobQueue, startWorkflowWorker, type WorkflowJobQueue, type WorkflowTurnSize, type WorkflowWorker } from '../../../src/jobs/index.js';
 import type { Store } from '../../../src/store/index.js';
 import {
   createWorkflowDefinitions,
   createWorkflowRunner,
   createWorkflowService,
   evaluateStep,
+  type WorkflowQuotas,
 } from '../../../src/workflows/index.js';
 import { createBearerCaller, REDIS_URL, removeRedisPrefix, type BearerCall } from '../../support/index.js';
 import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
@@ -26,7 +28,23 @@ export interface WorkflowsHarness {
   close(): Promise<void>;
 }
 
-export async function startWorkflowsHarness(options: { openStore?: () => Promise<Store>; minuteMs: number }): Promise<WorkflowsHarness> {
+export interface WorkflowsHarnessOptions {
+  openStore?: () => Promise<Store>;
+  minuteMs: number;
+  /** Default: the service's defaults (the WORKFLOW_* settings). */
+  quotas?: Partial<WorkflowQuotas>;
+  /** Default: the worker's. */
+  turn?: WorkflowTurnSize;
+}
+
+/** The quotas the service starts with when no setting changes them. */
+export const DEFAULT_QUOTAS: WorkflowQuotas = {
+  contextMaxBytes: envSchema.shape.WORKFLOW_CONTEXT_MAX_BYTES.parse(undefined),
+  maxUnfinished: envSchema.shape.WORKFLOW_TENANT_MAX_UNFINISHED.parse(undefined),
+  maxStoredBytes: envSchema.shape.WORKFLOW_TENANT_MAX_STORED_BYTES.parse(undefined),
+};
+
+export async function startWorkflowsHarness(options: WorkflowsHarnessOptions): Promise<WorkflowsHarness> {
   const prefix = `test-workflows-${randomUUID()}`;
   const queue: WorkflowJobQueue = createWorkflowJobQueue({ connection: REDIS_URL, prefix });
   const policies = await startPoliciesHarness({
@@ -35,6 +53,7 @@ export async function startWorkflowsHarness(options: { openStore?: () => Promise
       createWorkflowRoutes({
         service: createWorkflowService({
           workflows: store.workflows,
+          quotas: { ...DEFAULT_QUOTAS, ...options.quotas },
           versions: stack.versions,
           definitions: createWorkflowDefinitions({ versions: stack.versions, compile: stack.evaluation.compile }),
           enqueueRun: (tenantId, workflowId) => queue.enqueueRun(tenantId, workflowId),
@@ -56,6 +75,7 @@ export async function startWorkflowsHarness(options: { openStore?: () => Promise
       scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
       minuteMs: options.minuteMs,
     }),
+    ...(options.turn ? { turn: options.turn } : {}),
   });
 
   const call = createBearerCaller(policies.baseUrl, policies.keyRing);

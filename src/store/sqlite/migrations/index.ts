@@ -7,9 +7,10 @@ import { migration006 } from './006-workflow-finishes.js';
 import { migration007 } from './007-anomaly-transition-audit-outbox.js';
 import { migration008 } from './008-anomaly-detection-audit-outbox.js';
 import { migration009 } from './009-policy-rule-index.js';
+import { migration010 } from './010-workflow-usage.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** In version order; `migrate` refuses a list with gaps or repeats. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010];
