@@ -16,9 +16,9 @@ export function policyApi(client) {
      * envelope {content, totalElements, totalPages, page, size}; `status` and `policyModule` filter.
      */
     list: ({ policyModule, status, page, size } = {}) => client.get(POLICIES, { policyModule, status, page, size }),
-    /** A page of a module's versions, oldest first (the page envelope), with status, locale, actor and the rules they define. */
+    /** A page of a module's versions, oldest first (the page envelope), with status, locale, actor and how many rules each defines. */
     versions: (policyModule, { page, size } = {}) => client.get(`${moduleBase(policyModule)}/versions`, { page, size }),
-    /** One version of a module, as the versions list shows it. */
+    /** One version of a module, as the versions list shows it and with its rules' signatures. */
     version: (policyModule, version) => client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}`),
     /** A version's source ({locale, source}): as stored, or printed by the service's formatter in `locale`. */
     source: (policyModule, version, locale) =>

@@ -49,7 +49,7 @@ export function policyVersionsView({ api, session, policyModule, page = 0 }) {
       h('td', { 'data-label': 'Locale' }, one.locale),
       h('td', { 'data-label': 'Created' }, h('time', { datetime: one.createdAt }, formatTime(one.createdAt))),
       h('td', { 'data-label': 'Deployed by' }, one.actorId ?? (one.builtin ? 'built-in library' : '—')),
-      h('td', { 'data-label': 'Rules', className: 'rules' }, (one.functions ?? []).map((f) => f.name).join(', ') || '—'),
+      h('td', { 'data-label': 'Rules', className: 'rules' }, String(one.ruleCount)),
       mayRollBack &&
         h(
           'td',

@@ -7,7 +7,7 @@ export function workflowApi(client) {
   const one = (id) => `/api/v1/workflows/${encodeURIComponent(id)}`;
   return {
     state: (id) => client.get(one(id)),
-    /** Events with `sequence ≥ fromSeq`, ascending, at most 10,000 per call. */
+    /** Events with `sequence ≥ fromSeq`, ascending, a page per call: `[]` past the end. */
     events: (id, fromSeq) => client.get(`${one(id)}/events`, { fromSeq }),
   };
 }

@@ -6,8 +6,6 @@ import { WORKFLOW_ENDED } from './workflow-api.js';
 
 const FIRST_WAIT_MS = 1000;
 const LONGEST_WAIT_MS = 5000;
-/** The events endpoint's most per call: a full answer means more may follow at once. */
-const EVENTS_PER_CALL = 10_000;
 
 /** `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns `stop()`. */
 export function followWorkflow(api, id, { onUpdate, onFailure }) {
@@ -18,10 +16,11 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
   const readNewEvents = async () => {
     const events = [];
     for (;;) {
+      // Pages until an empty one: the service may answer fewer events than it holds.
       const batch = await api.events(id, lastSequence + 1);
+      if (batch.length === 0) return events;
       events.push(...batch);
-      if (batch.length > 0) lastSequence = batch.at(-1).sequence;
-      if (batch.length < EVENTS_PER_CALL) return events;
+      lastSequence = batch.at(-1).sequence;
     }
   };
 

@@ -49,8 +49,11 @@ export interface PolicyRecord {
 /** One policy with its version's source. */
 export type PolicyDetail = PolicyRecord & { source: string };
 
-/** One version of a module as the versions endpoint lists it. */
-export interface ModuleVersionRecord {
+/**
+ * One version of a module as the versions endpoint lists it: how many rules, not their
+ * signatures, which can weigh more than the source (a page of them would be megabytes).
+ */
+export interface ModuleVersionSummary {
   policyModule: string;
   version: number;
   versionId: string;
@@ -58,11 +61,16 @@ export interface ModuleVersionRecord {
   builtin: boolean;
   locale: string;
   sourceHash: string;
-  functions: PolicyFunctionSignature[];
+  ruleCount: number;
   /** Who deployed it; null for the built-in module. */
   actorId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One version of a module read alone: with its rules' signatures. */
+export interface ModuleVersionRecord extends ModuleVersionSummary {
+  functions: PolicyFunctionSignature[];
 }
 
 /** The source of one module version, as stored or printed in another locale. */
@@ -149,7 +157,7 @@ export interface PolicyCatalog {
   /** Null when the id names no policy the tenant can see. */
   getPolicy(tenantId: string, id: string): Promise<PolicyDetail | null>;
   /** A page of the module's versions, ascending (the built-in version 0 first); 404 when the tenant can see no module of that name. */
-  listVersions(tenantId: string, policyModule: string, page: PolicyListPage): Promise<{ items: ModuleVersionRecord[]; total: number }>;
+  listVersions(tenantId: string, policyModule: string, page: PolicyListPage): Promise<{ items: ModuleVersionSummary[]; total: number }>;
   /** One version of the module; 404 unknown module or version. */
   getVersion(tenantId: string, policyModule: string, version: number): Promise<ModuleVersionRecord>;
   /** A version's source, in `locale` when given (else as stored); 404 unknown module/version. */
@@ -249,7 +257,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
     return { shown, total: first };
   }
 
-  function builtinVersionRecord(builtin: BuiltinVersion, state: ModuleState): ModuleVersionRecord {
+  function builtinVersionSummary(builtin: BuiltinVersion, state: ModuleState): ModuleVersionSummary {
     return {
       policyModule: builtin.module.moduleName,
       version: 0,
@@ -258,14 +266,14 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       builtin: true,
       locale: builtin.module.locale,
       sourceHash: builtin.sourceHash,
-      functions: builtin.functions,
+      ruleCount: builtin.functions.length,
       actorId: null,
       createdAt: builtin.createdAt,
       updatedAt: state.changedAt.get(0) ?? builtin.createdAt,
     };
   }
 
-  function storedVersionRecord(version: PolicyVersionEntry, state: ModuleState): ModuleVersionRecord {
+  function storedVersionSummary(version: PolicyVersionEntry, state: ModuleState): ModuleVersionSummary {
     return {
       policyModule: version.policyModule,
       version: version.version,
@@ -274,12 +282,22 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       builtin: false,
       locale: version.locale,
       sourceHash: version.sourceHash,
-      functions: version.functions,
+      ruleCount: version.ruleCount,
       actorId: version.actorId,
       createdAt: version.createdAt,
       updatedAt: state.changedAt.get(version.version) ?? version.createdAt,
     };
   }
+
+  const builtinVersionRecord = (builtin: BuiltinVersion, state: ModuleState): ModuleVersionRecord => ({
+    ...builtinVersionSummary(builtin, state),
+    functions: builtin.functions,
+  });
+
+  const storedVersionRecord = (version: PolicyModuleVersion, state: ModuleState): ModuleVersionRecord => ({
+    ...storedVersionSummary({ ...version, ruleCount: version.functions.length }, state),
+    functions: version.functions,
+  });
 
   async function stateOf(tenantId: string, policyModule: string): Promise<ModuleState> {
     return moduleState(await repo.listActivations(tenantId, policyModule), initial(policyModule));
@@ -429,7 +447,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         throw notFound(PolicyErrorCode.MODULE_NOT_FOUND, `no policy module \`${policyModule}\``);
       }
       return {
-        items: [...(builtinShown ? [builtinVersionRecord(builtin, state)] : []), ...stored.items.map((v) => storedVersionRecord(v, state))],
+        items: [...(builtinShown ? [builtinVersionSummary(builtin, state)] : []), ...stored.items.map((v) => storedVersionSummary(v, state))],
         total: stored.total + (builtin === undefined ? 0 : 1),
       };
     },

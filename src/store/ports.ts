@@ -241,7 +241,7 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
    */
   insertVersion(tenantId: string, version: PolicyModuleVersion, owedAudit?: OwedAudit): Promise<boolean>;
   getVersion(tenantId: string, policyModule: string, version: number): Promise<PolicyModuleVersion | null>;
-  /** A page of one module's versions, ascending, without their sources, with how many it has. */
+  /** A page of one module's versions, ascending, without their sources or signatures (never read), with how many it has. */
   listVersions(tenantId: string, policyModule: string, page: { offset: number; limit: number }): Promise<PolicyVersionPage>;
   /** The newest activation of the module (it names the active version); null when none. */
   headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null>;
@@ -264,8 +264,11 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
   countVersions(tenantId: string): Promise<number>;
 }
 
-/** A stored version as lists show it: everything but its source. */
-export type PolicyVersionEntry = Omit<PolicyModuleVersion, 'source'>;
+/**
+ * A stored version as lists show it: neither its source nor its rules' signatures (a version's
+ * signatures can weigh more than its source), only how many rules it has.
+ */
+export type PolicyVersionEntry = Omit<PolicyModuleVersion, 'source' | 'functions'> & { ruleCount: number };
 
 export interface PolicyVersionPage {
   items: PolicyVersionEntry[];

@@ -9,8 +9,11 @@ import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { WorkflowEventType as E } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 
-/** The most events one read returns (a page of the log). */
-export const WORKFLOW_EVENTS_PAGE = 10_000;
+/**
+ * The most events one read returns (a page of the log): some 50 KB of JSON, built on the API's
+ * event loop for one rate-limit point. A client asks again from the last sequence + 1 until `[]`.
+ */
+export const WORKFLOW_EVENTS_PAGE = 1_000;
 const MAX_ROUNDS = 100;
 
 export interface WorkflowCaller {

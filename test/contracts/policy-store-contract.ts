@@ -90,13 +90,16 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.getVersion(tenant, 'lending.loan', 0)).toBeNull();
     });
 
-    it('pages one module\'s versions in order, without their sources, with how many it has', async () => {
+    it('pages one module\'s versions in order, without their sources or signatures, with how many it has', async () => {
       const repo = getStore().policies;
       const tenant = newTenant('list-versions');
       await storeVersions(repo, tenant, 'b.mod', 2);
       await storeVersions(repo, tenant, 'a.mod', 3);
-      const { source: _source, ...entry } = moduleVersion('a.mod', 1);
-      expect(await repo.listVersions(tenant, 'a.mod', { offset: 0, limit: 1 })).toEqual({ items: [entry], total: 3 });
+      const { source: _source, functions: _functions, ...entry } = moduleVersion('a.mod', 1);
+      expect(await repo.listVersions(tenant, 'a.mod', { offset: 0, limit: 1 })).toEqual({ items: [{ ...entry, ruleCount: 1 }], total: 3 });
+      const signature = (name: string) => ({ name, params: [{ name: 'x', type: 'Int' }], returnType: 'Int' });
+      expect(await repo.insertVersion(tenant, moduleVersion('d.mod', 1, { functions: ['p', 'q', 's'].map(signature) }))).toBe(true);
+      expect((await repo.listVersions(tenant, 'd.mod', { offset: 0, limit: 1 })).items.map((v) => v.ruleCount)).toEqual([3]);
       const versionsOf = async (policyModule: string, offset: number, limit: number) => {
         const page = await repo.listVersions(tenant, policyModule, { offset, limit });
         return [page.items.map((v) => v.version), page.total];

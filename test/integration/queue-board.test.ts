@@ -4,20 +4,24 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTokenCli } from '../../scripts/token.js';
+import { QUEUE_NAMES, queuePrefix } from '../../src/jobs/queue-names.js';
 import { assertServiceBuilt, REDIS_URL, runService, type ServiceProcess } from '../support/index.js';
 
 describe('queue dashboard', () => {
   let dataDir: string;
   let service: ServiceProcess;
   let base: string;
+  let keyPrefix: string;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     assertServiceBuilt();
     dataDir = await mkdtemp(join(tmpdir(), 'pe-board-'));
-    const env = { DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}`, HOST: '127.0.0.1', PORT: '0' };
+    keyPrefix = `test-${randomUUID()}`;
+    const env = { DATA_DIR: dataDir, REDIS_URL, REDIS_KEY_PREFIX: keyPrefix, HOST: '127.0.0.1', PORT: '0' };
     service = runService([], env);
     base = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
     for (const [name, tenant, role] of [['viewer', 'operators', 'VIEWER'], ['admin', 'operators', 'ADMIN'], ['tenantOwner', 'acme', 'OWNER']] as const) {
@@ -82,6 +86,66 @@ describe('queue dashboard', () => {
     }
     const still = (await (await fetch(`${base}/admin/queues-admin/api/queues`, { headers: as('admin') })).json()) as typeof listed;
     expect(still.queues.map((q) => q.name)).toContain('anomaly-detect');
+  });
+
+  it('refuses paging of the queue list it cannot serve with 400 in the envelope, before Bull Board or Redis sees it', async () => {
+    const queries = [
+      // Past 2^62: Bull Board handed it to a Redis script, which answered a 500 naming the script.
+      'page=4611686018427387904&jobsPerPage=10',
+      'page=1&jobsPerPage=99999999999999999999',
+      'page=1000001',
+      'jobsPerPage=101',
+      'page=0',
+      'page=-1',
+      'page=1.5',
+      'jobsPerPage=1e2',
+      'page=',
+      'page=1&page=2',
+    ];
+    const logged = service.lines.length;
+    for (const board of ['queues', 'queues-admin']) {
+      for (const query of queries) {
+        const response = await fetch(`${base}/admin/${board}/api/queues?activeQueue=policy-evaluate&status=completed&${query}`, { headers: as('admin') });
+        const body = (await response.json()) as Record<string, unknown>;
+        expect([response.status, body.code], `${board} ${query}`).toEqual([400, 'ERR_REQUEST_QUERY_INVALID']);
+        expect(body, `${board} ${query}`).toMatchObject({ result: null, executionTimeMs: 0 });
+        expect(String(body.error), `${board} ${query}`).toMatch(/^`(page|jobsPerPage)` must be one whole number from 1 to (1,000,000|100)$/);
+      }
+    }
+    // The bounds themselves are served.
+    const widest = await fetch(`${base}/admin/queues/api/queues?activeQueue=policy-evaluate&status=completed&page=1000000&jobsPerPage=100`, { headers: as('viewer') });
+    expect(widest.status).toBe(200);
+    expect(((await widest.json()) as { queues: unknown[] }).queues).toHaveLength(4);
+    // Nothing the client sent is logged as the service's failure.
+    expect(service.lines.slice(logged).filter((line) => (line.level as number) >= 40)).toEqual([]);
+  });
+
+  it('answers a failure inside Bull Board with a 500 in the envelope that names no internals, logged with a reference', async () => {
+    // A queue's meta hash replaced by a string: Redis refuses Bull Board's reads of it (WRONGTYPE).
+    const redis = new Redis(REDIS_URL);
+    try {
+      const meta = `${queuePrefix(QUEUE_NAMES.anomalyVerify, keyPrefix)}:${QUEUE_NAMES.anomalyVerify}:meta`;
+      const saved = await redis.dumpBuffer(meta);
+      await redis.set(meta, 'not a hash');
+      try {
+        const response = await fetch(`${base}/admin/queues/api/queues`, { headers: as('viewer') });
+        const body = (await response.json()) as Record<string, unknown>;
+        expect([response.status, body.code]).toEqual([500, 'ERR_INTERNAL_UNEXPECTED']);
+        expect(body).toMatchObject({ result: null, executionTimeMs: 0 });
+        const reference = /^internal error; reference ([0-9a-f-]{36})$/.exec(String(body.error))?.[1];
+        expect(reference).toBeDefined();
+        const logged = await service.waitForLog((line) => line.ref === reference);
+        expect([logged.msg, String((logged.err as { message: string }).message)]).toEqual(['unexpected error', expect.stringContaining('WRONGTYPE')]);
+        // Logged once, by the service's error handler: not also as a response that failed.
+        expect(service.lines.filter((line) => line.msg === 'response failed')).toEqual([]);
+      } finally {
+        await redis.del(meta);
+        if (saved !== null) await redis.restore(meta, 0, saved);
+      }
+      expect((await fetch(`${base}/admin/queues/api/queues`, { headers: as('viewer') })).status).toBe(200);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('signs a browser in with a pasted token kept in an HttpOnly, SameSite=Strict cookie, and out again', async () => {

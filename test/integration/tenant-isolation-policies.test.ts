@@ -3,9 +3,11 @@
 // registry admits (256 rules in a source near the 64 KiB limit) in 40 versions, then lists it over
 // REST and GraphQL (`listPolicies { source }` under aliases) from many concurrent requests. A
 // listing used to repeat the module source on every rule: 80 MB REST answers, a process that ran
-// out of heap. Here every answer is a page bounded in bytes, queries that could carry more sources
-// than the cost limit allows are refused before anything runs, and the bystander tenant, sending
-// one light evaluation every 0.2 s all along, gets every answer right and each within 10 s (about
+// out of heap. It also deploys 100 versions of a module of 20 rules × 120 parameters and lists
+// them 25 times at once: a listed version used to carry its rules' signatures, some 7 MB a page
+// built on the API's event loop. Here every answer is a page bounded in bytes, queries that could
+// carry more sources than the cost limit allows are refused before anything runs, and the
+// bystander tenant, sending one light evaluation every 0.2 s all along, gets every answer right and each within 10 s (about
 // 20 ms on a quiet machine; the bound is generous for a loaded 2-core one). The process is alive at
 // the end. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { createHash } from 'node:crypto';
@@ -29,6 +31,19 @@ function hugeSource(rules: number, variant: number): string {
   expect(Buffer.byteLength(source)).toBeLessThanOrEqual(SOURCE_LIMIT);
   expect(Buffer.byteLength(source)).toBeGreaterThan(SOURCE_LIMIT - 64 - rules);
   return source;
+}
+
+const SIGNATURE_MODULE = 'tenanta.sig';
+const SIGNATURE_VERSIONS = 100;
+const SIGNATURE_RULES = 20;
+const SIGNATURE_PARAMS = 120;
+
+/** 20 rules of 120 parameters each: a version whose rule signatures weigh some 150 KB as JSON. */
+function signatureSource(variant: number): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const params = Array.from({ length: SIGNATURE_PARAMS }, (_, i) => `q${letters[Math.floor(i / 26)]}${letters[i % 26]} as Int`).join(', ');
+  const rules = Array.from({ length: SIGNATURE_RULES }, (_, i) => `Rule r${i} given ${params}, produce Int:\n  Return ${variant}.\n`);
+  return `Module ${SIGNATURE_MODULE}.\n\n${rules.join('\n')}`;
 }
 
 const PRICING = `Module tenantb.pricing.
@@ -130,16 +145,38 @@ describe('one tenant’s policy listings cost only that tenant', () => {
     expect(Array.from({ length: VERSIONS }, (_, i) => hugeSource(MAX_RULES_PER_MODULE, i + 1))).toContain(one.body.source);
   });
 
-  it("answers 20 concurrent pages of the module's versions without their sources, each bounded", async () => {
+  it("answers 20 concurrent pages of the module's versions without their sources or signatures, each bounded", async () => {
     const queries = Array.from({ length: 20 }, (_, i) => `/api/v1/policies/${HUGE_MODULE}/versions?size=${[20, 100][i % 2]}&page=${i % 3}`);
     const answers = await whileAttacked(() => Promise.all(queries.map((query) => attackerViewer.request<PolicyPage>('GET', query))));
     for (const [i, answer] of answers.entries()) {
       expect(answer.status, queries[i]).toBe(200);
       expect(answer.body.totalElements, queries[i]).toBe(VERSIONS);
-      expect(answer.body.content.every((version) => !('source' in version) && (version.functions as unknown[]).length === MAX_RULES_PER_MODULE), queries[i]).toBe(true);
-      // Each version's 256 rule signatures (some 70 bytes each), never its 64 KiB source.
-      expect(bytesOf(answer), queries[i]).toBeLessThan(answer.body.content.length * MAX_RULES_PER_MODULE * 100 + 1024);
+      expect(answer.body.content.every((version) => !('source' in version) && !('functions' in version) && version.ruleCount === MAX_RULES_PER_MODULE), queries[i]).toBe(true);
+      // A few hundred bytes per version, never its 64 KiB source or its 256 rule signatures.
+      expect(bytesOf(answer), queries[i]).toBeLessThan(answer.body.content.length * 512 + 1024);
     }
+  });
+
+  it('answers 25 concurrent pages of 100 versions with 2,400 parameters each in a few kilobytes; one version read alone carries its signatures', async () => {
+    for (let start = 1; start <= SIGNATURE_VERSIONS; start += 4) {
+      const batch = Array.from({ length: 4 }, (_, i) => start + i);
+      const deployed = await Promise.all(batch.map((v) => attacker.request('POST', '/api/v1/policies', { source: signatureSource(v) })));
+      expect(deployed.map((answer) => answer.status)).toEqual(batch.map(() => 201));
+    }
+    const query = `/api/v1/policies/${SIGNATURE_MODULE}/versions?size=100`;
+    const answers = await whileAttacked(() => Promise.all(Array.from({ length: 25 }, () => attackerViewer.request<PolicyPage>('GET', query))));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.content).toHaveLength(SIGNATURE_VERSIONS);
+      expect(answer.body.content.every((version) => !('functions' in version) && version.ruleCount === SIGNATURE_RULES)).toBe(true);
+      // Each version's signatures would make the page some 15 MB; without them it is a few hundred bytes per version.
+      expect(bytesOf(answer)).toBeLessThan(100 * 1024);
+    }
+    type Version = { functions: Array<{ name: string; params: unknown[] }>; ruleCount: number };
+    const one = await attackerViewer.request<Version>('GET', `/api/v1/policies/${SIGNATURE_MODULE}/versions/7`);
+    expect(one.status).toBe(200);
+    expect(one.body.ruleCount).toBe(SIGNATURE_RULES);
+    expect(one.body.functions.map((f) => f.params.length)).toEqual(Array.from({ length: SIGNATURE_RULES }, () => SIGNATURE_PARAMS));
   });
 
   it('refuses GraphQL listings whose answer could carry more sources than the cost limit allows, before anything runs', async () => {

@@ -137,11 +137,19 @@ describe('workflows: one tenantâ€™s many long workflows do not hold up anotherâ€
     for (const id of attack) expect(ENDED).toContain((await ended(attacker, id, 60_000)).state.status);
   }, 120_000);
 
-  it('completes a workflow of 1,200 steps, one event per step without a gap', async () => {
+  it('completes a workflow of 1,200 steps, one event per step without a gap, read in pages of at most 1,000 events', async () => {
     const id = await start(bystander, 'bystander.long', 'long', { n: 1 });
     const done = await ended(bystander, id, 100_000);
     expect(done.state).toMatchObject({ status: 'COMPLETED', finalResult: true });
-    const events = (await h.call<Event[]>(bystander, 'MEMBER', 'GET', `/api/v1/workflows/${id}/events`)).body;
+    // Each read is a page (some 50 KB for one rate-limit point): asked again from the last sequence + 1 until `[]`.
+    const pages: Event[][] = [];
+    for (let fromSeq = 0; ; fromSeq = pages.at(-1)!.at(-1)!.sequence + 1) {
+      const page = (await h.call<Event[]>(bystander, 'MEMBER', 'GET', `/api/v1/workflows/${id}/events?fromSeq=${fromSeq}`)).body;
+      if (page.length === 0) break;
+      pages.push(page);
+    }
+    expect(pages.map((page) => page.length)).toEqual([1_000, 202]);
+    const events = pages.flat();
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     expect(events.filter((e) => e.eventType === 'POLICY_EVALUATED')).toHaveLength(1200);
     expect(events.at(-1)!.eventType).toBe('WORKFLOW_COMPLETED');

@@ -44,6 +44,24 @@ const ALLOWED_ACTIONS: readonly RegExp[] = [
   /^\/api\/queues\/[^/]+\/[^/]+\/(retry|clean|promote)$/,
 ];
 
+/**
+ * The paging Bull Board's queue list takes (`GET …/api/queues?page=&jobsPerPage=`), checked before
+ * it sees them: it hands them to Redis scripts unchecked, which refuse numbers past 2^63 with a 500
+ * that names the script, and a page of millions of jobs would be read whole.
+ */
+const BOARD_PAGING: Readonly<Record<string, { max: number }>> = { page: { max: 1_000_000 }, jobsPerPage: { max: 100 } };
+
+function checkBoardPaging(ctx: AppContext): void {
+  for (const [name, { max }] of Object.entries(BOARD_PAGING)) {
+    const value = ctx.query[name];
+    if (value === undefined) continue;
+    const number = typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : NaN;
+    if (!(number <= max)) {
+      throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `\`${name}\` must be one whole number from 1 to ${max.toLocaleString('en-US')}`);
+    }
+  }
+}
+
 /** The policy of the dashboard's answers other than pages (files, API calls, redirects, errors). */
 const CONTENT_SECURITY_POLICY = dashboardContentSecurityPolicy();
 
@@ -87,7 +105,19 @@ function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean
     serverAdapter,
     options: { uiConfig: { boardTitle: readOnlyMode ? 'Queues (read-only)' : 'Queues' } },
   });
-  return serverAdapter.registerPlugin() as unknown as AppMiddleware;
+  // Bull Board answers what its handlers throw with their message (a Redis script's, say) and
+  // reports it as a failed response: the service's error handler answers and logs it instead.
+  serverAdapter.setErrorHandler((error) => {
+    throw error;
+  });
+  const plugin = serverAdapter.registerPlugin() as unknown as AppMiddleware;
+  return async (ctx, next) => {
+    await plugin(ctx, next);
+    // A 5xx Bull Board answers without throwing (its own response check, say) is the service's failure too.
+    if (ctx.status >= 500) {
+      throw new Error(`the queue dashboard answered ${ctx.status} to ${ctx.method} ${ctx.path}: ${JSON.stringify(ctx.body ?? null).slice(0, 500)}`);
+    }
+  };
 }
 
 /**
@@ -182,6 +212,7 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
       throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `${QUEUE_BOARD_PATH} is read-only: job actions are at ${QUEUE_BOARD_ADMIN_PATH}, for role ADMIN`);
     }
     if (actions && ctx.method !== 'GET' && ctx.method !== 'HEAD') await actionBody(ctx, async () => {});
+    checkBoardPaging(ctx);
     // Bull Board's pages and files: nothing else of ours (routes) runs for them.
     return actions ? withActions(ctx, next) : readOnly(ctx, next);
   }

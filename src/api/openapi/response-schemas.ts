@@ -160,7 +160,8 @@ const page = <T extends z.ZodType>(item: T) =>
     size: z.number().int(),
   });
 export const policyPage = page(policy);
-export const moduleVersion = z.object({
+/** One version as the versions list shows it: how many rules, not their signatures. */
+const moduleVersionSummary = z.object({
   policyModule: z.string(),
   version: z.number().int(),
   versionId: z.string(),
@@ -168,12 +169,14 @@ export const moduleVersion = z.object({
   builtin: z.boolean(),
   locale: z.string(),
   sourceHash: z.string(),
-  functions: z.array(signature),
+  ruleCount: z.number().int(),
   actorId: z.string().nullable(),
   createdAt: instant,
   updatedAt: instant,
 });
-export const moduleVersionPage = page(moduleVersion);
+/** One version read alone: with its rules' signatures. */
+export const moduleVersion = moduleVersionSummary.extend({ functions: z.array(signature) });
+export const moduleVersionPage = page(moduleVersionSummary);
 export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
 export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
 export const versionSource = z.object({

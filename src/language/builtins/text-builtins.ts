@@ -22,19 +22,25 @@ function textToText(name: string, convert: (text: string) => string): BuiltinDef
   };
 }
 
-export const lower = textToText('lower', (t: string): string => t.toLowerCase());
 export const trim = textToText('trim', (t: string): string => t.trim());
 
-/** Upper case can be longer than the text (`ß` → `SS`). */
-const upperCase = (t: string, span: Span): string => checkTextLength(t.toUpperCase(), span);
+/**
+ * Case mapping can make a text longer (`ß` → `SS`, `İ` → `i̇`), so the result is checked
+ * against the limit. At most three characters per character: never more than the engine can hold.
+ */
+function caseMapping(name: string, convert: (text: string) => string): BuiltinDefinition {
+  const mapped = (t: string, span: Span): string => checkTextLength(convert(t), span);
+  return {
+    arity: [1, 1],
+    check: textOfText,
+    closure: ({ args: [a], span }) => () => mapped(a!() as string, span),
+    generated: ({ args: [a], span }) => `${name}(${a}, ${span})`,
+    helpers: { [name]: mapped },
+  };
+}
 
-export const upper: BuiltinDefinition = {
-  arity: [1, 1],
-  check: textOfText,
-  closure: ({ args: [a], span }) => () => upperCase(a!() as string, span),
-  generated: ({ args: [a], span }) => `upper(${a}, ${span})`,
-  helpers: { upper: upperCase },
-};
+export const lower = caseMapping('lower', (t: string): string => t.toLowerCase());
+export const upper = caseMapping('upper', (t: string): string => t.toUpperCase());
 
 function textTest(name: string, test: (text: string, part: string) => boolean): BuiltinDefinition {
   return {

@@ -23,12 +23,14 @@ import {
 } from './mongo-policy-collections.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { createMongoRuleList } from './mongo-policy-rule-list.js';
+import { createRuleCounts } from './mongo-rule-counts.js';
 
 /** A detached copy with exactly the port's fields (a stored document carries more). */
-function copyVersionEntry(v: PolicyVersionEntry): PolicyVersionEntry {
+function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
   return {
     policyModule: v.policyModule,
     version: v.version,
+    source: v.source,
     locale: v.locale,
     sourceHash: v.sourceHash,
     functions: v.functions.map((f) => ({
@@ -39,11 +41,6 @@ function copyVersionEntry(v: PolicyVersionEntry): PolicyVersionEntry {
     actorId: v.actorId,
     createdAt: v.createdAt,
   };
-}
-
-function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
-  const { policyModule, version, ...rest } = copyVersionEntry(v);
-  return { policyModule, version, source: v.source, ...rest };
 }
 
 function copyActivation(a: PolicyActivation): PolicyActivation {
@@ -136,8 +133,10 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     return activation;
   }
 
+  const ruleCounts = createRuleCounts(versions);
   const listRules = createMongoRuleList({
     versions,
+    ruleCounts,
     activeVersion: async (tenantId, policyModule) => (await headActivation(tenantId, policyModule))?.version ?? null,
   });
 
@@ -184,12 +183,22 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
       assertPolicyName(policyModule, 'policyModule');
       assertPage(page);
       const filter = { tenantId, policyModule };
-      const projection = { _id: 0, policyModule: 1, version: 1, locale: 1, sourceHash: 1, functions: 1, actorId: 1, createdAt: 1 };
+      const projection = { _id: 1, policyModule: 1, version: 1, locale: 1, sourceHash: 1, ruleCount: 1, actorId: 1, createdAt: 1 };
       const [docs, total] = await Promise.all([
         page.limit === 0 ? [] : versions.find(filter, { projection, sort: { version: 1 }, skip: page.offset, limit: page.limit }).toArray(),
         versions.countDocuments(filter),
       ]);
-      return { items: docs.map((doc) => copyVersionEntry(doc as PolicyVersionEntry)), total };
+      const counts = await ruleCounts(docs);
+      const items: PolicyVersionEntry[] = docs.map((doc) => ({
+        policyModule: doc.policyModule,
+        version: doc.version,
+        locale: doc.locale,
+        sourceHash: doc.sourceHash,
+        ruleCount: counts.get(doc._id) ?? 0,
+        actorId: doc.actorId,
+        createdAt: doc.createdAt,
+      }));
+      return { items, total };
     },
 
     async headActivation(tenantId, policyModule) {

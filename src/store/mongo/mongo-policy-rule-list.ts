@@ -1,13 +1,12 @@
 import type { Collection, Filter } from 'mongodb';
 import type { PolicyRuleEntry, PolicyRulePage, PolicyRuleQuery } from '../ports.js';
 import { policyDocumentId, type PolicyVersionDocument } from './mongo-policy-collections.js';
+import type { CountedVersion, RuleCounts } from './mongo-rule-counts.js';
 
-/** A version as the list reads it first; `ruleCount` is null or absent on versions stored before it was kept. */
-interface VersionEntry {
-  _id: string;
+/** A version as the list reads it first. */
+interface VersionEntry extends CountedVersion {
   policyModule: string;
   version: number;
-  ruleCount?: number | null;
 }
 
 /** Where a version's rules fall on the page: its rules `from` (inclusive) to `to` (exclusive). */
@@ -19,6 +18,7 @@ interface PageShare {
 
 export interface MongoRuleListParts {
   versions: Collection<PolicyVersionDocument>;
+  ruleCounts: RuleCounts;
   /** The version the module's newest activation names; null when it has none. */
   activeVersion(tenantId: string, policyModule: string): Promise<number | null>;
 }
@@ -33,26 +33,7 @@ export interface MongoRuleListParts {
  * collection for any query but an `_id` equality, sources included (src/store/README.md).
  */
 export function createMongoRuleList(parts: MongoRuleListParts): (tenantId: string, query: PolicyRuleQuery) => Promise<PolicyRulePage> {
-  const { versions } = parts;
-  // Versions stored before rule counts were: counted once from their functions (they never change).
-  const legacyCounts = new Map<string, number>();
-
-  async function ruleCounts(entries: readonly VersionEntry[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    const unknown: string[] = [];
-    for (const entry of entries) {
-      const count = typeof entry.ruleCount === 'number' ? entry.ruleCount : legacyCounts.get(entry._id);
-      if (count === undefined) unknown.push(entry._id);
-      else counts.set(entry._id, count);
-    }
-    if (unknown.length > 0) {
-      for (const doc of await versions.find({ _id: { $in: unknown } }, { projection: { _id: 1, functions: 1 } }).toArray()) {
-        legacyCounts.set(doc._id, doc.functions.length);
-        counts.set(doc._id, doc.functions.length);
-      }
-    }
-    return counts;
-  }
+  const { versions, ruleCounts } = parts;
 
   async function activeOnly(tenantId: string, entries: VersionEntry[], active: boolean): Promise<VersionEntry[]> {
     const modules = [...new Set(entries.map((entry) => entry.policyModule))];

@@ -62,13 +62,15 @@ function toVersion(row: VersionRow): PolicyModuleVersion {
   };
 }
 
-function toVersionEntry(row: Omit<VersionRow, 'source'>): PolicyVersionEntry {
+type VersionEntryRow = Omit<VersionRow, 'source' | 'functions'> & { rule_count: number };
+
+function toVersionEntry(row: VersionEntryRow): PolicyVersionEntry {
   return {
     policyModule: row.policy_module,
     version: row.version,
     locale: row.locale,
     sourceHash: row.source_hash,
-    functions: JSON.parse(row.functions) as PolicyVersionEntry['functions'],
+    ruleCount: row.rule_count,
     actorId: row.actor_id,
     createdAt: row.created_at,
   };
@@ -110,8 +112,8 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     `SELECT ${VERSION_COLUMNS} FROM policy_versions WHERE tenant_id = ? AND policy_module = ? AND version = ?`,
   );
   // Without the source: the columns after it are read from the row, the source's own pages skipped.
-  const versionPage = db.prepare<[string, string, number, number], Omit<VersionRow, 'source'>>(
-    `SELECT policy_module, version, locale, source_hash, functions, actor_id, created_at FROM policy_versions
+  const versionPage = db.prepare<[string, string, number, number], VersionEntryRow>(
+    `SELECT policy_module, version, locale, source_hash, rule_count, actor_id, created_at FROM policy_versions
      WHERE tenant_id = ? AND policy_module = ? ORDER BY version LIMIT ? OFFSET ?`,
   );
   const versionsOfModule = db.prepare<[string, string], { n: number }>(

@@ -179,6 +179,38 @@ describe('limits', () => {
     }
     expect(failure(lines, 'r', context(21, 32))).toMatchObject({ code: 'PL4005', text: 'join(parts, separator)' });
   });
+
+  it('PL4005 from lower and upper when case mapping makes the text longer than 2^24, in both tiers', () => {
+    // "İ" lowers to two characters and "ß" uppers to two: 2^23 of either is within the limit, the result is not.
+    const lines = (name: string, letter: string) => [
+      'Module m.',
+      'Rule r given xs as List of Int, produce Int:',
+      `  Let s be "${letter}".`,
+      '  For each x in xs:',
+      '    Let s be s + s.',
+      `  Return length(${name}(s)).`,
+    ];
+    const doublings = (n: number) => [Array.from({ length: n }, (_, i) => i)];
+    for (const [name, letter] of [
+      ['lower', 'İ'],
+      ['upper', 'ß'],
+    ] as const) {
+      const source = lines(name, letter).join('\n') + '\n';
+      const hot = compileProgram(check(parse(source, 'en-US').module!).checked!, { source, locale: 'en-US', tierUpAfter: 1 });
+      for (const compiled of [program(lines(name, letter)).program, hot]) {
+        for (let round = 0; round < 2; round++) {
+          const codeOf = (xs: unknown) => {
+            const result = evaluate(compiled, 'r', xs);
+            return result.ok ? result.value : result.diagnostics.map((d) => d.code);
+          };
+          expect(codeOf(doublings(22)), `${name} of 2^22`).toBe(2 ** 23);
+          expect(codeOf(doublings(23)), `${name} of 2^23`).toBe(2 ** 24);
+          expect(codeOf(doublings(24)), `${name} of 2^24`).toEqual(['PL4005']);
+        }
+      }
+      expect(failure(lines(name, letter), 'r', doublings(24))).toMatchObject({ code: 'PL4005', text: `${name}(s)` });
+    }
+  });
 });
 
 describe('evaluation is repeatable', () => {
