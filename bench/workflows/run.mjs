@@ -16,6 +16,8 @@ const WORKFLOWS = quick ? 100 : 1000;
 const IN_FLIGHT = 32;
 const LOG_EVENTS = quick ? 2000 : 10_000;
 const READS = quick ? 5 : 20;
+// The events endpoint answers at most this many events a read (a shorter page is not the end).
+const EVENTS_PER_READ = 1000;
 
 const MODULE = `Module bench.flow.
 
@@ -103,7 +105,7 @@ try {
       const started = performance.now();
       const events = await call('GET', `/api/v1/workflows/${workflowId}/events?fromSeq=${fromSeq}`);
       times.push(performance.now() - started);
-      if (events.length !== LOG_EVENTS - Math.max(1, fromSeq) + 1) throw new Error(`fromSeq ${fromSeq}: ${events.length} events`);
+      if (events.length !== Math.min(EVENTS_PER_READ, LOG_EVENTS - Math.max(1, fromSeq) + 1)) throw new Error(`fromSeq ${fromSeq}: ${events.length} events`);
     }
     return median(times);
   };
@@ -114,7 +116,7 @@ try {
   console.log(
     `workload: the built service (role all, SQLite, ENGINE_THREADS ${prepared.env.ENGINE_THREADS ?? 'default'}), bearer tokens, ${IN_FLIGHT} clients; ` +
       `${fmt(EVALUATIONS)} evaluations of a one-line Bool rule, then ${fmt(WORKFLOWS)} workflows of four steps calling it (each client starts one ` +
-      `and polls its state until COMPLETED); a ${fmt(LOG_EVENTS)}-event log read ${READS} times from near its end and from 0 (median)`,
+      `and polls its state until COMPLETED); a ${fmt(LOG_EVENTS)}-event log read ${READS} times from near its end and from 0, one page of at most ${fmt(EVENTS_PER_READ)} events (median)`,
   );
   printTable(
     ['run', 'per second', 'vs single evaluations'],
@@ -128,7 +130,7 @@ try {
     ['GET events', 'events returned', 'median ms'],
     [
       [`fromSeq ${LOG_EVENTS - 9}`, '10', fmt(nearEnd, 1)],
-      ['fromSeq 0', fmt(LOG_EVENTS), fmt(fromStart, 1)],
+      ['fromSeq 0', fmt(Math.min(EVENTS_PER_READ, LOG_EVENTS)), fmt(fromStart, 1)],
     ],
   );
 } finally {
