@@ -1,3 +1,5 @@
+import { isValidTenantId } from '../kernel/index.js';
+
 /** What a caller appends; the writer adds id, seq, previousHash and hash. */
 export interface AuditEvent {
   eventType: string;
@@ -23,13 +25,12 @@ export class AuditEventError extends Error {
   override readonly name = 'AuditEventError';
 }
 
-export const AUDIT_TENANT_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_NAME_LENGTH = 256;
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
 
 export function assertAuditTenantId(tenantId: unknown): asserts tenantId is string {
-  if (typeof tenantId !== 'string' || !AUDIT_TENANT_ID_PATTERN.test(tenantId)) {
+  if (typeof tenantId !== 'string' || !isValidTenantId(tenantId)) {
     throw new AuditEventError('tenant id must be 1 to 64 letters, digits, `_` or `-`');
   }
 }

@@ -1,0 +1,1 @@
+export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';
