@@ -1,4 +1,4 @@
-import { isValidTenantId } from '../kernel/index.js';
+import { isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
 
 /** What a caller appends; the writer adds id, seq, previousHash and hash. */
 export interface AuditEvent {
@@ -25,7 +25,6 @@ export class AuditEventError extends Error {
   override readonly name = 'AuditEventError';
 }
 
-const MAX_NAME_LENGTH = 256;
 // In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
 

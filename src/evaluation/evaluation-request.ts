@@ -4,13 +4,13 @@
  */
 import { z } from 'zod';
 import { listNames } from '../errors/index.js';
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
 /** Locale of a request that names none. */
 export const DEFAULT_EVALUATION_LOCALE = 'en-US';
-/** Longest function, module or locale name taken; audit records hold these names. */
-export const MAX_NAME_LENGTH = 256;
+/** Longest locale name taken; audit records hold it. */
 export const MAX_LOCALE_LENGTH = 64;
 
 /** One evaluation of policy source text sent in the request. */

@@ -4,7 +4,6 @@ export {
   DEFAULT_EVALUATION_LOCALE,
   jsonTypeName,
   MAX_LOCALE_LENGTH,
-  MAX_NAME_LENGTH,
   parseBatchEvaluationBody,
   parseBatchItem,
   parseSourceEvaluationBody,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/index.js';
 import type { EvaluationOutcome } from '../engine/index.js';
-import { MAX_NAME_LENGTH, type SourceEvaluationRequest } from './evaluation-request.js';
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
+import type { SourceEvaluationRequest } from './evaluation-request.js';
 import { storableText } from './storable-text.js';
 
 /**

@@ -1,1 +1,2 @@
+export { MAX_NAME_LENGTH } from './names.js';
 export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';

@@ -3,7 +3,6 @@ import {
   DEFAULT_EVALUATION_LOCALE,
   jsonTypeName,
   MAX_LOCALE_LENGTH,
-  MAX_NAME_LENGTH,
   parseStoredEvaluationBody,
   publicDiagnostic,
   toResponseItem,
@@ -11,6 +10,7 @@ import {
   type RequestLimits,
 } from '../../evaluation/index.js';
 import { listNames } from '../../errors/index.js';
+import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   PolicyCompileError,
