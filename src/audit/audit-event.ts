@@ -1,4 +1,4 @@
-import { isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
+import { hasLoneSurrogate, isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
 
 /** What a caller appends; the writer adds id, seq, previousHash and hash. */
 export interface AuditEvent {
@@ -25,9 +25,6 @@ export class AuditEventError extends Error {
   override readonly name = 'AuditEventError';
 }
 
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export function assertAuditTenantId(tenantId: unknown): asserts tenantId is string {
   if (typeof tenantId !== 'string' || !isValidTenantId(tenantId)) {
     throw new AuditEventError('tenant id must be 1 to 64 letters, digits, `_` or `-`');
@@ -50,7 +47,7 @@ function assertJson(value: unknown, path: string): void {
   switch (typeof value) {
     case 'string':
       // Canonical JSON (RFC 8785) has no form for a lone surrogate.
-      if (LONE_SURROGATE.test(value)) throw new AuditEventError(`\`${path}\` contains a lone surrogate`);
+      if (hasLoneSurrogate(value)) throw new AuditEventError(`\`${path}\` contains a lone surrogate`);
       return;
     case 'boolean':
       return;
@@ -71,7 +68,7 @@ function assertJson(value: unknown, path: string): void {
         throw new AuditEventError(`\`${path}\` must be a plain object, array or JSON scalar`);
       }
       for (const [key, item] of Object.entries(value)) {
-        if (LONE_SURROGATE.test(key)) throw new AuditEventError(`a key in \`${path}\` contains a lone surrogate`);
+        if (hasLoneSurrogate(key)) throw new AuditEventError(`a key in \`${path}\` contains a lone surrogate`);
         // Like JSON, an absent optional field is simply not there.
         if (item !== undefined) assertJson(item, `${path}.${key}`);
       }

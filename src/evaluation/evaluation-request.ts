@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { listNames } from '../errors/index.js';
-import { MAX_NAME_LENGTH } from '../kernel/index.js';
+import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../kernel/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
@@ -37,10 +37,8 @@ export type BatchEntry =
   | { kind: 'stored'; request: StoredPolicyRequest }
   | { kind: 'invalid'; code: string; message: string };
 
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
 // Lone surrogates cannot be stored in canonical JSON (the audit hash), so names must be well formed.
-const name = (max: number) => z.string().min(1).max(max).refine((text) => !LONE_SURROGATE.test(text));
+const name = (max: number) => z.string().min(1).max(max).refine((text) => !hasLoneSurrogate(text));
 const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 const sourceFields = {
@@ -82,7 +80,7 @@ export function jsonTypeName(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') {
     if (value === '') return 'an empty string';
-    return LONE_SURROGATE.test(value) ? 'a string with unpaired surrogates' : `a string of ${value.length} characters`;
+    return hasLoneSurrogate(value) ? 'a string with unpaired surrogates' : `a string of ${value.length} characters`;
   }
   return `a ${typeof value}`;
 }

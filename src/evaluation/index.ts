@@ -16,7 +16,6 @@ export {
 export { publicDiagnostic, toResponseItem, type EvaluationResponseItem, type PublicDiagnostic, type PublicSpan } from './evaluation-response.js';
 export { SOURCE_EVALUATED, sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
 export { POLICY_EVALUATED, policyEvaluatedEvent } from './stored-evaluation-audit.js';
-export { storableText } from './storable-text.js';
 export { createRollupRecorder, minuteOf, type RollupRecorder, type RollupRecorderOptions, type RollupSample } from './rollup-recorder.js';
 export {
   createEvaluationService,

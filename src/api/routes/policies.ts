@@ -10,7 +10,7 @@ import {
   type RequestLimits,
 } from '../../evaluation/index.js';
 import { listNames } from '../../errors/index.js';
-import { MAX_NAME_LENGTH } from '../../kernel/index.js';
+import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   PolicyCompileError,
@@ -41,9 +41,6 @@ export interface PolicyRouteOptions extends SignedOrBearerOptions {
   service: Pick<EvaluationService, 'evaluate'>;
   limits?: RequestLimits;
 }
-
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
 
 export const deploySchema = z.strictObject({
   source: z.string().min(1),
@@ -77,7 +74,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T
 
 function pathParam(ctx: AppContext, param: string): string {
   const value = (ctx as AppContext & { params: Record<string, string> }).params[param] ?? '';
-  if (value.length === 0 || value.length > 512 || LONE_SURROGATE.test(value)) {
+  if (value.length === 0 || value.length > 512 || hasLoneSurrogate(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${param}\` must be 1-512 characters`);
   }
   return value;
@@ -120,7 +117,7 @@ function statusParam(ctx: AppContext): PolicyStatus | undefined {
 function moduleQuery(ctx: AppContext): string | undefined {
   const value = queryValue(ctx, 'policyModule');
   if (value === undefined) return undefined;
-  if (value.length === 0 || value.length > MAX_NAME_LENGTH || LONE_SURROGATE.test(value)) {
+  if (value.length === 0 || value.length > MAX_NAME_LENGTH || hasLoneSurrogate(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`policyModule\` must be 1-${MAX_NAME_LENGTH} characters`);
   }
   return value;
