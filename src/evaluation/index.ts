@@ -2,7 +2,6 @@ export { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds
 export { EvaluationErrorCode, EvaluationRequestError, RequesterGoneError } from './evaluation-errors.js';
 export {
   DEFAULT_EVALUATION_LOCALE,
-  jsonTypeName,
   MAX_LOCALE_LENGTH,
   parseBatchEvaluationBody,
   parseBatchItem,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   DEFAULT_EVALUATION_LOCALE,
-  jsonTypeName,
   MAX_LOCALE_LENGTH,
   parseStoredEvaluationBody,
   publicDiagnostic,
@@ -9,7 +8,7 @@ import {
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
-import { listNames } from '../../errors/index.js';
+import { describeSchemaProblem } from '../../errors/index.js';
 import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
@@ -58,17 +57,7 @@ const FIELD_RULES: Record<string, string> = {
 function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  let message: string;
-  if (issue.code === 'unrecognized_keys') {
-    message = `the request body has unknown field${issue.keys.length > 1 ? 's' : ''} ${listNames(issue.keys)}; it takes ${fieldList}`;
-  } else if (typeof issue.path[0] !== 'string') {
-    message = `the request body must be a JSON object with ${fieldList} (got ${jsonTypeName(body)})`;
-  } else {
-    const field = issue.path[0];
-    const value = (body as Record<string, unknown>)[field];
-    message = value === undefined ? `\`${field}\` is required` : `\`${field}\` must be ${FIELD_RULES[field] ?? 'valid'} (got ${jsonTypeName(value)})`;
-  }
+  const message = describeSchemaProblem(parsed.error, body, { where: 'the request body', fieldList, fieldRules: FIELD_RULES });
   throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, message);
 }
 
