@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from 'commander';
 import { redactUrl } from '../src/config/index.js';
 import { createAnomalyJobQueues, DetectionTimeoutError, type DetectionRun } from '../src/jobs/index.js';
-import { isValidTenantId } from '../src/tenants/index.js';
+import { isValidTenantId } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 function seconds(text: string): number {

@@ -7,8 +7,9 @@
  */
 import { existsSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
-import { AUDIT_TENANT_ID_PATTERN, verifyChain, type ChainVerification } from '../src/audit/index.js';
+import { verifyChain, type ChainVerification } from '../src/audit/index.js';
 import { redactUrl, storeLocation } from '../src/config/index.js';
+import { isValidTenantId } from '../src/kernel/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -58,7 +59,7 @@ function describe(tenant: string, result: ChainVerification): string {
 }
 
 async function verifyCommand(options: CommandOptions, io: CliIo, extra: AuditVerifyOptions): Promise<number> {
-  if (!AUDIT_TENANT_ID_PATTERN.test(options.tenant)) {
+  if (!isValidTenantId(options.tenant)) {
     throw new CliError('--tenant must be 1 to 64 letters, digits, `_` or `-`');
   }
   const pageSize = Number(options.pageSize);

@@ -7,7 +7,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, type Role } from '../src/auth/index.js';
-import { isValidTenantId } from '../src/tenants/index.js';
+import { isValidTenantId } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

@@ -26,7 +26,7 @@ const details = process.env.DETAIL ? new Map() : null;
 const STAGES = [
   ['auth', /dist\/src\/auth\/|dist\/src\/api\/routes\/(evaluation-bearer|signed-or-bearer|evaluation-signing)|node_modules\/jose\//],
   ['rate limit', /rate-limit|rate-limiter-flexible/],
-  ['validation', /dist\/src\/evaluation\/(evaluation-request|context-bounds|storable-text)|node_modules\/zod\//],
+  ['validation', /dist\/src\/(evaluation\/(evaluation-request|context-bounds)|kernel\/)|node_modules\/zod\//],
   ['policy lookup', /dist\/src\/evaluation\/policy-resolver|dist\/src\/policies\/|dist\/src\/store\/.*polic/],
   ['audit', /dist\/src\/audit\/|dist\/src\/evaluation\/(source-evaluation-audit|stored-evaluation-audit)|dist\/src\/store\/.*audit|canonicalize/],
   ['rollups', /rollup/],

@@ -1,3 +1,5 @@
+import { hasLoneSurrogate, isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
+
 /** What a caller appends; the writer adds id, seq, previousHash and hash. */
 export interface AuditEvent {
   eventType: string;
@@ -23,13 +25,8 @@ export class AuditEventError extends Error {
   override readonly name = 'AuditEventError';
 }
 
-export const AUDIT_TENANT_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-const MAX_NAME_LENGTH = 256;
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export function assertAuditTenantId(tenantId: unknown): asserts tenantId is string {
-  if (typeof tenantId !== 'string' || !AUDIT_TENANT_ID_PATTERN.test(tenantId)) {
+  if (typeof tenantId !== 'string' || !isValidTenantId(tenantId)) {
     throw new AuditEventError('tenant id must be 1 to 64 letters, digits, `_` or `-`');
   }
 }
@@ -50,7 +47,7 @@ function assertJson(value: unknown, path: string): void {
   switch (typeof value) {
     case 'string':
       // Canonical JSON (RFC 8785) has no form for a lone surrogate.
-      if (LONE_SURROGATE.test(value)) throw new AuditEventError(`\`${path}\` contains a lone surrogate`);
+      if (hasLoneSurrogate(value)) throw new AuditEventError(`\`${path}\` contains a lone surrogate`);
       return;
     case 'boolean':
       return;
@@ -71,7 +68,7 @@ function assertJson(value: unknown, path: string): void {
         throw new AuditEventError(`\`${path}\` must be a plain object, array or JSON scalar`);
       }
       for (const [key, item] of Object.entries(value)) {
-        if (LONE_SURROGATE.test(key)) throw new AuditEventError(`a key in \`${path}\` contains a lone surrogate`);
+        if (hasLoneSurrogate(key)) throw new AuditEventError(`a key in \`${path}\` contains a lone surrogate`);
         // Like JSON, an absent optional field is simply not there.
         if (item !== undefined) assertJson(item, `${path}.${key}`);
       }

@@ -3,7 +3,6 @@ export {
   normaliseAuditEvent,
   assertAuditTenantId,
   AuditEventError,
-  AUDIT_TENANT_ID_PATTERN,
   type AuditEvent,
   type NormalisedAuditEvent,
 } from './audit-event.js';

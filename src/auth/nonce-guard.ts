@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { DependencyUnavailableError } from '../errors/index.js';
-import { isValidTenantId } from '../tenants/index.js';
+import { isValidTenantId } from '../kernel/index.js';
 import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN } from './request-signature.js';
 import { createTurnBatch } from './turn-batch.js';
 

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isValidTenantId } from '../tenants/index.js';
+import { isValidTenantId } from '../kernel/index.js';
 
 /**
  * HMAC-SHA256 request signing (scheme `v1`). The canonical string is one field a line, joined by

@@ -1,6 +1,6 @@
 import { errors, jwtVerify, type JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { isValidTenantId } from '../tenants/index.js';
+import { isValidTenantId } from '../kernel/index.js';
 import { AuthenticationError, AuthErrorCode } from './auth-errors.js';
 import type { JwtKeyRing } from './jwt-key-ring.js';
 import type { Principal } from './principal.js';

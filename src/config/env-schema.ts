@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { LOG_FORMATS } from '../logging/index.js';
-import { isValidTenantId } from '../tenants/tenant-id.js';
+import { isValidTenantId } from '../kernel/index.js';
 import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/json-answer.js';

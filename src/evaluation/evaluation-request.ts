@@ -3,14 +3,14 @@
  * envelope is a 400 (EvaluationRequestError); inside a batch, a malformed item fails on its own.
  */
 import { z } from 'zod';
-import { listNames } from '../errors/index.js';
+import { describeSchemaProblem, jsonTypeName } from '../errors/index.js';
+import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../kernel/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
 /** Locale of a request that names none. */
 export const DEFAULT_EVALUATION_LOCALE = 'en-US';
-/** Longest function, module or locale name taken; audit records hold these names. */
-export const MAX_NAME_LENGTH = 256;
+/** Longest locale name taken; audit records hold it. */
 export const MAX_LOCALE_LENGTH = 64;
 
 /** One evaluation of policy source text sent in the request. */
@@ -37,10 +37,8 @@ export type BatchEntry =
   | { kind: 'stored'; request: StoredPolicyRequest }
   | { kind: 'invalid'; code: string; message: string };
 
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
 // Lone surrogates cannot be stored in canonical JSON (the audit hash), so names must be well formed.
-const name = (max: number) => z.string().min(1).max(max).refine((text) => !LONE_SURROGATE.test(text));
+const name = (max: number) => z.string().min(1).max(max).refine((text) => !hasLoneSurrogate(text));
 const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 const sourceFields = {
@@ -75,29 +73,8 @@ const FIELD_RULES: Record<string, string> = {
 const SOURCE_FIELD_LIST = '`source`, `functionName`, `context` and `locale` (optional)';
 const STORED_FIELD_LIST = '`policyModule`, `policyFunction`, `version` (optional) and `context`';
 
-export function jsonTypeName(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') {
-    if (value === '') return 'an empty string';
-    return LONE_SURROGATE.test(value) ? 'a string with unpaired surrogates' : `a string of ${value.length} characters`;
-  }
-  return `a ${typeof value}`;
-}
-
 function describeProblem(error: z.ZodError, input: unknown, where: string, fieldList: string): string {
-  const issue = error.issues[0]!;
-  const field = issue.path[0];
-  if (issue.code === 'unrecognized_keys') {
-    return `${where} has unknown field${issue.keys.length > 1 ? 's' : ''} ${listNames(issue.keys)}; it takes ${fieldList}`;
-  }
-  if (typeof field !== 'string') return `${where} must be a JSON object with ${fieldList} (got ${jsonTypeName(input)})`;
-  const value = (input as Record<string, unknown>)[field];
-  const label = `\`${where === 'the request body' ? '' : `${where}.`}${field}\``;
-  if (value === undefined) return `${label} is required`;
-  return `${label} must be ${FIELD_RULES[field] ?? 'valid'} (got ${jsonTypeName(value)})`;
+  return describeSchemaProblem(error, input, { where, fieldList, fieldRules: FIELD_RULES });
 }
 
 function withDefaultLocale(data: z.output<typeof sourceSchema>): SourceEvaluationRequest {

@@ -2,9 +2,7 @@ export { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds
 export { EvaluationErrorCode, EvaluationRequestError, RequesterGoneError } from './evaluation-errors.js';
 export {
   DEFAULT_EVALUATION_LOCALE,
-  jsonTypeName,
   MAX_LOCALE_LENGTH,
-  MAX_NAME_LENGTH,
   parseBatchEvaluationBody,
   parseBatchItem,
   parseSourceEvaluationBody,
@@ -17,7 +15,6 @@ export {
 export { publicDiagnostic, toResponseItem, type EvaluationResponseItem, type PublicDiagnostic, type PublicSpan } from './evaluation-response.js';
 export { SOURCE_EVALUATED, sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
 export { POLICY_EVALUATED, policyEvaluatedEvent } from './stored-evaluation-audit.js';
-export { storableText } from './storable-text.js';
 export { createRollupRecorder, minuteOf, type RollupRecorder, type RollupRecorderOptions, type RollupSample } from './rollup-recorder.js';
 export {
   createEvaluationService,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/index.js';
 import type { EvaluationOutcome } from '../engine/index.js';
-import { MAX_NAME_LENGTH, type SourceEvaluationRequest } from './evaluation-request.js';
-import { storableText } from './storable-text.js';
+import { MAX_NAME_LENGTH, wellFormedText } from '../kernel/index.js';
+import type { SourceEvaluationRequest } from './evaluation-request.js';
 
 /**
  * Event type of an evaluation of source text sent in a request. Distinct from POLICY_EVALUATED
@@ -32,7 +32,7 @@ export function sourceEvaluatedEvent(
     success: result.ok,
     executionTimeMs: result.executionTimeMs,
   };
-  if (!result.ok) payload.error = storableText(result.error);
+  if (!result.ok) payload.error = wellFormedText(result.error);
   return {
     eventType: SOURCE_EVALUATED,
     // Audit names are bounded; a module name beyond that is recorded as unknown rather than failing the request.

@@ -1,7 +1,7 @@
 import type { AuditEvent } from '../audit/index.js';
 import type { EvaluationOutcome } from '../engine/index.js';
+import { wellFormedText } from '../kernel/index.js';
 import type { ResolvedPolicy } from './policy-resolver.js';
-import { storableText } from './storable-text.js';
 
 /** Event type of an evaluation of a deployed policy (interface spec, Events). */
 export const POLICY_EVALUATED = 'POLICY_EVALUATED';
@@ -16,6 +16,6 @@ export function policyEvaluatedEvent(actorId: string, policy: ResolvedPolicy, re
     success: result.ok,
     executionTimeMs: result.executionTimeMs,
   };
-  if (!result.ok) payload.error = storableText(result.error);
+  if (!result.ok) payload.error = wellFormedText(result.error);
   return { eventType: POLICY_EVALUATED, policyModule: policy.policyModule, policyFunction: policy.functionName, actorId, payload };
 }

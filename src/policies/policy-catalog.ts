@@ -1,6 +1,6 @@
 import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditEvent, type AuditOutboxLease } from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
-import { MAX_NAME_LENGTH } from '../evaluation/index.js';
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
 import type {
   AuditClaim,

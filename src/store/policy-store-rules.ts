@@ -1,3 +1,4 @@
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import { StoreArgumentError } from './errors.js';
 import { PolicyLogError } from './policy-log-error.js';
 import type {
@@ -13,7 +14,6 @@ import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for policies and rollups, so they refuse exactly the same input. */
 
-const MAX_NAME_LENGTH = 256;
 const KINDS = new Set(['DEPLOY', 'ROLLBACK']);
 
 export function assertPolicyName(value: unknown, field: string): asserts value is string {

@@ -3,6 +3,7 @@ import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from './port
 
 /** Checks shared by both adapters so they accept and refuse exactly the same input. */
 
+/** Structure only: the tenant pattern (src/kernel/tenant-id.ts) is checked where ids enter the service. */
 export function assertTenantId(tenantId: string): void {
   if (typeof tenantId !== 'string' || tenantId.length === 0) {
     throw new StoreArgumentError('tenant id must be a non-empty string');

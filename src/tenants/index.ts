@@ -1,4 +1,3 @@
-export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';
 export { InvalidTenantIdError, TenantExistsError, TenantSecretsChangedError, UnknownTenantError } from './tenant-errors.js';
 export {
   createTenantService,

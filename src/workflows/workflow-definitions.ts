@@ -1,4 +1,5 @@
 import type { CompileOutcome } from '../engine/index.js';
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import type { WorkflowSignature } from '../language/index.js';
 import type { VersionResolver } from '../policies/index.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
@@ -55,7 +56,7 @@ export function createWorkflowDefinitions(deps: WorkflowDefinitionsDeps): Workfl
     async find(tenantId, policyModule, version, workflow) {
       const found = (await of(tenantId, policyModule, version)).find((w) => w.name === workflow);
       if (found === undefined) {
-        throw new WorkflowError(404, WorkflowErrorCode.NOT_FOUND, `version ${version} of \`${policyModule}\` declares no workflow \`${workflow.slice(0, 256)}\``);
+        throw new WorkflowError(404, WorkflowErrorCode.NOT_FOUND, `version ${version} of \`${policyModule}\` declares no workflow \`${workflow.slice(0, MAX_NAME_LENGTH)}\``);
       }
       return found;
     },

@@ -1,3 +1,5 @@
+import { wellFormedPrefix } from '../kernel/index.js';
+
 /** Event types of a workflow's log (the interface names the first four). */
 export const WorkflowEventType = {
   STARTED: 'WORKFLOW_STARTED',
@@ -37,8 +39,5 @@ export const MAX_EVENT_ERROR_LENGTH = 2000;
 /** An error text as an event stores it: at most MAX_EVENT_ERROR_LENGTH characters. */
 export function eventError(text: string): string {
   if (text.length <= MAX_EVENT_ERROR_LENGTH) return text;
-  let end = MAX_EVENT_ERROR_LENGTH - 1;
-  // Never half a surrogate pair.
-  if (/[\uD800-\uDBFF]/.test(text[end - 1]!)) end -= 1;
-  return `${text.slice(0, end)}…`;
+  return `${wellFormedPrefix(text, MAX_EVENT_ERROR_LENGTH - 1)}…`;
 }

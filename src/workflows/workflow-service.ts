@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { listNames } from '../errors/index.js';
+import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
 import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from '../store/index.js';
@@ -74,7 +75,7 @@ export interface WorkflowServiceDeps {
   now?: () => Date;
 }
 
-const name = z.string().min(1).max(256);
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
 /** The bodies of the workflow routes, exported for the OpenAPI document. */
 export const startSchema = z.strictObject({
   policyModule: name,

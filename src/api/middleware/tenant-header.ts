@@ -1,4 +1,4 @@
-import { isValidTenantId } from '../../tenants/index.js';
+import { isValidTenantId } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';

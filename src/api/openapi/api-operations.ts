@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLLUP_SERIES_MAX_POINTS, ROLLUP_SERIES_MAX_VERSIONS, ROLLUP_STEPS } from '../../anomalies/index.js';
 import { AUDIT_LIST_DEFAULT_LIMIT, AUDIT_LIST_MAX_LIMIT, AUDIT_LIST_RECORDS_PER_POINT } from '../../audit/index.js';
 import type { Role } from '../../auth/index.js';
+import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { SUPPORTED_LOCALES } from '../../language/index.js';
 import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT, POLICY_PAGE_DEFAULT_SIZE, POLICY_PAGE_MAX_PAGE, POLICY_PAGE_MAX_SIZE } from '../../policies/index.js';
 import { batchEvaluationBodySchema, sourceEvaluationBodySchema, storedEvaluationBodySchema } from '../../evaluation/index.js';
@@ -65,7 +66,7 @@ export const AUTHENTICATION_ERRORS: Readonly<Record<Authentication, Partial<Reco
   },
 };
 
-const policyName = (what: string) => z.string().min(1).max(256).describe(what);
+const policyName = (what: string) => z.string().min(1).max(MAX_NAME_LENGTH).describe(what);
 const rollupQuery = z.object({
   policyModule: policyName('module name'),
   policyFunction: policyName('rule name'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceVersion } from '../../config/index.js';
+import { TENANT_ID_PATTERN } from '../../kernel/index.js';
 import { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation } from './api-operations.js';
 import { errorEnvelope } from './response-schemas.js';
 
@@ -21,7 +22,7 @@ function parameters(op: ApiOperation): JsonSchema[] {
     const schema = field as z.ZodType;
     list.push({ name, in: 'query', required: !schema.safeParse(undefined).success, schema: jsonSchema(schema, 'input') });
   }
-  if (op.auth !== 'none') list.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: 'The tenant: 1-64 letters, digits, `_` or `-`', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } });
+  if (op.auth !== 'none') list.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: 'The tenant: 1-64 letters, digits, `_` or `-`', schema: { type: 'string', pattern: TENANT_ID_PATTERN.source } });
   if (op.auth === 'signed' || op.auth === 'signed-or-bearer') {
     for (const [name, description] of [
       ['X-User-Role', 'the role signed for (VIEWER, MEMBER, ADMIN, OWNER); optional with a bearer token'],

@@ -8,6 +8,7 @@ import {
   type TriageTarget,
 } from '../../anomalies/index.js';
 import { listNames } from '../../errors/index.js';
+import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ANOMALY_TYPES, type AnomalyType } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
@@ -31,16 +32,13 @@ export interface AnomalyRouteOptions {
   settings: AnomalySettings;
 }
 
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export const statusBodySchema = z.strictObject({
   status: z.string(),
   // The note goes into the audit record, whose canonical JSON has no form for an unpaired surrogate.
   note: z
     .string()
     .max(ANOMALY_NOTE_MAX_LENGTH)
-    .refine((text) => !LONE_SURROGATE.test(text))
+    .refine((text) => !hasLoneSurrogate(text))
     .nullable()
     .optional(),
 });

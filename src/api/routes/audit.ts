@@ -10,6 +10,7 @@ import {
   readAuditList,
 } from '../../audit/index.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
+import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import type { AuditQuery, AuditRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
@@ -67,8 +68,8 @@ function listCost(ctx: AppContext): number {
 
 function pathName(ctx: AppContext, name: string): string {
   const value = (ctx as AppContext & { params: Record<string, string> }).params[name] ?? '';
-  if (value.length === 0 || value.length > 256) {
-    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` must be 1-256 characters`);
+  if (value.length === 0 || value.length > MAX_NAME_LENGTH) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` must be 1-${MAX_NAME_LENGTH} characters`);
   }
   return value;
 }

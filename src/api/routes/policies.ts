@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import {
   DEFAULT_EVALUATION_LOCALE,
-  jsonTypeName,
   MAX_LOCALE_LENGTH,
-  MAX_NAME_LENGTH,
   parseStoredEvaluationBody,
   publicDiagnostic,
   toResponseItem,
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
-import { listNames } from '../../errors/index.js';
+import { describeSchemaProblem } from '../../errors/index.js';
+import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   PolicyCompileError,
@@ -42,9 +41,6 @@ export interface PolicyRouteOptions extends SignedOrBearerOptions {
   limits?: RequestLimits;
 }
 
-// In a `u` pattern a surrogate pair is one code point, so only unpaired halves match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
 export const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
@@ -61,23 +57,13 @@ const FIELD_RULES: Record<string, string> = {
 function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  let message: string;
-  if (issue.code === 'unrecognized_keys') {
-    message = `the request body has unknown field${issue.keys.length > 1 ? 's' : ''} ${listNames(issue.keys)}; it takes ${fieldList}`;
-  } else if (typeof issue.path[0] !== 'string') {
-    message = `the request body must be a JSON object with ${fieldList} (got ${jsonTypeName(body)})`;
-  } else {
-    const field = issue.path[0];
-    const value = (body as Record<string, unknown>)[field];
-    message = value === undefined ? `\`${field}\` is required` : `\`${field}\` must be ${FIELD_RULES[field] ?? 'valid'} (got ${jsonTypeName(value)})`;
-  }
+  const message = describeSchemaProblem(parsed.error, body, { where: 'the request body', fieldList, fieldRules: FIELD_RULES });
   throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, message);
 }
 
 function pathParam(ctx: AppContext, param: string): string {
   const value = (ctx as AppContext & { params: Record<string, string> }).params[param] ?? '';
-  if (value.length === 0 || value.length > 512 || LONE_SURROGATE.test(value)) {
+  if (value.length === 0 || value.length > 512 || hasLoneSurrogate(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${param}\` must be 1-512 characters`);
   }
   return value;
@@ -120,7 +106,7 @@ function statusParam(ctx: AppContext): PolicyStatus | undefined {
 function moduleQuery(ctx: AppContext): string | undefined {
   const value = queryValue(ctx, 'policyModule');
   if (value === undefined) return undefined;
-  if (value.length === 0 || value.length > MAX_NAME_LENGTH || LONE_SURROGATE.test(value)) {
+  if (value.length === 0 || value.length > MAX_NAME_LENGTH || hasLoneSurrogate(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`policyModule\` must be 1-${MAX_NAME_LENGTH} characters`);
   }
   return value;

@@ -6,6 +6,7 @@ import {
   TooManyVersionsError,
   type RollupStep,
 } from '../../anomalies/index.js';
+import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -14,8 +15,6 @@ import { integerParam, queryValue, timeRangeParams } from '../query-params.js';
 export const ROLLUPS_ROUTE = '/api/v1/audit/rollups';
 /** The store's own resolution: without `step`, nothing is summed across minutes. */
 const ROLLUP_DEFAULT_STEP: RollupStep = 'minute';
-/** The store's bound on module and rule names. */
-const MAX_NAME_LENGTH = 256;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
