@@ -1,5 +1,6 @@
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
+import { countingLoopTurns } from '../../../test/support/loop-turns.js';
 import { jsonArrayBody } from '../json-array-body.js';
 
 describe('jsonArrayBody', () => {
@@ -12,20 +13,8 @@ describe('jsonArrayBody', () => {
   });
 
   it('lets the event loop run between pieces', async () => {
-    // A turn of the loop's check phase: a timer may not come due while ten short pieces are written.
-    let turns = 0;
-    let ticking = true;
-    const tick = () => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    try {
-      const body = await text(jsonArrayBody(Array.from({ length: 50 }, (_, i) => i), 5));
-      expect(JSON.parse(body)).toHaveLength(50);
-    } finally {
-      ticking = false;
-    }
+    const { value: body, turns } = await countingLoopTurns(() => text(jsonArrayBody(Array.from({ length: 50 }, (_, i) => i), 5)));
+    expect(JSON.parse(body)).toHaveLength(50);
     expect(turns).toBeGreaterThan(1);
   });
 });

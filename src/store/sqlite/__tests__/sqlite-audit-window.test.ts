@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChain } from '../../../../test/support/audit-records.js';
+import { countingLoopTurns } from '../../../../test/support/loop-turns.js';
 import { openSqliteStore, type SqliteStore } from '../../index.js';
 
 /** Records one second apart from 2026-01-01T00:00:01Z (seq 1), so a window's seqs are known. */
@@ -21,19 +22,8 @@ describe('SQLite audit list over a full time window far below the head', () => {
 
   /** The list's answer, and how many turns the event loop took while it was read. */
   async function listCountingTurns(query: Parameters<SqliteStore['audit']['list']>[1]) {
-    let turns = 0;
-    let ticking = true;
-    const tick = () => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    try {
-      const records = await store.audit.list('acme', query);
-      return { seqs: records.map((record) => record.seq), turns };
-    } finally {
-      ticking = false;
-    }
+    const { value: records, turns } = await countingLoopTurns(() => store.audit.list('acme', query));
+    return { seqs: records.map((record) => record.seq), turns };
   }
 
   it('steps over the newer records a stretch at a time, the event loop free in between, with the answer one query gives', async () => {
