@@ -4,9 +4,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/auth/request-signature.js';
-import { createGraphqlRoute } from '../../src/graphql/index.js';
-import { createDomainDecider, createPolicyLookup } from '../../src/policies/index.js';
-import { startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+import { graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const SOURCE = 'Module acme.encoding.\n\nRule price given amount as Int, produce Int:\n  Return amount times 2.\n';
 
@@ -42,11 +40,7 @@ const ENCODINGS: ReadonlyArray<[string, string, (text: string) => Buffer]> = [
 let h: PoliciesHarness;
 
 beforeAll(async () => {
-  h = await startPoliciesHarness({
-    extraRoutes: ({ stack, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
-    ],
-  });
+  h = await startPoliciesHarness({ extraRoutes: graphqlRoutes });
 }, 60_000);
 
 afterAll(async () => {

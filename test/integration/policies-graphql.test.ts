@@ -2,10 +2,8 @@
 // createDomainDecider the domain queries, per tenant, with every decision audited and counted.
 // Real HTTP, Redis, worker threads and SQLite; needs `npx tsc -p tsconfig.json` first (threads).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphqlRoute } from '../../src/graphql/index.js';
 import { minuteOf } from '../../src/evaluation/index.js';
-import { createDomainDecider, createPolicyLookup } from '../../src/policies/index.js';
-import { startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+import { graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const LIFE_OVERRIDE = `Module insurance.life.
 
@@ -24,11 +22,7 @@ const applicant = { name: 'Ann', age: 61, smoker: true, bmi: 22.5, healthScore: 
 let h: PoliciesHarness;
 
 beforeAll(async () => {
-  h = await startPoliciesHarness({
-    extraRoutes: ({ stack, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
-    ],
-  });
+  h = await startPoliciesHarness({ extraRoutes: graphqlRoutes });
 }, 60_000);
 
 afterAll(async () => {

@@ -13,9 +13,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PolicyClient, PolicyResponse } from '../../src/client/index.js';
-import { createGraphqlRoute } from '../../src/graphql/index.js';
-import { createDomainDecider, createPolicyLookup, MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from '../../src/policies/index.js';
-import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from '../../src/policies/index.js';
+import { failure, graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const HUGE_MODULE = 'tenanta.huge';
 const VERSIONS = 40;
@@ -68,11 +67,7 @@ let bystander: PolicyClient;
 let firstOwnPage: number;
 
 beforeAll(async () => {
-  h = await startPoliciesHarness({
-    extraRoutes: ({ stack, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
-    ],
-  });
+  h = await startPoliciesHarness({ extraRoutes: graphqlRoutes });
   attacker = h.signed(h.tenants.a, 'MEMBER');
   attackerViewer = h.signed(h.tenants.a, 'VIEWER');
   bystander = h.signed(h.tenants.b, 'MEMBER');

@@ -4,10 +4,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicyClient, type EvaluationOutcome, type PolicyClient } from '../../src/client/index.js';
-import { createGraphqlRoute } from '../../src/graphql/index.js';
-import { createDomainDecider, createPolicyLookup } from '../../src/policies/index.js';
 import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
-import { failure, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
+import { failure, graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 
 const PRICING = `Module tenantb.pricing.
 
@@ -39,11 +37,7 @@ let attacker: PolicyClient;
 let bystander: PolicyClient;
 
 beforeAll(async () => {
-  h = await startPoliciesHarness({
-    extraRoutes: ({ stack, store, nonceGuard }) => [
-      createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
-    ],
-  });
+  h = await startPoliciesHarness({ extraRoutes: graphqlRoutes });
   attacker = h.signed(h.tenants.a, 'MEMBER');
   bystander = h.signed(h.tenants.b, 'MEMBER');
 }, 60_000);

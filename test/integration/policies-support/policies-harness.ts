@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
+import { createGraphqlRoute } from '../../../src/graphql/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type NonceGuard, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
@@ -18,6 +19,7 @@ import {
   type EvaluationDispatcher,
   type EvaluationWorker,
 } from '../../../src/jobs/index.js';
+import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type AuditRecord, type Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,
@@ -76,6 +78,11 @@ export interface PoliciesHarnessOptions {
   /** The clock of rollups, activations, audit records and idempotency; default the system clock. */
   now?: () => Date;
 }
+
+/** `extraRoutes` for the signed GraphQL endpoint over the harness's catalog and evaluation path. */
+export const graphqlRoutes: NonNullable<PoliciesHarnessOptions['extraRoutes']> = ({ stack, store, nonceGuard }) => [
+  createGraphqlRoute({ tenants: store.tenants, nonceGuard, policies: createPolicyLookup(stack.catalog), decide: createDomainDecider(stack.evaluation) }),
+];
 
 export async function startPoliciesHarness(options: PoliciesHarnessOptions = {}): Promise<PoliciesHarness> {
   const prefix = `test-${randomUUID()}`;
