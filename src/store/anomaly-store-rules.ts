@@ -1,5 +1,3 @@
-import { StoreArgumentError } from './errors.js';
-import { assertCount, assertPolicyName } from './policy-store-rules.js';
 import {
   ANOMALY_SEVERITIES,
   ANOMALY_STATUSES,
@@ -11,7 +9,9 @@ import {
   type AnomalyTransition,
   type AuditedAnomalyEntry,
   type StoredAnomaly,
-} from './ports.js';
+} from '../anomalies/index.js';
+import { assertCount, assertPolicyName } from './policy-store-rules.js';
+import { StoreArgumentError } from './store-argument-error.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for anomalies, so they refuse exactly the same input. */

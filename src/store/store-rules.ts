@@ -1,5 +1,11 @@
-import { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
-import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from './ports.js';
+import {
+  AuditBatchError,
+  AuditRecordCorruptError,
+  GENESIS_PREVIOUS_HASH,
+  type AuditQuery,
+  type AuditRecord,
+} from '../audit/index.js';
+import { StoreArgumentError } from './store-argument-error.js';
 
 /** Checks shared by both adapters so they accept and refuse exactly the same input. */
 

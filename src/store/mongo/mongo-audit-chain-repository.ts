@@ -1,6 +1,5 @@
 import type { Db, Filter } from 'mongodb';
-import { AuditRecordCorruptError } from '../errors.js';
-import type { AuditChainRepository, AuditRecord } from '../ports.js';
+import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord } from '../../audit/index.js';
 import {
   assertBatchExtends,
   assertBatchLinked,

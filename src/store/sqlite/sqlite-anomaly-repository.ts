@@ -1,4 +1,15 @@
 import type { Database } from 'better-sqlite3';
+import type {
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyStatus,
+  AnomalyTransition,
+  AnomalyType,
+  AnomalyVerification,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from '../../anomalies/index.js';
+import type { OwedAudit } from '../../audit/index.js';
 import {
   anomalyState,
   assertAnomalyKey,
@@ -13,17 +24,6 @@ import {
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
-import type {
-  AnomalyRepository,
-  AnomalyState,
-  AnomalyStatus,
-  AnomalyTransition,
-  AnomalyType,
-  AnomalyVerification,
-  AuditedAnomalyEntry,
-  OwedAudit,
-  StoredAnomaly,
-} from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
 
