@@ -1,4 +1,4 @@
-import type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from '../audit/index.js';
+import type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from '../audit/audit-outbox-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
 import { assertTenantId, compareText, normaliseInstant } from './store-rules.js';
 

@@ -1,12 +1,7 @@
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
-import {
-  PolicyLogError,
-  type AuditedRegistryEntry,
-  type PolicyActivation,
-  type PolicyModuleVersion,
-  type PolicyRuleQuery,
-} from '../policies/index.js';
-import type { RollupIncrement, RollupQuery, RollupScanQuery } from '../rollups/index.js';
+import { PolicyLogError } from '../policies/policy-log-error.js';
+import type { AuditedRegistryEntry, PolicyActivation, PolicyModuleVersion, PolicyRuleQuery } from '../policies/policy-store.js';
+import type { RollupIncrement, RollupQuery, RollupScanQuery } from '../rollups/rollup-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 

@@ -1,10 +1,5 @@
-import {
-  AuditBatchError,
-  AuditRecordCorruptError,
-  GENESIS_PREVIOUS_HASH,
-  type AuditQuery,
-  type AuditRecord,
-} from '../audit/index.js';
+import { AuditBatchError, AuditRecordCorruptError } from '../audit/audit-chain-errors.js';
+import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from '../audit/audit-chain-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
 
 /** Checks shared by both adapters so they accept and refuse exactly the same input. */

@@ -1,10 +1,11 @@
-import type { AnomalyRepository, AnomalySettingsRepository } from '../anomalies/index.js';
-import type { AuditChainRepository } from '../audit/index.js';
-import type { IdempotencyRepository } from '../idempotency/index.js';
-import type { PolicyRepository } from '../policies/index.js';
-import type { RollupRepository } from '../rollups/index.js';
-import type { TenantRepository } from '../tenants/index.js';
-import type { WorkflowRepository } from '../workflows/index.js';
+import type { AnomalySettingsRepository } from '../anomalies/anomaly-settings-store.js';
+import type { AnomalyRepository } from '../anomalies/anomaly-store.js';
+import type { AuditChainRepository } from '../audit/audit-chain-store.js';
+import type { IdempotencyRepository } from '../idempotency/idempotency-store.js';
+import type { PolicyRepository } from '../policies/policy-store.js';
+import type { RollupRepository } from '../rollups/rollup-store.js';
+import type { TenantRepository } from '../tenants/tenant-store.js';
+import type { WorkflowRepository } from '../workflows/workflow-store.js';
 
 /**
  * Everything a process needs from its store; one instance per process, provided by an adapter

@@ -1,4 +1,4 @@
-import type { WorkflowEvent, WorkflowRecord } from '../workflows/index.js';
+import type { WorkflowEvent, WorkflowRecord } from '../workflows/workflow-store.js';
 import { assertCount, assertPolicyName } from './policy-store-rules.js';
 import { StoreArgumentError } from './store-argument-error.js';
 import { normaliseInstant } from './store-rules.js';

@@ -6,7 +6,7 @@ import type {
   AnomalyVerification,
   AuditedAnomalyEntry,
   StoredAnomaly,
-} from '../../anomalies/index.js';
+} from '../../anomalies/anomaly-store.js';
 import {
   anomalyState,
   assertAnomalyKey,

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { AnomalySettingsRepository } from '../../anomalies/index.js';
+import type { AnomalySettingsRepository } from '../../anomalies/anomaly-settings-store.js';
 import { assertSettingsRecord } from '../anomaly-store-rules.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { isDuplicateKey } from './duplicate-key.js';

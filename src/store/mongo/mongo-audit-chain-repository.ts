@@ -1,5 +1,6 @@
 import type { Db, Filter } from 'mongodb';
-import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord } from '../../audit/index.js';
+import { AuditRecordCorruptError } from '../../audit/audit-chain-errors.js';
+import type { AuditChainRepository, AuditRecord } from '../../audit/audit-chain-store.js';
 import {
   assertBatchExtends,
   assertBatchLinked,

@@ -1,5 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
-import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../../audit/index.js';
+import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../../audit/audit-outbox-store.js';
 import { normaliseOwedAudit } from '../audit-outbox-rules.js';
 import { contiguousHead } from './contiguous-head.js';
 import { isDuplicateKey } from './duplicate-key.js';

@@ -1,12 +1,12 @@
 import type { Db, Filter } from 'mongodb';
-import type { OwedAudit } from '../../audit/index.js';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
 import type {
   AuditedRegistryEntry,
   PolicyActivation,
   PolicyModuleVersion,
   PolicyRepository,
   PolicyVersionEntry,
-} from '../../policies/index.js';
+} from '../../policies/policy-store.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
 import {
   assertActivation,

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { storedBytesOf, type UnfinishedWorkflow, type WorkflowEvent, type WorkflowRepository } from '../../workflows/index.js';
+import {
+  storedBytesOf,
+  type UnfinishedWorkflow,
+  type WorkflowEvent,
+  type WorkflowRepository,
+} from '../../workflows/workflow-store.js';
 import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';

@@ -1,15 +1,14 @@
 import type { Database } from 'better-sqlite3';
+import type { AnomalyStatus, AnomalyType } from '../../anomalies/anomaly-enums.js';
 import type {
   AnomalyRepository,
   AnomalyState,
-  AnomalyStatus,
   AnomalyTransition,
-  AnomalyType,
   AnomalyVerification,
   AuditedAnomalyEntry,
   StoredAnomaly,
-} from '../../anomalies/index.js';
-import type { OwedAudit } from '../../audit/index.js';
+} from '../../anomalies/anomaly-store.js';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
 import {
   anomalyState,
   assertAnomalyKey,

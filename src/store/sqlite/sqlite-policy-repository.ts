@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { OwedAudit } from '../../audit/index.js';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
 import type {
   AuditedRegistryEntry,
   PolicyActivation,
@@ -7,7 +7,7 @@ import type {
   PolicyModuleVersion,
   PolicyRepository,
   PolicyVersionEntry,
-} from '../../policies/index.js';
+} from '../../policies/policy-store.js';
 import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
 import {
   assertActivation,

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import type { AuditChainRepository } from '../../audit/index.js';
-import type { IdempotencyRepository } from '../../idempotency/index.js';
-import type { TenantRepository } from '../../tenants/index.js';
+import type { AuditChainRepository } from '../../audit/audit-chain-store.js';
+import type { IdempotencyRepository } from '../../idempotency/idempotency-store.js';
+import type { TenantRepository } from '../../tenants/tenant-store.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrate.js';
 import { createSqliteAnomalyRepository } from './sqlite-anomaly-repository.js';

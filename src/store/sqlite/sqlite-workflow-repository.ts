@@ -5,7 +5,7 @@ import {
   type WorkflowEvent,
   type WorkflowRepository,
   type WorkflowUsage,
-} from '../../workflows/index.js';
+} from '../../workflows/workflow-store.js';
 import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
