@@ -1,3 +1,4 @@
+/** A registered tenant; its signing secrets are kept beside it (`TenantRepository`). */
 export interface Tenant {
   tenantId: string;
   createdAt: string;
