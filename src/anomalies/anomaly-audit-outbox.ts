@@ -1,6 +1,6 @@
 import type { AuditOutbox } from '../audit/index.js';
-import type { AnomalyRepository, AuditedAnomalyEntry } from '../store/index.js';
 import { detectedEvent, DETECTOR_ACTOR, statusChangedEvent } from './anomaly-events.js';
+import type { AnomalyRepository, AuditedAnomalyEntry } from './anomaly-store.js';
 
 /**
  * The anomalies and their status logs as an audit outbox: every detection owes its

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
-import type { AnomalyKey, AnomalyObservation, RollupVersionKey, Store, StoredAnomaly } from '../store/index.js';
+import type { PolicyRepository } from '../policies/index.js';
+import type { RollupRepository, RollupVersionKey } from '../rollups/index.js';
 import { detectedRecordId } from './anomaly-audit-ids.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { detectedEvent, DETECTOR_ACTOR } from './anomaly-events.js';
 import type { AnomalySettings } from './anomaly-settings.js';
 import { isLive } from './anomaly-status-rules.js';
+import type { AnomalyKey, AnomalyObservation, AnomalyRepository, StoredAnomaly } from './anomaly-store.js';
 import { describeAnomaly } from './anomaly-texts.js';
 import type { Assessment, VersionEvidence } from './assessment.js';
 import { ASSESSORS } from './detection-rules.js';
@@ -54,7 +56,7 @@ export interface AnomalyDetector {
 }
 
 export interface AnomalyDetectorDeps {
-  store: Pick<Store, 'rollups' | 'policies' | 'anomalies'>;
+  store: { rollups: RollupRepository; policies: PolicyRepository; anomalies: AnomalyRepository };
   settings: Pick<AnomalySettings, 'effective'>;
   audit: Pick<AuditChainWriter, 'append'>;
   builtinModules: ReadonlySet<string>;

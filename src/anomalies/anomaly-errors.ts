@@ -1,5 +1,5 @@
 import { ClientError } from '../errors/index.js';
-import type { AnomalyStatus } from '../store/index.js';
+import type { AnomalyStatus } from './anomaly-enums.js';
 
 /** Stable codes of anomaly triage (`ERR_ANOMALY_*`). */
 export const AnomalyErrorCode = {

@@ -1,5 +1,6 @@
 import type { AuditEvent } from '../audit/index.js';
-import type { AnomalyState, AnomalyStatus, AnomalyVerification, StoredAnomaly } from '../store/index.js';
+import type { AnomalyStatus } from './anomaly-enums.js';
+import type { AnomalyState, AnomalyVerification, StoredAnomaly } from './anomaly-store.js';
 import { anomalyVersionId } from './anomaly-view.js';
 
 /** Audit event types of anomaly detection and triage. */

@@ -1,8 +1,8 @@
 import type { AuditChainWriter } from '../audit/index.js';
 import { listNames, listProblems } from '../errors/index.js';
-import type { AnomalySettingsRepository } from '../store/index.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { settingsChangedEvent } from './anomaly-events.js';
+import type { AnomalySettingsRepository } from './anomaly-settings-store.js';
 import {
   DETECTION_SETTING_BOUNDS,
   DETECTION_SETTING_NAMES,

@@ -1,4 +1,4 @@
-import type { AnomalyStatus } from '../store/index.js';
+import type { AnomalyStatus } from './anomaly-enums.js';
 
 /** Targets a PATCH may request from each status. VERIFYING leaves only through its verification job. */
 export const TRIAGE_TRANSITIONS: Readonly<Record<AnomalyStatus, readonly AnomalyStatus[]>> = {

@@ -1,7 +1,8 @@
 import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
-import type { AnomalyRepository, AnomalyState, AnomalyStatus, AnomalyType } from '../store/index.js';
+import type { AnomalyStatus, AnomalyType } from './anomaly-enums.js';
 import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
 import { TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
+import type { AnomalyRepository, AnomalyState } from './anomaly-store.js';
 import type { VerificationRequest } from './anomaly-verifier.js';
 import { detailView, listItemView, type AnomalyDetail, type AnomalyListItem } from './anomaly-view.js';
 import { createAuditedTransitions } from './audited-transitions.js';

@@ -1,7 +1,10 @@
 import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
-import type { AnomalyState, AnomalyStatus, AnomalyTransition, AnomalyVerification, Store } from '../store/index.js';
+import type { PolicyRepository } from '../policies/index.js';
+import type { RollupRepository } from '../rollups/index.js';
+import type { AnomalyStatus } from './anomaly-enums.js';
 import { VERIFIER_ACTOR } from './anomaly-events.js';
 import type { AnomalySettings } from './anomaly-settings.js';
+import type { AnomalyRepository, AnomalyState, AnomalyTransition, AnomalyVerification } from './anomaly-store.js';
 import type { VersionEvidence } from './assessment.js';
 import { createAuditedTransitions } from './audited-transitions.js';
 import { observationOf } from './anomaly-detector.js';
@@ -28,7 +31,7 @@ export interface AnomalyVerifier {
 }
 
 export interface AnomalyVerifierDeps {
-  store: Pick<Store, 'rollups' | 'policies' | 'anomalies'>;
+  store: { rollups: RollupRepository; policies: PolicyRepository; anomalies: AnomalyRepository };
   settings: Pick<AnomalySettings, 'effective'>;
   audit: Pick<AuditChainWriter, 'append'>;
   /** The claim this process stores status changes under (default: a new one); see audited-transitions.ts. */

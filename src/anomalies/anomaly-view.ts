@@ -1,4 +1,4 @@
-import type { AnomalyKey, AnomalyState } from '../store/index.js';
+import type { AnomalyKey, AnomalyState } from './anomaly-store.js';
 
 /** `<module>@<version>`, as policy ids and audit records spell a module version. */
 export function anomalyVersionId(key: Pick<AnomalyKey, 'policyModule' | 'version'>): string {

@@ -1,4 +1,5 @@
-import type { AnomalySeverity, AnomalyType, RollupTotals } from '../store/index.js';
+import type { RollupTotals } from '../rollups/index.js';
+import type { AnomalySeverity, AnomalyType } from './anomaly-enums.js';
 import type { DetectionSettings } from './detection-settings.js';
 
 /** The two periods compared: baseline [baselineStart, start), window [start, end]; ISO 8601 instants. */

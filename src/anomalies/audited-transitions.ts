@@ -1,7 +1,7 @@
 import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
-import type { AnomalyRepository, AnomalyState, AnomalyTransition } from '../store/index.js';
 import { statusChangedRecordId } from './anomaly-audit-ids.js';
 import { statusChangedEvent } from './anomaly-events.js';
+import type { AnomalyRepository, AnomalyState, AnomalyTransition } from './anomaly-store.js';
 
 /**
  * Status changes stored owing their ANOMALY_STATUS_CHANGED record, in the same insert: the record

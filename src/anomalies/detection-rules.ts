@@ -1,4 +1,5 @@
-import type { AnomalySeverity, AnomalyType, RollupTotals } from '../store/index.js';
+import type { RollupTotals } from '../rollups/index.js';
+import type { AnomalySeverity, AnomalyType } from './anomaly-enums.js';
 import type { Assessor, DetectionWindow } from './assessment.js';
 import { SLOWDOWN_SIGNIFICANCE } from './detection-settings.js';
 import { sampleMeanAndVariance, welchOneSided, wilsonLowerBound, type SampleMoments } from './statistics.js';

@@ -1,4 +1,5 @@
-import type { PolicyActivation, PolicyRepository, RollupRepository, RollupTotals, RollupVersionKey } from '../store/index.js';
+import type { PolicyActivation, PolicyRepository } from '../policies/index.js';
+import type { RollupRepository, RollupTotals, RollupVersionKey } from '../rollups/index.js';
 import type { DetectionWindow, VersionEvidence, VersionStanding } from './assessment.js';
 import type { DetectionSettings } from './detection-settings.js';
 import { TURN_EVERY, type TakeTurn } from './event-loop-turns.js';

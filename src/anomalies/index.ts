@@ -1,3 +1,24 @@
+export {
+  ANOMALY_SEVERITIES,
+  ANOMALY_STATUSES,
+  ANOMALY_TYPES,
+  type AnomalySeverity,
+  type AnomalyStatus,
+  type AnomalyType,
+} from './anomaly-enums.js';
+export type {
+  AnomalyKey,
+  AnomalyListQuery,
+  AnomalyObservation,
+  AnomalyPage,
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyTransition,
+  AnomalyVerification,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from './anomaly-store.js';
+export type { AnomalySettingsRecord, AnomalySettingsRepository } from './anomaly-settings-store.js';
 export type { Assessment, AnomalyDescription, DetectionWindow, VersionEvidence, VersionStanding } from './assessment.js';
 export {
   DEFAULT_DETECTION_SETTINGS,

@@ -1,4 +1,4 @@
-import type { RollupRepository } from '../store/index.js';
+import type { RollupRepository } from '../rollups/index.js';
 import { anomalyVersionId } from './anomaly-view.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RollupVersionKey } from '../store/index.js';
+import type { RollupVersionKey } from '../rollups/index.js';
 import { TURN_EVERY, type TakeTurn } from './event-loop-turns.js';
 
 /**

@@ -5,7 +5,7 @@ import type { ChainVerifier } from '../audit/index.js';
 import type { Principal, Role, TokenVerifier } from '../auth/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ServiceMetrics } from '../metrics/index.js';
-import type { Store } from '../store/ports.js';
+import type { Store } from '../store/index.js';
 import type { TenantRateLimiter } from './tenant-rate-limiter.js';
 
 /** What middleware leaves in `ctx.state` for the handlers after it. */

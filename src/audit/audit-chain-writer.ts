@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  GENESIS_PREVIOUS_HASH,
-  type AuditChainRepository,
-  type AuditRecord,
-  type ChainHead,
-} from '../store/index.js';
+import { GENESIS_PREVIOUS_HASH, type AuditChainRepository, type AuditRecord, type ChainHead } from './audit-chain-store.js';
 import { assertAuditTenantId, AuditEventError, normaliseAuditEvent, type AuditEvent, type NormalisedAuditEvent } from './audit-event.js';
 import { computeAuditHash } from './audit-hash.js';
 

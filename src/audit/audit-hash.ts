@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { AuditRecord } from '../store/index.js';
+import type { AuditRecord } from './audit-chain-store.js';
 
 /** Everything a record's hash covers: the record without `hash`. */
 export type AuditRecordContent = Omit<AuditRecord, 'hash'>;

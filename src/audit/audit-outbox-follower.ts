@@ -1,7 +1,8 @@
-import type { AuditChainRepository, AuditOutboxRepository, OwedAuditEntry } from '../store/index.js';
+import type { AuditChainRepository } from './audit-chain-store.js';
 import type { AuditChainWriter } from './audit-chain-writer.js';
 import type { AuditEvent } from './audit-event.js';
 import { claimFrom, hasTimeToWrite, type AuditOutboxLease } from './audit-outbox-lease.js';
+import type { AuditOutboxRepository, OwedAuditEntry } from './audit-outbox-store.js';
 
 /**
  * Writes the audit records that stored entries owe when their own write did not happen (the

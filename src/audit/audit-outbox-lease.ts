@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AuditClaim } from '../store/index.js';
+import type { AuditClaim } from './audit-outbox-store.js';
 
 /**
  * How long the writer that stored an entry owing its audit record (a deploy, a rollback, an

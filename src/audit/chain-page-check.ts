@@ -1,4 +1,4 @@
-import { GENESIS_PREVIOUS_HASH, type AuditRecord } from '../store/index.js';
+import { GENESIS_PREVIOUS_HASH, type AuditRecord } from './audit-chain-store.js';
 import { computeAuditHash } from './audit-hash.js';
 
 /** A point of a walk along a chain: the last record found intact. */

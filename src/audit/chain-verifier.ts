@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { DependencyUnavailableError } from '../errors/index.js';
-import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord, type ChainHead } from '../store/index.js';
+import { AuditRecordCorruptError } from './audit-chain-errors.js';
+import type { AuditChainRepository, AuditRecord, ChainHead } from './audit-chain-store.js';
 import { computeAuditHash } from './audit-hash.js';
 import { CHAIN_START, type ChainPosition, type PageCheck } from './chain-page-check.js';
 import { chainReport, walkChain, type ChainVerification, type PageChecker } from './verify-chain.js';

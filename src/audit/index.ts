@@ -33,7 +33,15 @@ export {
 } from './list-limits.js';
 export { createTenantTurns, type TenantTurns } from './tenant-turns.js';
 export { readAuditList } from './read-audit-list.js';
-export { GENESIS_PREVIOUS_HASH } from '../store/index.js';
+export {
+  GENESIS_PREVIOUS_HASH,
+  type AuditChainRepository,
+  type AuditQuery,
+  type AuditRecord,
+  type ChainHead,
+} from './audit-chain-store.js';
+export { AuditBatchError, AuditRecordCorruptError } from './audit-chain-errors.js';
+export type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from './audit-outbox-store.js';
 export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease.js';
 export { owedRecordId } from './owed-record-id.js';
 export { createOwedRecordWriter } from './owed-record-writer.js';

@@ -1,7 +1,7 @@
-import type { AuditClaim, AuditOutboxRepository, OwedAudit } from '../store/index.js';
 import type { AuditChainWriter } from './audit-chain-writer.js';
 import type { AuditEvent } from './audit-event.js';
 import { claimFrom, hasTimeToWrite, type AuditOutboxLease } from './audit-outbox-lease.js';
+import type { AuditClaim, AuditOutboxRepository, OwedAudit } from './audit-outbox-store.js';
 
 /**
  * The first attempt at an owed record, by the process that just stored the entry owing it (a

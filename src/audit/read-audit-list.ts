@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AuditChainRepository, AuditQuery, AuditRecord } from '../store/index.js';
+import type { AuditChainRepository, AuditQuery, AuditRecord } from './audit-chain-store.js';
 import { AUDIT_LIST_SLICE } from './list-limits.js';
 
 /**

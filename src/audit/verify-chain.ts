@@ -1,4 +1,5 @@
-import { AuditRecordCorruptError, type AuditChainRepository, type AuditRecord, type ChainHead } from '../store/index.js';
+import { AuditRecordCorruptError } from './audit-chain-errors.js';
+import type { AuditChainRepository, AuditRecord, ChainHead } from './audit-chain-store.js';
 import { CHAIN_START, checkChainPage, type ChainPosition, type PageCheck } from './chain-page-check.js';
 
 export interface VerifyChainProgress {

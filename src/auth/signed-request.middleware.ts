@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { TenantRepository } from '../store/ports.js';
 import { isValidTenantId } from '../kernel/index.js';
+import type { TenantRepository } from '../tenants/index.js';
 import { AuthErrorCode, AuthorizationError } from './auth-errors.js';
 import type { NonceGuard } from './nonce-guard.js';
 import type { AuthState, Principal } from './principal.js';

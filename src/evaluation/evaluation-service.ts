@@ -1,7 +1,7 @@
 import type { AuditChainWriter } from '../audit/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { CallerGone, EvaluationDispatcher } from '../jobs/index.js';
-import type { RollupRepository } from '../store/index.js';
+import type { RollupRepository } from '../rollups/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode } from './evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';

@@ -1,4 +1,4 @@
-import type { RollupIncrement, RollupRepository } from '../store/index.js';
+import type { RollupIncrement, RollupRepository } from '../rollups/index.js';
 
 /** One evaluation of a stored policy, as counted in its per-minute bucket. */
 export interface RollupSample {

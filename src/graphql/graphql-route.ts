@@ -2,7 +2,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import { errorEnvelope, isExposedError, type RouteModule } from '../api/index.js';
 import { createSignedRequestAuth, readRawBody, type NonceGuard, type SignedRequestState } from '../auth/index.js';
-import type { TenantRepository } from '../store/index.js';
+import type { TenantRepository } from '../tenants/index.js';
 import { createGraphqlHandler, type GraphqlEndpoint, type GraphqlRequest } from './create-graphql-handler.js';
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';

@@ -1,4 +1,4 @@
-import type { WorkflowRepository } from '../store/index.js';
+import type { WorkflowRepository } from '../workflows/index.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /** The workflow store, counting the events it appends by type (started, completed, failed, …). */

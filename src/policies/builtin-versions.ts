@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { FunctionSignature } from '../language/index.js';
-import type { PolicyFunctionSignature } from '../store/index.js';
 import type { BuiltinModule } from './builtin-library.js';
+import type { PolicyFunctionSignature } from './policy-store.js';
 
 /** A built-in module as version 0 of its name, visible to every tenant. */
 export interface BuiltinVersion {

@@ -52,3 +52,17 @@ export { createPolicyLookup, type PolicyLookup, type PolicyLookupPage, type Poli
 export { registryAuditOutbox } from './registry-audit-outbox.js';
 export { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
 export { createDomainDecider, type DomainDecider, type DomainDeciderOptions } from './domain-decider.js';
+export type {
+  AuditedRegistryEntry,
+  PolicyActivation,
+  PolicyActivationKind,
+  PolicyFunctionSignature,
+  PolicyModuleVersion,
+  PolicyRepository,
+  PolicyRuleEntry,
+  PolicyRulePage,
+  PolicyRuleQuery,
+  PolicyVersionEntry,
+  PolicyVersionPage,
+} from './policy-store.js';
+export { PolicyLogError } from './policy-log-error.js';

@@ -1,12 +1,6 @@
-import type {
-  AuditClaim,
-  OwedAudit,
-  PolicyActivation,
-  PolicyFunctionSignature,
-  PolicyModuleVersion,
-  PolicyRepository,
-} from '../store/index.js';
+import type { AuditClaim, OwedAudit } from '../audit/index.js';
 import { PolicyContentionError } from './policy-errors.js';
+import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository } from './policy-store.js';
 import { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
 
 /**

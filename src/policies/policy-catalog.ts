@@ -1,9 +1,21 @@
-import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditEvent, type AuditOutboxLease } from '../audit/index.js';
+import {
+  createOwedRecordWriter,
+  newAuditOutboxLease,
+  type AuditChainWriter,
+  type AuditClaim,
+  type AuditEvent,
+  type AuditOutboxLease,
+} from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
+import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
+import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
+import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
+import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
+import { deployedEvent, rolledBackEvent } from './policy-events.js';
+import { parsePolicyId, policyId, versionId } from './policy-id.js';
 import type {
-  AuditClaim,
   AuditedRegistryEntry,
   PolicyActivation,
   PolicyFunctionSignature,
@@ -11,13 +23,7 @@ import type {
   PolicyRepository,
   PolicyRuleEntry,
   PolicyVersionEntry,
-} from '../store/index.js';
-import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
-import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
-import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
-import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
-import { deployedEvent, rolledBackEvent } from './policy-events.js';
-import { parsePolicyId, policyId, versionId } from './policy-id.js';
+} from './policy-store.js';
 import { createSourceTranslator, type SourceFormatter } from './source-translator.js';
 import type { VersionResolver } from './version-resolver.js';
 

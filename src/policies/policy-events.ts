@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../audit/index.js';
-import type { PolicyActivation, PolicyModuleVersion } from '../store/index.js';
 import { versionId } from './policy-id.js';
+import type { PolicyActivation, PolicyModuleVersion } from './policy-store.js';
 
 /** Audit event types of the registry (interface spec, Events). */
 export const POLICY_DEPLOYED = 'POLICY_DEPLOYED';

@@ -1,6 +1,6 @@
 import type { AuditOutbox } from '../audit/index.js';
-import type { AuditedRegistryEntry, PolicyRepository } from '../store/index.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
+import type { AuditedRegistryEntry, PolicyRepository } from './policy-store.js';
 
 /**
  * The registry as an audit outbox: deployed versions owe their POLICY_DEPLOYED record, rollback

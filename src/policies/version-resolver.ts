@@ -1,10 +1,10 @@
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from '../evaluation/index.js';
 import { LRUCache } from 'lru-cache';
-import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from '../store/index.js';
 import type { ActivationNotices } from './activation-notices.js';
 import { initialVersion, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { versionId } from './policy-id.js';
+import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from './policy-store.js';
 
 export interface VersionResolverDeps {
   policies: PolicyRepository;

@@ -1,17 +1,15 @@
-import { StoreArgumentError } from './errors.js';
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, ANOMALY_TYPES } from '../anomalies/anomaly-enums.js';
+import type { AnomalySettingsRecord } from '../anomalies/anomaly-settings-store.js';
+import type {
+  AnomalyKey,
+  AnomalyListQuery,
+  AnomalyState,
+  AnomalyTransition,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from '../anomalies/anomaly-store.js';
 import { assertCount, assertPolicyName } from './policy-store-rules.js';
-import {
-  ANOMALY_SEVERITIES,
-  ANOMALY_STATUSES,
-  ANOMALY_TYPES,
-  type AnomalyKey,
-  type AnomalyListQuery,
-  type AnomalySettingsRecord,
-  type AnomalyState,
-  type AnomalyTransition,
-  type AuditedAnomalyEntry,
-  type StoredAnomaly,
-} from './ports.js';
+import { StoreArgumentError } from './store-argument-error.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for anomalies, so they refuse exactly the same input. */

@@ -1,5 +1,5 @@
-import { StoreArgumentError } from './errors.js';
-import type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from './ports.js';
+import type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from '../audit/audit-outbox-store.js';
+import { StoreArgumentError } from './store-argument-error.js';
 import { assertTenantId, compareText, normaliseInstant } from './store-rules.js';
 
 /**

@@ -1,12 +1,10 @@
 import { openMongoStore, type MongoTimeouts } from './mongo/index.js';
-import type { Store } from './ports.js';
 import { openSqliteStore } from './sqlite/index.js';
+import type { Store } from './store.js';
 
-export * from './ports.js';
-export { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
-export { PolicyLogError } from './policy-log-error.js';
+export type { Store } from './store.js';
+export { StoreArgumentError } from './store-argument-error.js';
 export { isStoreUnreachable } from './store-unreachable.js';
-export { storedBytesOf } from './workflow-store-rules.js';
 export { openSqliteStore, migrate, MigrationError, MIGRATIONS, type SqliteStore } from './sqlite/index.js';
 export { openMongoStore, DEFAULT_MONGODB_DATABASE, COLLECTIONS, type MongoStore, type MongoTimeouts } from './mongo/index.js';
 

@@ -1,15 +1,8 @@
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
-import { StoreArgumentError } from './errors.js';
-import { PolicyLogError } from './policy-log-error.js';
-import type {
-  AuditedRegistryEntry,
-  PolicyActivation,
-  PolicyModuleVersion,
-  PolicyRuleQuery,
-  RollupIncrement,
-  RollupQuery,
-  RollupScanQuery,
-} from './ports.js';
+import { PolicyLogError } from '../policies/policy-log-error.js';
+import type { AuditedRegistryEntry, PolicyActivation, PolicyModuleVersion, PolicyRuleQuery } from '../policies/policy-store.js';
+import type { RollupIncrement, RollupQuery, RollupScanQuery } from '../rollups/rollup-store.js';
+import { StoreArgumentError } from './store-argument-error.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for policies and rollups, so they refuse exactly the same input. */

@@ -1,5 +1,6 @@
-import { AuditBatchError, AuditRecordCorruptError, StoreArgumentError } from './errors.js';
-import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from './ports.js';
+import { AuditBatchError, AuditRecordCorruptError } from '../audit/audit-chain-errors.js';
+import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from '../audit/audit-chain-store.js';
+import { StoreArgumentError } from './store-argument-error.js';
 
 /** Checks shared by both adapters so they accept and refuse exactly the same input. */
 

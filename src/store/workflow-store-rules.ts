@@ -1,6 +1,6 @@
-import { StoreArgumentError } from './errors.js';
+import type { WorkflowEvent, WorkflowRecord } from '../workflows/workflow-store.js';
 import { assertCount, assertPolicyName } from './policy-store-rules.js';
-import type { WorkflowEvent, WorkflowRecord } from './ports.js';
+import { StoreArgumentError } from './store-argument-error.js';
 import { normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for workflows, so they refuse exactly the same input. */
@@ -44,9 +44,4 @@ export function assertWorkflowEvents(events: readonly WorkflowEvent[]): void {
 export function assertUnfinishedPage(afterWorkflowId: string | null, limit: number): void {
   if (afterWorkflowId !== null && !isWorkflowId(afterWorkflowId)) throw new StoreArgumentError('afterWorkflowId must be a workflow id or null');
   assertCount(limit, 'limit', 1);
-}
-
-/** What a stored context or event payload counts against its tenant's stored bytes: its JSON text in UTF-8. */
-export function storedBytesOf(json: string): number {
-  return Buffer.byteLength(json, 'utf8');
 }

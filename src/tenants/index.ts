@@ -6,3 +6,4 @@ export {
   type TenantService,
   type TenantServiceOptions,
 } from './tenant-service.js';
+export type { SigningSecret, Tenant, TenantRepository } from './tenant-store.js';

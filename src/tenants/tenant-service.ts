@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isValidTenantId } from '../kernel/index.js';
-import type { SigningSecret, Tenant, TenantRepository } from '../store/ports.js';
 import { InvalidTenantIdError, TenantExistsError, TenantSecretsChangedError, UnknownTenantError } from './tenant-errors.js';
+import type { SigningSecret, Tenant, TenantRepository } from './tenant-store.js';
 
 export interface TenantRegistration {
   tenant: Tenant;

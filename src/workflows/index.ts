@@ -1,3 +1,11 @@
+export {
+  storedBytesOf,
+  type UnfinishedWorkflow,
+  type WorkflowEvent,
+  type WorkflowRecord,
+  type WorkflowRepository,
+  type WorkflowUsage,
+} from './workflow-store.js';
 export { WorkflowEventType, type WorkflowEventTypeValue } from './workflow-events.js';
 export { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 export { isTerminal, replay, WORKFLOW_STATUSES, type StepState, type StepStatus, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';

@@ -1,6 +1,6 @@
 import type { EvaluationService } from '../evaluation/index.js';
-import type { WorkflowRecord } from '../store/index.js';
 import type { StepEvaluation } from './workflow-runner.js';
+import type { WorkflowRecord } from './workflow-store.js';
 
 /**
  * A step's rule, evaluated like any stored policy of the pinned version (audited as

@@ -1,6 +1,6 @@
 import type { WorkflowSignature } from '../language/index.js';
-import type { WorkflowEvent } from '../store/index.js';
 import { WorkflowEventType as E } from './workflow-events.js';
+import type { WorkflowEvent } from './workflow-store.js';
 
 export const WORKFLOW_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];

@@ -1,5 +1,5 @@
-import type { WorkflowEvent, WorkflowRepository } from '../store/index.js';
 import { isTerminalEvent, WorkflowEventType as E } from './workflow-events.js';
+import type { WorkflowEvent, WorkflowRepository } from './workflow-store.js';
 
 export interface WorkflowResumerDeps {
   workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'get'>;

@@ -1,8 +1,8 @@
 import { MAX_WITHIN_MINUTES, type WorkflowSignature } from '../language/index.js';
-import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from '../store/index.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
 import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
+import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 
 /** A step rule's answer: its Bool result, or why it could not give one. */
 export type StepEvaluation = { ok: true; result: boolean; executionTimeMs: number } | { ok: false; error: string; executionTimeMs: number };

@@ -4,11 +4,11 @@ import { listNames } from '../errors/index.js';
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
-import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from '../store/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { WorkflowEventType as E } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
+import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
 
 /**
  * The most events one read returns (a page of the log): some 50 KB of JSON, built on the API's

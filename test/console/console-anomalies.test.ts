@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AnomalyType, StoredAnomaly } from '../../src/store/index.js';
+import type { AnomalyType, StoredAnomaly } from '../../src/anomalies/index.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/api/routes/console.js';
 import { describeWithChromium, seedAnomalies, type BearerCall } from '../support/index.js';
 import { closeConsoleSuite, DESKTOP, fitsWidth, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, signIn, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';

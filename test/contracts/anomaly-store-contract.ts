@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  StoreArgumentError,
-  type AnomalyKey,
-  type AnomalyObservation,
-  type AnomalyRepository,
-  type AnomalyTransition,
-  type OwedAudit,
-  type Store,
-  type StoredAnomaly,
-} from '../../src/store/index.js';
+import type {
+  AnomalyKey,
+  AnomalyObservation,
+  AnomalyRepository,
+  AnomalyTransition,
+  StoredAnomaly,
+} from '../../src/anomalies/index.js';
+import type { OwedAudit } from '../../src/audit/index.js';
+import { StoreArgumentError, type Store } from '../../src/store/index.js';
 import type { StoreTarget } from '../support/store-targets.js';
 
 const KEY: AnomalyKey = { type: 'HIGH_FAILURE_RATE', policyModule: 'lending.loan', policyFunction: 'eligible', version: 3 };

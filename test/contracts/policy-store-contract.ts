@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { activateModuleVersion, deployModuleVersion, moduleState } from '../../src/policies/module-version-log.js';
+import type { OwedAudit } from '../../src/audit/index.js';
 import {
   PolicyLogError,
-  StoreArgumentError,
   type AuditedRegistryEntry,
-  type OwedAudit,
   type PolicyActivation,
   type PolicyModuleVersion,
   type PolicyRepository,
-  type RollupIncrement,
-  type Store,
-} from '../../src/store/index.js';
+} from '../../src/policies/index.js';
+import { activateModuleVersion, deployModuleVersion, moduleState } from '../../src/policies/module-version-log.js';
+import type { RollupIncrement } from '../../src/rollups/index.js';
+import { StoreArgumentError, type Store } from '../../src/store/index.js';
 import type { StoreTarget } from '../support/store-targets.js';
 
 let tenantCounter = 0;

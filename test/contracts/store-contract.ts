@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditChainWriter, verifyChain } from '../../src/audit/index.js';
 import {
   AuditBatchError,
+  createAuditChainWriter,
   GENESIS_PREVIOUS_HASH,
-  StoreArgumentError,
+  verifyChain,
   type AuditRecord,
   type ChainHead,
-  type IdempotencyRecord,
-  type Store,
-} from '../../src/store/index.js';
+} from '../../src/audit/index.js';
+import type { IdempotencyRecord } from '../../src/idempotency/index.js';
+import { StoreArgumentError, type Store } from '../../src/store/index.js';
 import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
 import type { StoreTarget } from '../support/store-targets.js';
 import { runAnomalyStoreContract } from './anomaly-store-contract.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StoreArgumentError, type Store, type WorkflowEvent, type WorkflowRecord } from '../../src/store/index.js';
+import { StoreArgumentError, type Store } from '../../src/store/index.js';
+import type { WorkflowEvent, WorkflowRecord } from '../../src/workflows/index.js';
 import type { StoreTarget } from '../support/store-targets.js';
 
 function record(workflowId: string, spec: Partial<WorkflowRecord> = {}): WorkflowRecord {

@@ -8,8 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnomalyType, StoredAnomaly } from '../../src/anomalies/index.js';
 import { createJwtKeyRing } from '../../src/auth/index.js';
-import { openMongoStore, openSqliteStore, type AnomalyType, type Store, type StoredAnomaly } from '../../src/store/index.js';
+import { openMongoStore, openSqliteStore, type Store } from '../../src/store/index.js';
 import {
   assertServiceBuilt,
   createBearerCaller,

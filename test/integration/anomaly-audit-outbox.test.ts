@@ -15,8 +15,10 @@ import {
   detectedRecordId,
   statusChangedRecordId,
   type AnomalyDetector,
+  type AnomalyRepository,
   type AnomalyTriage,
   type AnomalyVerifier,
+  type StoredAnomaly,
   type VerificationRequest,
 } from '../../src/anomalies/index.js';
 import { createAnomalyRoutes } from '../../src/api/index.js';
@@ -25,12 +27,15 @@ import {
   createAuditOutboxFollower,
   newAuditOutboxLease,
   verifyChain,
+  type AuditChainRepository,
   type AuditChainWriter,
   type AuditOutboxFollower,
+  type AuditRecord,
 } from '../../src/audit/index.js';
 import type { JwtKeyRing } from '../../src/auth/index.js';
 import { deployedRecordId, registryAuditOutbox } from '../../src/policies/index.js';
-import type { AnomalyRepository, AuditChainRepository, AuditRecord, RollupIncrement, Store, StoredAnomaly } from '../../src/store/index.js';
+import type { RollupIncrement } from '../../src/rollups/index.js';
+import type { Store } from '../../src/store/index.js';
 import {
   auditFailing,
   connectRedis,

@@ -3,7 +3,9 @@
 // never updated but for its audit mark (whoever finds it without its anomaly completes it), and its
 // verification, which only the verification job writes, while detections update the observation.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openMongoStore, type AnomalyObservation, type MongoStore, type OwedAudit, type StoredAnomaly } from '../../src/store/index.js';
+import type { AnomalyObservation, StoredAnomaly } from '../../src/anomalies/index.js';
+import type { OwedAudit } from '../../src/audit/index.js';
+import { openMongoStore, type MongoStore } from '../../src/store/index.js';
 import { describeWithMongo, dropMongoDatabase, uniqueDatabaseName } from '../support/index.js';
 
 const KEY = { type: 'HIGH_FAILURE_RATE', policyModule: 'acme.claims', policyFunction: 'assess', version: 1 } as const;

@@ -5,10 +5,11 @@ import {
   createChainPageThreads,
   createChainVerifier,
   verifyChain,
+  type AuditRecord,
   type ChainPageThreads,
   type ChainVerifier,
 } from '../../src/audit/index.js';
-import type { AuditRecord, Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuditChainWriter } from '../../src/audit/index.js';
-import type { AuditRecord, SqliteStore } from '../../src/store/index.js';
+import { createAuditChainWriter, type AuditRecord } from '../../src/audit/index.js';
+import type { SqliteStore } from '../../src/store/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
 
 const BASE = Date.UTC(2026, 0, 1, 0, 0, 0);

@@ -9,8 +9,10 @@ import {
   createAuditOutboxFollower,
   newAuditOutboxLease,
   verifyChain,
+  type AuditChainRepository,
   type AuditChainWriter,
   type AuditOutboxFollower,
+  type AuditRecord,
 } from '../../src/audit/index.js';
 import type { CompileOutcome } from '../../src/engine/index.js';
 import {
@@ -21,8 +23,9 @@ import {
   registryAuditOutbox,
   rolledBackRecordId,
   type PolicyCatalog,
+  type PolicyRepository,
 } from '../../src/policies/index.js';
-import type { AuditChainRepository, AuditRecord, PolicyRepository, Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
 import { auditFailing, InjectedFailure, testClock } from '../support/outbox-faults.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';

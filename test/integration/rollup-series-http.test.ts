@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerSchemas, ROLLUPS_ROUTE } from '../../src/api/index.js';
 import type { Role } from '../../src/auth/index.js';
-import type { RollupIncrement, Store } from '../../src/store/index.js';
+import type { RollupIncrement } from '../../src/rollups/index.js';
+import type { Store } from '../../src/store/index.js';
 import {
   connectRedis,
   createBearerCaller,

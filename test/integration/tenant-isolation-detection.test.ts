@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnomalyPageView, TenantDetection } from '../../src/anomalies/index.js';
 import type { PolicyClient } from '../../src/client/index.js';
-import type { RollupIncrement } from '../../src/store/index.js';
+import type { RollupIncrement } from '../../src/rollups/index.js';
 import { startAnomaliesHarness, type AnomaliesHarness } from './anomalies-support/anomalies-harness.js';
 import { failure } from './policies-support/policies-harness.js';
 

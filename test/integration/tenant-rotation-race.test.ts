@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store, TenantRepository } from '../../src/store/index.js';
-import { createTenantService, TenantSecretsChangedError } from '../../src/tenants/index.js';
+import type { Store } from '../../src/store/index.js';
+import { createTenantService, TenantSecretsChangedError, type TenantRepository } from '../../src/tenants/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
 

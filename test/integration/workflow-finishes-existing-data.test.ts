@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, openSqliteStore } from '../../src/store/index.js';
+import { migrate, MIGRATIONS, openSqliteStore } from '../../src/store/index.js';
 import { describeWithMongo, mongoTarget } from '../support/index.js';
 
 const STARTED = '2026-05-01T10:00:00.000Z';

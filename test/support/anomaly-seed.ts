@@ -2,8 +2,9 @@
 // (status OPEN) and its ANOMALY_DETECTED audit record, without the traffic it takes to detect one.
 import { randomUUID } from 'node:crypto';
 import { detectedEvent, DETECTOR_ACTOR } from '../../src/anomalies/anomaly-events.js';
+import type { AnomalyKey, StoredAnomaly } from '../../src/anomalies/index.js';
 import { createAuditChainWriter } from '../../src/audit/index.js';
-import type { AnomalyKey, Store, StoredAnomaly } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
 
 export interface AnomalySeed extends AnomalyKey {
   /** Default: a few words naming the key. */

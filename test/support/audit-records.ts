@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { computeAuditHash } from '../../src/audit/index.js';
-import { GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from '../../src/store/index.js';
+import { computeAuditHash, GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from '../../src/audit/index.js';
 
 export interface RecordSpec {
   eventType?: string;

@@ -1,4 +1,4 @@
-import type { AuditChainRepository } from '../../src/store/index.js';
+import type { AuditChainRepository } from '../../src/audit/index.js';
 
 /**
  * What the audit outbox tests inject: one clock for every process in a test (so a claim ends

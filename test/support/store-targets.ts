@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import type { AuditRecord } from '../../src/audit/index.js';
 import {
   COLLECTIONS,
   openMongoStore,
   openSqliteStore,
-  type AuditRecord,
   type MongoStore,
   type SqliteStore,
   type Store,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAuditChainWriter, type AuditChainWriter } from '../../audit/index.js';
-import { openSqliteStore, type RollupIncrement, type SqliteStore } from '../../store/index.js';
+import type { RollupIncrement } from '../../rollups/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import { createAnomalyDetector, type AnomalyDetector } from '../anomaly-detector.js';
 import { ANOMALY_DETECTED } from '../anomaly-events.js';
 import { createAnomalySettings } from '../anomaly-settings.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RollupTotals } from '../../store/index.js';
+import type { RollupTotals } from '../../rollups/index.js';
 import type { DetectionWindow, VersionEvidence } from '../assessment.js';
 import { describeAnomaly } from '../anomaly-texts.js';
 import { assessHighFailureRate, assessPerformanceDegradation, assessZombieVersion, severityOf, SLOWDOWN_SEVERITY } from '../detection-rules.js';

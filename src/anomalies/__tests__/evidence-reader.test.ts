@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openSqliteStore, type PolicyActivation, type RollupIncrement } from '../../store/index.js';
+import type { PolicyActivation } from '../../policies/index.js';
+import type { RollupIncrement } from '../../rollups/index.js';
+import { openSqliteStore } from '../../store/index.js';
 import { detectionWindow, readRoundEvidence, readVersionEvidence, versionStanding } from '../evidence-reader.js';
 
 function activation(seq: number, version: number, occurredAt: string): PolicyActivation {

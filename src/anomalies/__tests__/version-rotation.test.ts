@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RollupVersionKey } from '../../store/index.js';
+import type { RollupVersionKey } from '../../rollups/index.js';
 import { pickInRotation } from '../version-rotation.js';
 
 const turn = async () => {};

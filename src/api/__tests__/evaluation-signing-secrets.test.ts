@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SigningSecret } from '../../store/index.js';
+import type { SigningSecret } from '../../tenants/index.js';
 import { createSigningSecretCache } from '../routes/evaluation-signing-secrets.js';
 
 const secret = (version: number): SigningSecret => ({ version, secret: `s${version}`, createdAt: '2026-01-01T00:00:00.000Z' });

@@ -1,8 +1,7 @@
 // The OpenAPI document's answer of POST /api/v1/workflows is what starting a workflow answers: the
 // new workflow's id (201 `{workflowId}`), not its state, which GET /api/v1/workflows/{id} replays.
 import { describe, expect, it } from 'vitest';
-import type { WorkflowRepository } from '../../store/index.js';
-import { createWorkflowService } from '../../workflows/index.js';
+import { createWorkflowService, type WorkflowRepository } from '../../workflows/index.js';
 import { API_OPERATIONS } from '../openapi/api-operations.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../store/index.js';
+import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../idempotency/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import {
+  ANOMALY_TYPES,
   AnomalyError,
   AnomalyErrorCode,
   TRIAGE_TARGETS,
   type AnomalySettings,
   type AnomalyTriage,
+  type AnomalyType,
   type TriageTarget,
 } from '../../anomalies/index.js';
 import { listNames } from '../../errors/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
-import { ANOMALY_TYPES, type AnomalyType } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';

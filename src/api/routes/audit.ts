@@ -8,11 +8,12 @@ import {
   auditListCost,
   createTenantTurns,
   readAuditList,
+  type AuditQuery,
+  type AuditRecord,
 } from '../../audit/index.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
-import type { AuditQuery, AuditRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';

@@ -1,4 +1,4 @@
-import type { SigningSecret, TenantRepository } from '../../store/index.js';
+import type { SigningSecret, TenantRepository } from '../../tenants/index.js';
 
 export interface SigningSecretCacheOptions {
   /** How long a tenant's secrets are reused; default 1000 ms. */

@@ -1,5 +1,5 @@
 import { createSignedRequestAuth, type NonceGuard, type Role } from '../../auth/index.js';
-import type { TenantRepository } from '../../store/index.js';
+import type { TenantRepository } from '../../tenants/index.js';
 import type { AppContext, AppDeps, AppMiddleware, RouteKit } from '../app-types.js';
 import { createEvaluationBearerCheck } from './evaluation-bearer.js';
 

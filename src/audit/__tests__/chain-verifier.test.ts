@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../test/support/audit-records.js';
 import { DependencyUnavailableError } from '../../errors/index.js';
-import { openSqliteStore, type AuditRecord, type SqliteStore } from '../../store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
+import type { AuditRecord } from '../audit-chain-store.js';
 import { checkChainPage, type ChainPosition } from '../chain-page-check.js';
 import { createChainVerifier, verifyChain, type ChainVerifier, type ChainVerifierOptions } from '../index.js';
 

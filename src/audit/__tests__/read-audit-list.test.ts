@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../test/support/audit-records.js';
-import { openSqliteStore, type AuditQuery, type AuditRecord, type SqliteStore } from '../../store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
+import type { AuditQuery, AuditRecord } from '../audit-chain-store.js';
 import { AUDIT_LIST_SLICE, readAuditList } from '../index.js';
 
 describe('readAuditList', () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type AuditChainRepository, type SqliteStore } from '../../store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
+import type { AuditChainRepository } from '../audit-chain-store.js';
 import { createAuditChainWriter, verifyChain, type VerifyChainProgress } from '../index.js';
 
 describe('verifyChain', () => {

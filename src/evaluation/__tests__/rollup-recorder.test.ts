@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RollupIncrement, RollupRepository } from '../../store/index.js';
+import type { RollupIncrement, RollupRepository } from '../../rollups/index.js';
 import { createRollupRecorder, minuteOf } from '../rollup-recorder.js';
 
 /** Records what the recorder writes; `failFor` makes one tenant's writes fail. */

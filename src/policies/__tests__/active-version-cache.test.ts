@@ -3,10 +3,11 @@ import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../../test/support/test-redis.js';
 import type { CompileOutcome } from '../../engine/index.js';
-import { openSqliteStore, type PolicyRepository, type Store } from '../../store/index.js';
+import { openSqliteStore, type Store } from '../../store/index.js';
 import { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from '../activation-notices.js';
 import { createBuiltinVersions } from '../builtin-versions.js';
 import { createPolicyCatalog } from '../policy-catalog.js';
+import type { PolicyRepository } from '../policy-store.js';
 import { createVersionResolver, type VersionResolverDeps } from '../version-resolver.js';
 
 const closers: Array<() => Promise<unknown>> = [];

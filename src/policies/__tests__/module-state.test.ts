@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyActivation } from '../../store/index.js';
 import { moduleState } from '../module-version-log.js';
+import type { PolicyActivation } from '../policy-store.js';
 
 const activation = (seq: number, version: number, previousVersion: number | null): PolicyActivation => ({
   policyModule: 'm.x',

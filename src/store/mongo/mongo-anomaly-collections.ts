@@ -1,5 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
-import type { AnomalyStatus, AnomalyType } from '../ports.js';
+import type { AnomalyStatus, AnomalyType } from '../../anomalies/anomaly-enums.js';
 import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
 /** Collections of anomalies, their detections, their status changes and the tenants' detection settings. */

@@ -1,4 +1,12 @@
 import type { Db, Filter } from 'mongodb';
+import type {
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyTransition,
+  AnomalyVerification,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from '../../anomalies/anomaly-store.js';
 import {
   anomalyState,
   assertAnomalyKey,
@@ -13,14 +21,6 @@ import {
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
-import type {
-  AnomalyRepository,
-  AnomalyState,
-  AnomalyTransition,
-  AnomalyVerification,
-  AuditedAnomalyEntry,
-  StoredAnomaly,
-} from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { contiguousHead } from './contiguous-head.js';
 import { isDuplicateKey } from './duplicate-key.js';

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
+import type { AnomalySettingsRepository } from '../../anomalies/anomaly-settings-store.js';
 import { assertSettingsRecord } from '../anomaly-store-rules.js';
-import type { AnomalySettingsRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { ANOMALY_COLLECTIONS, type AnomalySettingsDocument } from './mongo-anomaly-collections.js';

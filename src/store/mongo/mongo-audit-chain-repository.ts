@@ -1,6 +1,6 @@
 import type { Db, Filter } from 'mongodb';
-import { AuditRecordCorruptError } from '../errors.js';
-import type { AuditChainRepository, AuditRecord } from '../ports.js';
+import { AuditRecordCorruptError } from '../../audit/audit-chain-errors.js';
+import type { AuditChainRepository, AuditRecord } from '../../audit/audit-chain-store.js';
 import {
   assertBatchExtends,
   assertBatchLinked,

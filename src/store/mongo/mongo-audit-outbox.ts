@@ -1,6 +1,6 @@
 import type { Db, IndexDescription } from 'mongodb';
+import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../../audit/audit-outbox-store.js';
 import { normaliseOwedAudit } from '../audit-outbox-rules.js';
-import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../ports.js';
 import { contiguousHead } from './contiguous-head.js';
 import { isDuplicateKey } from './duplicate-key.js';
 

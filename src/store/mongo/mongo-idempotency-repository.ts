@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { IdempotencyRepository } from '../ports.js';
+import type { IdempotencyRepository } from '../../idempotency/idempotency-store.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { COLLECTIONS, type IdempotencyDocument } from './collections.js';
 import { isDuplicateKey } from './duplicate-key.js';

@@ -1,5 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
-import type { PolicyActivationKind, PolicyFunctionSignature } from '../ports.js';
+import type { PolicyActivationKind, PolicyFunctionSignature } from '../../policies/policy-store.js';
 import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
 /** Collections of the policy registry and its rollups, and their document shapes. */

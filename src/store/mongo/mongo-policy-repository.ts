@@ -1,6 +1,13 @@
 import type { Db, Filter } from 'mongodb';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
+import type {
+  AuditedRegistryEntry,
+  PolicyActivation,
+  PolicyModuleVersion,
+  PolicyRepository,
+  PolicyVersionEntry,
+} from '../../policies/policy-store.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
-import type { AuditedRegistryEntry, OwedAudit, PolicyActivation, PolicyModuleVersion, PolicyRepository, PolicyVersionEntry } from '../ports.js';
 import {
   assertActivation,
   assertActivationExtends,

@@ -1,5 +1,5 @@
 import type { Collection, Filter } from 'mongodb';
-import type { PolicyRuleEntry, PolicyRulePage, PolicyRuleQuery } from '../ports.js';
+import type { PolicyRuleEntry, PolicyRulePage, PolicyRuleQuery } from '../../policies/policy-store.js';
 import { policyDocumentId, type PolicyVersionDocument } from './mongo-policy-collections.js';
 import type { CountedVersion, RuleCounts } from './mongo-rule-counts.js';
 

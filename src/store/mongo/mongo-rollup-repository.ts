@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
-import type { RollupBucket, RollupIncrement, RollupRepository, RollupTotals } from '../ports.js';
+import type { RollupBucket, RollupIncrement, RollupRepository, RollupTotals } from '../../rollups/rollup-store.js';
 import {
   compareBuckets,
   mergeIncrements,

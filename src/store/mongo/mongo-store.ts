@@ -1,5 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
-import type { Store } from '../ports.js';
+import type { Store } from '../store.js';
 import { ensureIndexes } from './collections.js';
 import { ensureAnomalyIndexes } from './mongo-anomaly-collections.js';
 import { createMongoAnomalyRepository } from './mongo-anomaly-repository.js';

@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb';
-import type { SigningSecret, TenantRepository } from '../ports.js';
+import type { SigningSecret, TenantRepository } from '../../tenants/tenant-store.js';
 import { assertTenantId } from '../store-rules.js';
 import { COLLECTIONS, type SecretDocument, type TenantDocument } from './collections.js';
 

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import { StoreArgumentError } from '../errors.js';
-import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRepository } from '../ports.js';
+import {
+  storedBytesOf,
+  type UnfinishedWorkflow,
+  type WorkflowEvent,
+  type WorkflowRepository,
+} from '../../workflows/workflow-store.js';
+import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, storedBytesOf } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
 import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
 import {
   WORKFLOW_COLLECTIONS,

@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import type { WorkflowUsage } from '../ports.js';
+import type { WorkflowUsage } from '../../workflows/workflow-store.js';
 import type { WorkflowUsageDocument } from './mongo-workflow-collections.js';
 
 /** What one write adds to its tenant's counters. */

@@ -1,4 +1,14 @@
 import type { Database } from 'better-sqlite3';
+import type { AnomalyStatus, AnomalyType } from '../../anomalies/anomaly-enums.js';
+import type {
+  AnomalyRepository,
+  AnomalyState,
+  AnomalyTransition,
+  AnomalyVerification,
+  AuditedAnomalyEntry,
+  StoredAnomaly,
+} from '../../anomalies/anomaly-store.js';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
 import {
   anomalyState,
   assertAnomalyKey,
@@ -13,17 +23,6 @@ import {
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
-import type {
-  AnomalyRepository,
-  AnomalyState,
-  AnomalyStatus,
-  AnomalyTransition,
-  AnomalyType,
-  AnomalyVerification,
-  AuditedAnomalyEntry,
-  OwedAudit,
-  StoredAnomaly,
-} from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 import { owedAuditValues, sqliteAuditOutbox } from './sqlite-audit-outbox.js';
 

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
+import type { AnomalySettingsRepository } from '../../anomalies/anomaly-settings-store.js';
 import { assertSettingsRecord } from '../anomaly-store-rules.js';
-import type { AnomalySettingsRepository } from '../ports.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 
 export function createSqliteAnomalySettingsRepository(db: Database): AnomalySettingsRepository {

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AuditChainRepository, AuditQuery, AuditRecord } from '../ports.js';
+import type { AuditChainRepository, AuditQuery, AuditRecord } from '../../audit/audit-chain-store.js';
 import {
   assertBatchExtends,
   assertBatchLinked,

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../ports.js';
+import type { AuditClaim, OwedAudit, OwedAuditEntry } from '../../audit/audit-outbox-store.js';
 
 /**
  * The outbox statements of one table whose rows can owe an audit record. Such a table has the

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { IdempotencyRecord, IdempotencyRepository } from '../ports.js';
+import type { IdempotencyRecord, IdempotencyRepository } from '../../idempotency/idempotency-store.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
 
 interface IdempotencyRow {

@@ -1,14 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
+import type { OwedAudit } from '../../audit/audit-outbox-store.js';
 import type {
   AuditedRegistryEntry,
-  OwedAudit,
   PolicyActivation,
   PolicyActivationKind,
   PolicyModuleVersion,
   PolicyRepository,
   PolicyVersionEntry,
-} from '../ports.js';
+} from '../../policies/policy-store.js';
+import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
 import {
   assertActivation,
   assertActivationExtends,

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { PolicyRulePage, PolicyRuleQuery } from '../ports.js';
+import type { PolicyRulePage, PolicyRuleQuery } from '../../policies/policy-store.js';
 
 interface RuleRow {
   policy_module: string;

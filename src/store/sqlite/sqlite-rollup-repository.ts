@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { RollupBucket, RollupRepository, RollupTotals } from '../ports.js';
+import type { RollupBucket, RollupRepository, RollupTotals } from '../../rollups/rollup-store.js';
 import {
   compareBuckets,
   mergeIncrements,

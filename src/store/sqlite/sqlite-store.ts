@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import type { AuditChainRepository, IdempotencyRepository, Store, TenantRepository } from '../ports.js';
+import type { AuditChainRepository } from '../../audit/audit-chain-store.js';
+import type { IdempotencyRepository } from '../../idempotency/idempotency-store.js';
+import type { TenantRepository } from '../../tenants/tenant-store.js';
+import type { Store } from '../store.js';
 import { migrate } from './migrate.js';
 import { createSqliteAnomalyRepository } from './sqlite-anomaly-repository.js';
 import { createSqliteAnomalySettingsRepository } from './sqlite-anomaly-settings-repository.js';

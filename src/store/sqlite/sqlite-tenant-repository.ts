@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { SigningSecret, Tenant, TenantRepository } from '../ports.js';
+import type { SigningSecret, Tenant, TenantRepository } from '../../tenants/tenant-store.js';
 import { assertTenantId } from '../store-rules.js';
 
 interface SecretRow {

@@ -1,8 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { StoreArgumentError } from '../errors.js';
-import type { UnfinishedWorkflow, WorkflowEvent, WorkflowRepository, WorkflowUsage } from '../ports.js';
+import {
+  storedBytesOf,
+  type UnfinishedWorkflow,
+  type WorkflowEvent,
+  type WorkflowRepository,
+  type WorkflowUsage,
+} from '../../workflows/workflow-store.js';
+import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, storedBytesOf } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
 
 interface WorkflowRow {
   workflow_id: string;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore, type TenantRepository } from '../../store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import {
   createTenantService,
   InvalidTenantIdError,
@@ -7,6 +7,7 @@ import {
   TenantSecretsChangedError,
   UnknownTenantError,
 } from '../index.js';
+import type { TenantRepository } from '../tenant-store.js';
 
 let store: SqliteStore;
 let counter = 0;

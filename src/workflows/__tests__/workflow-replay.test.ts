@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowSignature } from '../../language/index.js';
-import type { WorkflowEvent } from '../../store/index.js';
 import { replay } from '../workflow-replay.js';
+import type { WorkflowEvent } from '../workflow-store.js';
 
 const DEFINITION: WorkflowSignature = {
   name: 'originate',

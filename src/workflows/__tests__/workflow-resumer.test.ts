@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkflowSignature } from '../../language/index.js';
-import { openSqliteStore, type SqliteStore, type WorkflowEvent } from '../../store/index.js';
+import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import { replay } from '../workflow-replay.js';
 import { createWorkflowResumer } from '../workflow-resumer.js';
+import type { WorkflowEvent } from '../workflow-store.js';
 
 const DEFINITION: WorkflowSignature = {
   name: 'flow',

@@ -1,8 +1,9 @@
 // One fault scenario end to end: a fresh cluster, the policies the load needs, the mixed load, the
 // scenario's faults while it runs, then every workflow driven to its end and the findings collected.
 import { randomUUID } from 'node:crypto';
+import type { StoredAnomaly } from '../../../src/anomalies/index.js';
 import { createJwtKeyRing, createTokenSigner } from '../../../src/auth/index.js';
-import type { MongoStore, StoredAnomaly } from '../../../src/store/index.js';
+import type { MongoStore } from '../../../src/store/index.js';
 import { collectFindings, type ScenarioFindings } from './cluster-findings.js';
 import { FAULT_TENANT, JWT_KID, JWT_SECRET, startFaultCluster, type FaultCluster } from './fault-cluster.js';
 import { ATTEMPT_TIMEOUT_MS, DEPLOYED_SOURCE, WORKFLOW_SOURCE, startMixedLoad, type Ledger } from './mixed-load.js';

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnomalyDetail, AnomalyListItem, AnomalyPageView } from '../../../src/anomalies/index.js';
 import { idempotencyRequestHash } from '../../../src/api/index.js';
-import type { AuditRecord, Store } from '../../../src/store/index.js';
+import type { AuditRecord } from '../../../src/audit/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { startAnomaliesHarness, type AnomaliesHarness, type HttpAnswer } from './anomalies-harness.js';
 
 const T0 = '2026-03-02T12:00:00.000Z';

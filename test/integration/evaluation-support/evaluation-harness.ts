@@ -3,7 +3,7 @@
 // load dist/workers/evaluation-thread.js, so `npx tsc -p tsconfig.json` must have run.
 import { randomUUID } from 'node:crypto';
 import { createEvaluationRoutes } from '../../../src/api/index.js';
-import type { AuditChainWriter } from '../../../src/audit/index.js';
+import type { AuditChainWriter, AuditRecord } from '../../../src/audit/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool, type EnginePoolOptions, type EngineRequest } from '../../../src/engine/index.js';
@@ -16,7 +16,7 @@ import {
   type EvaluationDispatcher,
   type EvaluationWorker,
 } from '../../../src/jobs/index.js';
-import type { AuditRecord, Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,
   connectRedis,

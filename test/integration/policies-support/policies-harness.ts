@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
+import type { AuditRecord } from '../../../src/audit/index.js';
 import { createGraphqlRoute } from '../../../src/graphql/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type NonceGuard, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
@@ -20,7 +21,7 @@ import {
   type EvaluationWorker,
 } from '../../../src/jobs/index.js';
 import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
-import { openSqliteStore, type AuditRecord, type Store } from '../../../src/store/index.js';
+import { openSqliteStore, type Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,
   connectRedis,

@@ -2,7 +2,8 @@
 // a real `workflow-run` worker step by step through the evaluation path, signalled, timed out,
 // compensated and cancelled; the event history as the interface serves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord, Store } from '../../../src/store/index.js';
+import type { AuditRecord } from '../../../src/audit/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { startWorkflowsHarness, type WorkflowsHarness } from './workflows-harness.js';
 
 const MODULE = `Module acme.origination.

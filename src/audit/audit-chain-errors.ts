@@ -21,8 +21,3 @@ export class AuditRecordCorruptError extends Error {
     super(`audit record ${seq} of tenant \`${tenantId}\` is unreadable: ${detail}`);
   }
 }
-
-/** Arguments a repository refuses before touching storage. */
-export class StoreArgumentError extends Error {
-  override readonly name = 'StoreArgumentError';
-}

@@ -1,0 +1,1 @@
+export type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from './idempotency-store.js';

@@ -1,0 +1,4 @@
+/** Arguments a repository refuses before touching storage. */
+export class StoreArgumentError extends Error {
+  override readonly name = 'StoreArgumentError';
+}

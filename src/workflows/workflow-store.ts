@@ -1,0 +1,86 @@
+/**
+ * A started workflow: what it runs and with which input. Stored once, never changed (beside it the
+ * store keeps only when the workflow finished: see `markFinished`).
+ */
+export interface WorkflowRecord {
+  /** Opaque and unique across tenants (the events endpoint tells another tenant's apart: 403). */
+  workflowId: string;
+  policyModule: string;
+  /** The module version pinned at start; 0 for the built-in module. */
+  version: number;
+  /** The workflow's name in the module. */
+  workflow: string;
+  /** The workflow's parameters by name. */
+  context: Record<string, unknown>;
+  actorId: string;
+  startedAt: string;
+}
+
+/** One entry of a workflow's event log, numbered `sequence` 1, 2, … without gaps. */
+export interface WorkflowEvent {
+  sequence: number;
+  eventType: string;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}
+
+/**
+ * Workflows and their event logs. A workflow's progress is only its log: appends are inserts into
+ * the unique (tenant, workflow, sequence), so two writers can never store the same sequence and a
+ * writer that lost learns it from the count.
+ */
+export interface WorkflowRepository {
+  /** Stores a new workflow; false when its id is taken (nothing changes). */
+  create(tenantId: string, record: WorkflowRecord): Promise<boolean>;
+  get(tenantId: string, workflowId: string): Promise<WorkflowRecord | null>;
+  /**
+   * The tenant that owns the workflow, or null when no tenant does. The only read across tenants:
+   * the interface answers 403, not 404, for another tenant's workflow.
+   */
+  ownerOf(workflowId: string): Promise<string | null>;
+  /**
+   * Inserts events with consecutive sequences in order, stopping at the first sequence that exists
+   * (another writer won); returns how many were inserted. Throws StoreArgumentError when the first
+   * does not follow the stored log (its predecessor is missing) or the workflow is unknown.
+   */
+  append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
+  /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
+  events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
+  /** The event of the highest sequence, or null when the log is empty (or not the tenant's): one indexed read, whatever the log's length. */
+  lastEvent(tenantId: string, workflowId: string): Promise<WorkflowEvent | null>;
+  /**
+   * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
+   * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.
+   */
+  markFinished(tenantId: string, workflowId: string, finishedAt: string): Promise<void>;
+  /**
+   * Workflows of every tenant not marked finished, by ascending id after `afterWorkflowId` (null:
+   * from the first), at most `limit`: a page of an indexed range, however many have finished. A
+   * read across tenants, for the sweep that resumes workflows whose jobs were lost.
+   */
+  listUnfinished(afterWorkflowId: string | null, limit: number): Promise<UnfinishedWorkflow[]>;
+  /**
+   * What the tenant's workflows hold, for its quotas: counters kept with the writes above, so a
+   * read never walks workflows or events.
+   */
+  usage(tenantId: string): Promise<WorkflowUsage>;
+}
+
+/** A tenant's workflows as its quotas count them. */
+export interface WorkflowUsage {
+  /** Workflows created and not marked finished. */
+  unfinished: number;
+  /** Bytes of every stored context and event payload as JSON text (UTF-8), finished workflows included. */
+  storedBytes: number;
+}
+
+/** A workflow not marked finished, as `listUnfinished` names it. */
+export interface UnfinishedWorkflow {
+  tenantId: string;
+  workflowId: string;
+}
+
+/** What a stored context or event payload counts against its tenant's stored bytes: its JSON text in UTF-8. */
+export function storedBytesOf(json: string): number {
+  return Buffer.byteLength(json, 'utf8');
+}
