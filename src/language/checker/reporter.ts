@@ -1,7 +1,5 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes/index.js';
-import type { DiagnosticText } from '../diagnostics/define-diagnostic.js';
-import { placeDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { placeDiagnostic, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 
 /** Collects the checker's diagnostics. */
 export class Reporter {
@@ -9,7 +7,7 @@ export class Reporter {
   errorCount = 0;
 
   /** Reports a declared diagnostic (an error or, as its declaration says, a warning) at `span`. */
-  report(text: DiagnosticText<DiagnosticCode>, span: Span): void {
+  report(text: DiagnosticText, span: Span): void {
     if (text.severity === 'error') this.errorCount++;
     this.diagnostics.push(placeDiagnostic(text, span));
   }

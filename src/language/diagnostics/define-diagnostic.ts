@@ -8,7 +8,7 @@
 export type Severity = 'error' | 'warning';
 
 /** What a diagnostic says, before it has a place in the source. */
-export interface DiagnosticText<Code extends string = string> {
+export interface WordedDiagnostic<Code extends string = string> {
   readonly code: Code;
   readonly severity: Severity;
   readonly message: string;
@@ -30,7 +30,7 @@ export interface DiagnosticDefinition<Code extends string = string> {
   readonly severity: Severity;
 }
 
-type Constructor<Code extends string, W extends Words> = (...args: Parameters<W>) => DiagnosticText<Code>;
+type Constructor<Code extends string, W extends Words> = (...args: Parameters<W>) => WordedDiagnostic<Code>;
 
 export type DiagnosticConstructors<Code extends string, Situations extends Record<string, Words>> = DiagnosticDefinition<Code> & {
   readonly [K in keyof Situations]: Constructor<Code, Situations[K]>;

@@ -1,6 +1,6 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from './codes/index.js';
-import type { DiagnosticText, Severity } from './define-diagnostic.js';
+import type { DiagnosticCode, DiagnosticText } from './codes/index.js';
+import type { Severity } from './define-diagnostic.js';
 
 export type { Severity } from './define-diagnostic.js';
 
@@ -19,7 +19,7 @@ export interface Diagnostic {
 }
 
 /** A declared diagnostic given its place; `help` is present only when the declaration words one. */
-export function placeDiagnostic(text: DiagnosticText<DiagnosticCode>, span: Span | null): Diagnostic {
+export function placeDiagnostic(text: DiagnosticText, span: Span | null): Diagnostic {
   const diagnostic: Diagnostic = { code: text.code, severity: text.severity, message: text.message, span };
   if (text.help !== undefined) diagnostic.help = text.help;
   return diagnostic;

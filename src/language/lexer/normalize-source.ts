@@ -1,7 +1,4 @@
-import type { DiagnosticCode } from '../diagnostics/codes/index.js';
-import { InvalidSourceCharacter } from '../diagnostics/codes/syntax-diagnostics.js';
-import type { DiagnosticText } from '../diagnostics/define-diagnostic.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { InvalidSourceCharacter, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 import { normalizeCharCode } from '../locales/normalize-char.js';
 import { lineSpan, syntaxDiagnostic } from './syntax-diagnostic.js';
 
@@ -34,7 +31,7 @@ export function normalizeSource(source: string, maxDiagnostics: number): Normali
     parts.push(source.slice(from, i), replacement);
     from = i + 1;
   };
-  const report = (i: number, text: DiagnosticText<DiagnosticCode>): void => {
+  const report = (i: number, text: DiagnosticText): void => {
     if (diagnostics.length < maxDiagnostics) {
       diagnostics.push(syntaxDiagnostic(text, lineSpan(i, i + 1, line, lineStart)));
     }

@@ -1,5 +1,4 @@
-import { SourceTooLarge } from '../diagnostics/codes/limit-diagnostics.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { SourceTooLarge, type Diagnostic } from '../diagnostics/index.js';
 import { syntaxDiagnostic } from './syntax-diagnostic.js';
 
 export const MAX_SOURCE_BYTES = 64 * 1024;

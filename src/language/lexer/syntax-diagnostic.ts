@@ -1,10 +1,8 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes/index.js';
-import type { DiagnosticText } from '../diagnostics/define-diagnostic.js';
-import { placeDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { placeDiagnostic, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 
 /** A span may be a token (tokens are spans); only the six span fields are kept. */
-export function syntaxDiagnostic(text: DiagnosticText<DiagnosticCode>, span: Span): Diagnostic {
+export function syntaxDiagnostic(text: DiagnosticText, span: Span): Diagnostic {
   const { start, end, line, column, endLine, endColumn } = span;
   return placeDiagnostic(text, { start, end, line, column, endLine, endColumn });
 }

@@ -1,6 +1,4 @@
 import type { Locale } from '../api-types.js';
-import type { DiagnosticCode } from '../diagnostics/codes/index.js';
-import type { DiagnosticText } from '../diagnostics/define-diagnostic.js';
 import {
   BacktickNotName,
   InvalidEscape,
@@ -10,7 +8,8 @@ import {
   UnexpectedCharacter,
   UnterminatedBacktick,
   UnterminatedString,
-} from '../diagnostics/codes/syntax-diagnostics.js';
+  type DiagnosticText,
+} from '../diagnostics/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Concept } from '../locales/concepts.js';
 import { getKeywordIndex, type KeywordIndex } from '../locales/keyword-index.js';
@@ -106,7 +105,7 @@ class Lexer {
     return { tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
   }
 
-  private report(text: DiagnosticText<DiagnosticCode>, start: number, end: number): void {
+  private report(text: DiagnosticText, start: number, end: number): void {
     if (this.diagnostics.length < MAX_DIAGNOSTICS) {
       this.diagnostics.push(syntaxDiagnostic(text, lineSpan(start, end, this.line, this.lineStart)));
     }

@@ -1,10 +1,16 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes/index.js';
-import { NestingTooDeep } from '../diagnostics/codes/limit-diagnostics.js';
-import { ChainedComparison, KeywordAsName, MissingBlock, MissingColon, MissingTerminator } from '../diagnostics/codes/syntax-diagnostics.js';
-import { UnexpectedToken } from '../diagnostics/codes/unexpected-token.js';
-import type { DiagnosticText } from '../diagnostics/define-diagnostic.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import {
+  ChainedComparison,
+  KeywordAsName,
+  MissingBlock,
+  MissingColon,
+  MissingTerminator,
+  NestingTooDeep,
+  UnexpectedToken,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticText,
+} from '../diagnostics/index.js';
 import { MAX_DIAGNOSTICS } from '../lexer/tokenize.js';
 import { syntaxDiagnostic } from '../lexer/syntax-diagnostic.js';
 import type { SourceComment, Token, TokenizeResult, TokenKind } from '../lexer/token.js';
@@ -119,14 +125,14 @@ export abstract class ParserBase {
 
   // ---------- diagnostics ----------
 
-  protected report(text: DiagnosticText<DiagnosticCode>, span: Span): void {
+  protected report(text: DiagnosticText, span: Span): void {
     if (FOLLOW_ON_CODES.has(text.code) && this.noisyLines.has(span.line)) return;
     this.diagnostics.push(syntaxDiagnostic(text, span));
     this.noisyLines.add(span.line);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) throw LIMIT_REACHED;
   }
 
-  protected fail(text: DiagnosticText<DiagnosticCode>, span: Span): never {
+  protected fail(text: DiagnosticText, span: Span): never {
     this.report(text, span);
     throw ABORT;
   }
@@ -137,7 +143,7 @@ export abstract class ParserBase {
   }
 
   /** Fails at the current token with the diagnostic `say` words from its description. */
-  protected failAtCurrent(say: (found: string) => DiagnosticText<DiagnosticCode>): never {
+  protected failAtCurrent(say: (found: string) => DiagnosticText): never {
     const token = this.peek();
     const span = isLayout(token.kind) ? this.lastToken : token;
     return this.fail(say(this.describe(token)), span);

@@ -1,6 +1,5 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode, DiagnosticText } from '../diagnostics/index.js';
-import { placeDiagnostic, RuleFailed, type Diagnostic } from '../diagnostics/index.js';
+import { placeDiagnostic, RuleFailed, type Diagnostic, type DiagnosticCode, type DiagnosticText } from '../diagnostics/index.js';
 
 /**
  * A runtime failure inside compiled code (PL3xxx, PL4xxx). Thrown to unwind the closure tree in
@@ -10,7 +9,7 @@ export class EvaluationError extends Error {
   readonly code: DiagnosticCode;
 
   constructor(
-    private readonly text: DiagnosticText<DiagnosticCode>,
+    private readonly text: DiagnosticText,
     readonly span: Span | null,
   ) {
     super(text.message);

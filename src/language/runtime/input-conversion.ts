@@ -17,7 +17,6 @@ import {
   WrongJsonType,
   WrongPositionalCount,
   type Diagnostic,
-  type DiagnosticCode,
   type DiagnosticText,
 } from '../diagnostics/index.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
@@ -241,7 +240,7 @@ function fieldPath(base: string, name: string): string {
 class InputProblems {
   readonly diagnostics: Diagnostic[] = [];
 
-  add(text: DiagnosticText<DiagnosticCode>): void {
+  add(text: DiagnosticText): void {
     if (this.diagnostics.length < MAX_INPUT_DIAGNOSTICS) this.diagnostics.push(placeDiagnostic(text, null));
   }
 

@@ -4,7 +4,7 @@
  * lexical and syntax, PL2xxx names and types, PL3xxx runtime, PL4xxx limits, PL5xxx context input
  * conversion, PL6xxx locale and entry point.
  */
-import type { DiagnosticDefinition } from '../define-diagnostic.js';
+import type { DiagnosticDefinition, WordedDiagnostic } from '../define-diagnostic.js';
 import { isDiagnosticDefinition } from '../define-diagnostic.js';
 import * as entry from './entry-diagnostics.js';
 import * as input from './input-diagnostics.js';
@@ -34,6 +34,9 @@ const DECLARATION_FILES = [syntax, unexpectedToken, names, types, operands, work
 type CodesOf<File> = File extends unknown ? { [K in keyof File]: File[K] extends DiagnosticDefinition<infer Code> ? Code : never }[keyof File] : never;
 
 export type DiagnosticCode = CodesOf<(typeof DECLARATION_FILES)[number]>;
+
+/** What a declared diagnostic says, before it has a place: a constructor's result. */
+export type DiagnosticText = WordedDiagnostic<DiagnosticCode>;
 
 /** Every declaration, in code order. */
 export const DIAGNOSTIC_DEFINITIONS: readonly DiagnosticDefinition<DiagnosticCode>[] = DECLARATION_FILES.flatMap((file) =>

@@ -16,12 +16,14 @@ export const MissingValue = defineDiagnostic('PL5002', 'missing value (parameter
 }));
 
 export const UnexpectedKey = defineDiagnostic('PL5003', 'unexpected key (not a parameter or declared field)', {
-  field: (path: string, key: string, record: string, fields: Iterable<string>) => ({
-    message: `\`${path}\` is not a field of \`${record}\`${didYouMean(key, fields)}`,
-  }),
-  parameter: (key: string, rule: string, parameters: Iterable<string>) => ({
-    message: `\`${key}\` is not a parameter of \`${rule}\`${didYouMean(key, parameters)}`,
-  }),
+  field: (path: string, key: string, record: string, fields: Iterable<string>) => {
+    const hint = didYouMean(key, fields);
+    return { message: `\`${path}\` is not a field of \`${record}\`${hint}`, help: hint === '' ? 'remove it from the context' : undefined };
+  },
+  parameter: (key: string, rule: string, parameters: Iterable<string>) => {
+    const hint = didYouMean(key, parameters);
+    return { message: `\`${key}\` is not a parameter of \`${rule}\`${hint}`, help: hint === '' ? 'remove it from the context' : undefined };
+  },
 });
 
 /** `got` describes the JSON value, e.g. "text `\"a\"`". */

@@ -15,6 +15,7 @@ export const NestingTooDeep = defineDiagnostic('PL4002', 'nesting deeper than 64
 
 export const StepBudgetExceeded = defineDiagnostic('PL4003', 'step budget exceeded', (budget: number) => ({
   message: `step budget of ${budget} steps exceeded`,
+  help: 'loop over fewer items, or split the work into several evaluations',
 }));
 
 /** Raised by the host that enforces the wall-time limit, never by compile or evaluate themselves. */
@@ -28,6 +29,7 @@ export const TextTooLong = defineDiagnostic('PL4005', 'text value longer than th
 
 export const ResultTooLarge = defineDiagnostic('PL4006', 'result is larger than `maxResultBytes` (default 1 MiB of JSON)', (limit: number) => ({
   message: `result is larger than ${limit} bytes (maxResultBytes)`,
+  help: 'return a smaller result, e.g. a summary instead of a whole list',
 }));
 
 export const TraceTooLarge = defineDiagnostic('PL4007', 'decision trace is larger than `maxTraceBytes` (default 1 MiB of JSON)', (limit: number) => ({

@@ -24,6 +24,7 @@ export const RuleFailed = defineDiagnostic('PL3004', "`Fail with` raised by the 
 /** `what` names the value, e.g. "numeric result". */
 export const NotFinite = defineDiagnostic('PL3005', 'numeric result is not a finite number (e.g. sqrt of a negative number)', (what: string) => ({
   message: `${what} is not a finite number`,
+  help: 'check the values first, e.g. that the argument of `sqrt` is not negative',
 }));
 
 export const InvalidBuiltinArgument = defineDiagnostic('PL3006', 'invalid argument to a built-in function', {
