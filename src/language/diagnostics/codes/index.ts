@@ -4,8 +4,7 @@
  * lexical and syntax, PL2xxx names and types, PL3xxx runtime, PL4xxx limits, PL5xxx context input
  * conversion, PL6xxx locale and entry point.
  */
-import type { DiagnosticDefinition, WordedDiagnostic } from '../define-diagnostic.js';
-import { isDiagnosticDefinition } from '../define-diagnostic.js';
+import { isDiagnosticDefinition, type DiagnosticDefinition, type WordedDiagnostic } from '../define-diagnostic.js';
 import * as entry from './entry-diagnostics.js';
 import * as input from './input-diagnostics.js';
 import * as limits from './limit-diagnostics.js';
