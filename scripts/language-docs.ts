@@ -3,14 +3,14 @@
  *   npm run -s docs:language            rewrites them
  *   npm run -s docs:language -- --check exits 1 when they are out of date (the test suite checks too)
  * Generated: the keyword table (from the locale tables), the built-in functions (from the builtin
- * table), the diagnostic codes (from the code table), and the zh-CN and de-DE forms of every en-US
+ * table), the diagnostic codes (from their declarations), and the zh-CN and de-DE forms of every en-US
  * example (printed by the formatter from the parsed example, which must compile).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_NAMES, BUILTINS } from '../src/language/builtins/index.js';
-import { compile, describeDiagnostic, DIAGNOSTIC_CODES, format, parse } from '../src/language/index.js';
+import { compile, describeDiagnostic, DIAGNOSTIC_DEFINITIONS, format, parse } from '../src/language/index.js';
 import { CONCEPTS, LOCALE_SYNTAXES } from '../src/language/locales/index.js';
 import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -47,7 +47,7 @@ function builtinTable(): string {
 }
 
 function diagnosticTable(): string {
-  const rows = Object.entries(DIAGNOSTIC_CODES).map(([code, summary]) => `| ${code} | ${RANGES[code.slice(0, 3)] ?? ''} | ${summary.replaceAll('|', '\\|')} |`);
+  const rows = DIAGNOSTIC_DEFINITIONS.map(({ code, summary }) => `| ${code} | ${RANGES[code.slice(0, 3)] ?? ''} | ${summary.replaceAll('|', '\\|')} |`);
   return ['| code | kind | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 

@@ -4,7 +4,7 @@
  * result with a stable `code`.
  */
 import type { FunctionSignature, JsonValue, TraceEntry, WorkflowSignature } from '../language/api-types.js';
-import { describeDiagnostic, type Diagnostic } from '../language/diagnostics/index.js';
+import { describeDiagnostic, EvaluationTimedOut, placeDiagnostic, type Diagnostic } from '../language/diagnostics/index.js';
 
 /** Codes of failures that have no language diagnostic (the engine's own). */
 export const EngineFailureCode = {
@@ -138,11 +138,10 @@ export function engineFailure<K extends ItemResult['kind']>(
 }
 
 /** The diagnostic code of an item stopped at its wall-time limit (EVALUATION_TIMEOUT_MS). */
-export const TIMEOUT_CODE = 'PL4004';
+export const TIMEOUT_CODE = EvaluationTimedOut.code;
 
 export function timeoutFailure<K extends ItemResult['kind']>(kind: K, limitMs: number, elapsedMs: number) {
-  const diagnostic: Diagnostic = { code: TIMEOUT_CODE, severity: 'error', message: `evaluation timed out after ${limitMs} ms`, span: null };
-  return diagnosticFailure(kind, [diagnostic], elapsedMs);
+  return diagnosticFailure(kind, [placeDiagnostic(EvaluationTimedOut(limitMs), null)], elapsedMs);
 }
 
 export function serializeResult(result: ItemResult): SerializedItemResult {

@@ -6,7 +6,7 @@ import type { CompileOptions, CompileResult } from './api-types.js';
 import { SUPPORTED_LOCALES } from './api-types.js';
 import { check } from './checker/index.js';
 import { compileProgram } from './compiler/index.js';
-import type { Diagnostic } from './diagnostics/diagnostic.js';
+import { NestingTooDeep, placeDiagnostic, UnsupportedLocale } from './diagnostics/index.js';
 import { resolveLocale } from './locales/index.js';
 import { parse } from './parser/index.js';
 
@@ -15,7 +15,16 @@ export { format } from './format/index.js';
 export { check, MAX_WITHIN_MINUTES, MAX_WORKFLOW_STEPS, type CheckResult, type CheckedModule } from './checker/index.js';
 export { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, evaluate } from './runtime/index.js';
 export { resolveLocale, detectLocale } from './locales/index.js';
-export { describeDiagnostic, DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Severity } from './diagnostics/index.js';
+export {
+  describeDiagnostic,
+  DIAGNOSTIC_CODES,
+  DIAGNOSTIC_DEFINITIONS,
+  EvaluationTimedOut,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticDefinition,
+  type Severity,
+} from './diagnostics/index.js';
 export { stripPositions } from './ast/index.js';
 export type * from './ast/nodes.js';
 export { SUPPORTED_LOCALES } from './api-types.js';
@@ -47,14 +56,7 @@ function isStackOverflow(error: unknown): boolean {
 export function compile(source: string, localeTag: string, options?: CompileOptions): CompileResult {
   const locale = resolveLocale(localeTag);
   if (locale === null) {
-    const supported = SUPPORTED_LOCALES.map((l) => `\`${l}\``).join(', ');
-    const diagnostic: Diagnostic = {
-      code: 'PL6001',
-      severity: 'error',
-      message: `unsupported locale \`${String(localeTag)}\`; supported locales are ${supported} (also \`en\`, \`zh\`, \`de\`, in any case, with \`-\` or \`_\`)`,
-      span: null,
-    };
-    return { program: null, diagnostics: [diagnostic] };
+    return { program: null, diagnostics: [placeDiagnostic(UnsupportedLocale.compile(String(localeTag), SUPPORTED_LOCALES), null)] };
   }
   const parsed = parse(source, locale);
   if (parsed.module === null || parsed.diagnostics.some((d) => d.severity === 'error')) {
@@ -76,7 +78,7 @@ export function compile(source: string, localeTag: string, options?: CompileOpti
     if (!isStackOverflow(error)) throw error;
     return {
       program: null,
-      diagnostics: [{ code: 'PL4002', severity: 'error', message: 'the module is nested too deeply to compile', span: parsed.module.span }],
+      diagnostics: [placeDiagnostic(NestingTooDeep.compile(), parsed.module.span)],
     };
   }
 }

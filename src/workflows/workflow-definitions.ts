@@ -1,6 +1,6 @@
 import type { CompileOutcome } from '../engine/index.js';
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
-import type { WorkflowSignature } from '../language/index.js';
+import { EvaluationTimedOut, type WorkflowSignature } from '../language/index.js';
 import type { VersionResolver } from '../policies/index.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 
@@ -30,7 +30,7 @@ export function createWorkflowDefinitions(deps: WorkflowDefinitionsDeps): Workfl
     if (!compiled.ok) {
       // The engine failing (a stopped thread, a compile past its time) may pass; a diagnostic of the source never does.
       const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
-      if (errors.length === 0 || errors.some((d) => d.code === 'PL4004')) {
+      if (errors.length === 0 || errors.some((d) => d.code === EvaluationTimedOut.code)) {
         throw new WorkflowError(503, WorkflowErrorCode.DEFINITION_UNAVAILABLE, `version ${version} of \`${policyModule}\` could not be compiled now (${compiled.error}); retry later`);
       }
       throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, `version ${version} of \`${policyModule}\` does not compile: ${compiled.error}`);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Locale } from '../../language/api-types.js';
 import { SUPPORTED_LOCALES } from '../../language/api-types.js';
-import type { Diagnostic } from '../../language/diagnostics/index.js';
+import { placeDiagnostic, UnsupportedLocale, type Diagnostic } from '../../language/diagnostics/index.js';
 import { detectLocale, format, parse, resolveLocale } from '../../language/index.js';
 import { type CliIo, CliUsageError, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
 import { readSource } from '../read-input.js';
@@ -18,12 +18,7 @@ export interface FmtOptions {
 
 /** The same PL6001 diagnostic `compile` gives, so a bad tag reads alike in every command. */
 function unsupportedLocale(tag: string): Diagnostic {
-  return {
-    code: 'PL6001',
-    severity: 'error',
-    message: `unsupported locale \`${tag}\`; supported locales: ${SUPPORTED_LOCALES.join(', ')}`,
-    span: null,
-  };
+  return placeDiagnostic(UnsupportedLocale.command(tag, SUPPORTED_LOCALES), null);
 }
 
 type Formatted = { ok: true; source: string; text: string } | { ok: false; exit: number };

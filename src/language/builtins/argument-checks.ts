@@ -5,6 +5,7 @@
 import type { CallExpr } from '../ast/nodes.js';
 import type { Reporter } from '../checker/reporter.js';
 import { assignable, ERROR, prune, TEXT, type Type, typeToString } from '../checker/types.js';
+import { TypeMismatch } from '../diagnostics/index.js';
 
 export class ArgumentChecks {
   constructor(
@@ -20,11 +21,7 @@ export class ArgumentChecks {
 
   /** Reports that argument `index` is not what the built-in takes; returns the error type. */
   mismatch(index: number, wanted: string): Type {
-    this.reporter.error(
-      'PL2006',
-      `argument ${index + 1} of \`${this.name}\` must be ${wanted}, found \`${typeToString(this.types[index]!)}\``,
-      this.call.args[index]!.span,
-    );
+    this.reporter.report(TypeMismatch.builtinArgument(index + 1, this.name, wanted, typeToString(this.types[index]!)), this.call.args[index]!.span);
     return ERROR;
   }
 

@@ -6,6 +6,7 @@
 import type { CallExpr } from '../ast/nodes.js';
 import type { Reporter } from '../checker/reporter.js';
 import { ERROR, type Type } from '../checker/types.js';
+import { WrongArgumentCount } from '../diagnostics/index.js';
 import { ArgumentChecks } from './argument-checks.js';
 import type { BuiltinName } from './builtin-names.js';
 import { BUILTINS } from './builtin-table.js';
@@ -20,7 +21,7 @@ export function checkBuiltinCall(name: BuiltinName, call: CallExpr, argTypes: re
   const definition = BUILTINS[name];
   const [min, max] = definition.arity;
   if (argTypes.length < min || argTypes.length > max) {
-    reporter.error('PL2013', `\`${name}\` takes ${describeArity(definition.arity)}, got ${argTypes.length}`, call.span);
+    reporter.report(WrongArgumentCount.builtin(name, describeArity(definition.arity), argTypes.length), call.span);
     return ERROR;
   }
   return definition.check(new ArgumentChecks(name, call, argTypes, reporter));

@@ -4,6 +4,7 @@
  */
 import type { Span } from '../ast/nodes.js';
 import { ERROR, INT, assignable, prune, typeToString } from '../checker/types.js';
+import { TypeMismatch, UninferredEmptyList } from '../diagnostics/index.js';
 import { checkFloat, checkInt, codePointLength } from '../runtime/numeric.js';
 import type { BuiltinDefinition } from './builtin-definition.js';
 
@@ -50,12 +51,7 @@ export const sum: BuiltinDefinition = {
     if (element === null) return ERROR;
     const t = prune(element);
     if (t.kind === 'Hole') {
-      args.reporter.error(
-        'PL2020',
-        'the element type of this empty list cannot be inferred here',
-        args.call.args[0]!.span,
-        'give the list at least one element or bind it where its type is known',
-      );
+      args.reporter.report(UninferredEmptyList.here(), args.call.args[0]!.span);
       t.ref = ERROR;
       return ERROR;
     }
@@ -87,11 +83,7 @@ export const append: BuiltinDefinition = {
     const element = args.list(0);
     if (element === null) return ERROR;
     if (!assignable(args.types[1]!, element)) {
-      args.reporter.error(
-        'PL2006',
-        `cannot append a \`${typeToString(args.types[1]!)}\` value to a \`${typeToString(listType)}\``,
-        args.call.args[1]!.span,
-      );
+      args.reporter.report(TypeMismatch.append(typeToString(args.types[1]!), typeToString(listType)), args.call.args[1]!.span);
       return ERROR;
     }
     return prune(listType);

@@ -5,6 +5,7 @@
  */
 import type { Span } from '../ast/nodes.js';
 import { ERROR, FLOAT, INT, assignable } from '../checker/types.js';
+import { InvalidBuiltinArgument } from '../diagnostics/index.js';
 import { EvaluationError } from '../runtime/evaluation-error.js';
 import { checkInt, MAX_ROUND_DIGITS, notFinite, roundHalfAway, roundToDigits } from '../runtime/numeric.js';
 import type { Eval } from '../runtime/program-runtime.js';
@@ -79,7 +80,7 @@ export const abs: BuiltinDefinition = {
 
 function roundDigits(x: number, digits: number, span: Span): number {
   if (digits < 0 || digits > MAX_ROUND_DIGITS) {
-    throw new EvaluationError('PL3006', `\`round\` takes 0 to ${MAX_ROUND_DIGITS} decimal digits, got \`${digits}\``, span);
+    throw new EvaluationError(InvalidBuiltinArgument.roundDigits(MAX_ROUND_DIGITS, digits), span);
   }
   return roundToDigits(x, digits);
 }

@@ -2,6 +2,7 @@
  * The rule call graph must be acyclic (docs/language.md §4): that is what guarantees termination.
  * The same walk yields the order in which rules can be compiled, callees first.
  */
+import { RecursiveCall } from '../diagnostics/index.js';
 import type { Reporter } from './reporter.js';
 import type { CallEdge } from './rule-scope.js';
 
@@ -20,7 +21,7 @@ export function orderRules(ruleNames: readonly string[], edges: readonly CallEdg
       const seen = state.get(edge.to);
       if (seen === 'active') {
         const cycle = [...stack.slice(stack.indexOf(edge.to)), edge.to].map((n) => `\`${n}\``).join(' → ');
-        reporter.error('PL2011', `rule calls form a cycle: ${cycle}; recursion is not allowed`, edge.call.span);
+        reporter.report(RecursiveCall(cycle), edge.call.span);
       } else if (seen === undefined && outgoing.has(edge.to)) {
         visit(edge.to);
       }

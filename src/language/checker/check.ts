@@ -3,7 +3,7 @@
  * tree; what it learns goes into maps keyed by node id (see CheckedModule).
  */
 import type { ModuleNode } from '../ast/nodes.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { UninferredEmptyList, type Diagnostic } from '../diagnostics/index.js';
 import { orderRules } from './call-graph.js';
 import type { CheckedModule, EnumInfo, RecordInfo, RuleInfo, WorkflowInfo } from './checked-module.js';
 import { collectDeclarations } from './declarations.js';
@@ -100,12 +100,7 @@ function reportOpenHoles(holes: readonly HoleType[], reporter: Reporter): void {
   for (const hole of holes) {
     const representative = prune(hole);
     if (representative.kind !== 'Hole') continue;
-    reporter.error(
-      'PL2020',
-      'the type of this empty list cannot be inferred: nothing in the rule decides its element type',
-      hole.origin.span,
-      'give the list at least one element, or use it where its type is known (a record field, a `Return`, `append`)',
-    );
+    reporter.report(UninferredEmptyList.undecided(), hole.origin.span);
     representative.ref = ERROR;
   }
 }

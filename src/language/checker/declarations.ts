@@ -5,7 +5,7 @@
  */
 import type { Declaration, EnumDecl, ModuleNode, ParamDecl, RecordDecl, RuleDecl, TypeRef, WorkflowDecl } from '../ast/nodes.js';
 import type { Reporter } from './reporter.js';
-import { didYouMean } from '../diagnostics/index.js';
+import { DuplicateDeclaration, DuplicateMember, DuplicateVariant, RecordContainsItself, UnknownType } from '../diagnostics/index.js';
 import { BOOL, ERROR, FLOAT, INT, listOf, TEXT, type Type } from './types.js';
 
 export interface DeclaredRecord {
@@ -53,11 +53,7 @@ export function collectDeclarations(module: ModuleNode, reporter: Reporter): Dec
   for (const decl of module.declarations) {
     const earlier = firstByName.get(decl.name);
     if (earlier) {
-      reporter.error(
-        'PL2003',
-        `\`${decl.name}\` is already declared as ${describeDeclaration(earlier)} on line ${earlier.span.line}`,
-        decl.span,
-      );
+      reporter.report(DuplicateDeclaration(decl.name, describeDeclaration(earlier), earlier.span.line), decl.span);
       continue;
     }
     firstByName.set(decl.name, decl);
@@ -68,8 +64,7 @@ export function collectDeclarations(module: ModuleNode, reporter: Reporter): Dec
       for (const variant of decl.variants) {
         const owner = variantOwner.get(variant.name);
         if (owner !== undefined) {
-          const where = owner === decl.name ? `twice in \`${decl.name}\`` : `in \`${owner}\` and in \`${decl.name}\``;
-          reporter.error('PL2005', `variant \`${variant.name}\` is declared ${where}; variant names must be unique in the module`, variant.span);
+          reporter.report(DuplicateVariant(variant.name, owner, decl.name), variant.span);
           continue;
         }
         variantOwner.set(variant.name, decl.name);
@@ -92,7 +87,7 @@ export function collectDeclarations(module: ModuleNode, reporter: Reporter): Dec
       for (const field of decl.fields) {
         const type = resolve(field.type);
         if (record.fieldIndex.has(field.name)) {
-          reporter.error('PL2004', `field \`${field.name}\` is declared twice in \`${decl.name}\``, field.span);
+          reporter.report(DuplicateMember.field(field.name, decl.name), field.span);
           continue;
         }
         record.fieldIndex.set(field.name, record.fields.length);
@@ -122,7 +117,7 @@ function resolveParams(
   for (const param of decls) {
     const type = resolve(param.type);
     if (seen.has(param.name)) {
-      reporter.error('PL2004', `parameter \`${param.name}\` is declared twice in ${owner}`, param.span);
+      reporter.report(DuplicateMember.parameter(param.name, owner), param.span);
       continue;
     }
     seen.add(param.name);
@@ -171,11 +166,11 @@ function resolveTypeRef(
       if (enums.has(ref.name)) return { kind: 'Enum', name: ref.name };
       const kind = declared.get(ref.name)?.kind;
       if (kind === 'RuleDecl' || kind === 'WorkflowDecl') {
-        reporter.error('PL2002', `\`${ref.name}\` is a ${kind === 'RuleDecl' ? 'rule' : 'workflow'}, not a type`, ref.span);
+        reporter.report(UnknownType.notAType(ref.name, kind === 'RuleDecl' ? 'rule' : 'workflow'), ref.span);
         return ERROR;
       }
       const typeNames = [...records.keys(), ...enums.keys(), 'Int', 'Float', 'Text', 'Bool'];
-      reporter.error('PL2002', `unknown type \`${ref.name}\`${didYouMean(ref.name, typeNames)}`, ref.span);
+      reporter.report(UnknownType.unknown(ref.name, typeNames), ref.span);
       return ERROR;
     }
   }
@@ -196,7 +191,7 @@ function reportSelfContainingRecords(records: Map<string, DeclaredRecord>, repor
       if (seen === 'active') {
         const cycle = [...path.slice(path.indexOf(target)), target].map((n) => `\`${n}\``).join(' → ');
         const fieldDecl = record.decl.fields.find((f) => f.name === field.name)!;
-        reporter.error('PL2022', `record \`${name}\` contains itself through ${cycle}; no value of it can exist`, fieldDecl.span, 'use a `List of` type to allow a chain to end');
+        reporter.report(RecordContainsItself(name, cycle), fieldDecl.span);
       } else if (seen === undefined) {
         visit(target);
       }

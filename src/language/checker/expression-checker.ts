@@ -17,7 +17,18 @@ import type {
 } from '../ast/nodes.js';
 import { BUILTIN_NAMES, checkBuiltinCall, isBuiltinName } from '../builtins/index.js';
 import type { RuleScope } from './rule-scope.js';
-import { didYouMean } from '../diagnostics/index.js';
+import {
+  MissingField,
+  OperandMismatch,
+  PossiblyUnbound,
+  TypeMismatch,
+  UnknownCallee,
+  UnknownFieldAccess,
+  UnknownName,
+  UnknownOrDuplicateField,
+  UnknownType,
+  WrongArgumentCount,
+} from '../diagnostics/index.js';
 import {
   assignable,
   BOOL,
@@ -29,19 +40,11 @@ import {
   listOf,
   newHole,
   prune,
+  showType,
   TEXT,
   type Type,
   typeToString,
 } from './types.js';
-
-/** Help for the most common mismatch: a Float where an Int is needed. */
-export function conversionHelp(from: Type, to: Type): string | undefined {
-  const f = prune(from);
-  const t = prune(to);
-  if (f.kind === 'Float' && t.kind === 'Int') return 'use `round`, `floor` or `ceil` to turn a `Float` into an `Int`';
-  if (t.kind === 'Text' && f.kind !== 'Text' && f.kind !== 'List' && f.kind !== 'Record') return 'use `text(…)` to turn a value into `Text`';
-  return undefined;
-}
 
 export function checkExpr(scope: RuleScope, expr: Expr): Type {
   const type = synthesize(scope, expr);
@@ -85,12 +88,7 @@ function checkName(scope: RuleScope, expr: NameExpr): Type {
   const variable = scope.names.get(expr.name);
   if (variable) {
     if (!scope.isAssigned(variable.slot)) {
-      reporter.error(
-        'PL2024',
-        `\`${expr.name}\` may not have a value here: it is bound only on some of the paths that lead here`,
-        expr.span,
-        'bind it before the `If`, `Match` or `For each` that binds it, or in every branch',
-      );
+      reporter.report(PossiblyUnbound(expr.name), expr.span);
       scope.markAssigned(variable.slot);
     }
     scope.module.resolutions.set(expr.id, { kind: 'slot', slot: variable.slot });
@@ -103,14 +101,14 @@ function checkName(scope: RuleScope, expr: NameExpr): Type {
     return { kind: 'Enum', name: owner };
   }
   if (declarations.records.has(expr.name)) {
-    reporter.error('PL2001', `\`${expr.name}\` is a record type, not a value`, expr.span, `build one with \`${expr.name} with … set to …\``);
+    reporter.report(UnknownName.recordType(expr.name), expr.span);
   } else if (declarations.enums.has(expr.name)) {
-    reporter.error('PL2001', `\`${expr.name}\` is an enum type, not a value`, expr.span, `name one of its variants, e.g. \`${expr.name}.${declarations.enums.get(expr.name)!.variants[0] ?? 'Variant'}\``);
+    reporter.report(UnknownName.enumType(expr.name, declarations.enums.get(expr.name)!.variants[0] ?? 'Variant'), expr.span);
   } else if (declarations.rules.has(expr.name)) {
-    reporter.error('PL2001', `\`${expr.name}\` is a rule, not a value`, expr.span, `call it: \`${expr.name}(…)\``);
+    reporter.report(UnknownName.rule(expr.name), expr.span);
   } else {
     const candidates = [...scope.names.keys(), ...declarations.variantOwner.keys()];
-    reporter.error('PL2001', `unknown name \`${expr.name}\`${didYouMean(expr.name, candidates)}`, expr.span);
+    reporter.report(UnknownName.unknown(expr.name, candidates), expr.span);
   }
   return ERROR;
 }
@@ -127,11 +125,7 @@ function checkList(scope: RuleScope, expr: ListExpr): Type {
     const type = checkExpr(scope, item);
     const common = commonType(element, type);
     if (common === null) {
-      scope.reporter.error(
-        'PL2006',
-        `list elements must all have one type: expected \`${typeToString(element)}\`, found \`${typeToString(type)}\``,
-        item.span,
-      );
+      scope.reporter.report(TypeMismatch.listElement(typeToString(element), typeToString(type)), item.span);
     } else {
       element = common;
     }
@@ -145,9 +139,9 @@ function checkRecord(scope: RuleScope, expr: RecordExpr): Type {
   if (!record) {
     for (const field of expr.fields) checkExpr(scope, field.value);
     if (declarations.enums.has(expr.typeName) || declarations.rules.has(expr.typeName)) {
-      reporter.error('PL2002', `\`${expr.typeName}\` is not a record type`, expr.span);
+      reporter.report(UnknownType.notRecordType(expr.typeName), expr.span);
     } else {
-      reporter.error('PL2002', `unknown record type \`${expr.typeName}\`${didYouMean(expr.typeName, declarations.records.keys())}`, expr.span);
+      reporter.report(UnknownType.unknownRecordType(expr.typeName, declarations.records.keys()), expr.span);
     }
     return ERROR;
   }
@@ -156,38 +150,22 @@ function checkRecord(scope: RuleScope, expr: RecordExpr): Type {
     const valueType = checkExpr(scope, field.value);
     const index = record.fieldIndex.get(field.name);
     if (index === undefined) {
-      reporter.error(
-        'PL2015',
-        `\`${expr.typeName}\` has no field \`${field.name}\`${didYouMean(field.name, record.fieldIndex.keys())}`,
-        field.span,
-      );
+      reporter.report(UnknownOrDuplicateField.unknown(expr.typeName, field.name, record.fieldIndex.keys()), field.span);
       continue;
     }
     if (set.has(field.name)) {
-      reporter.error('PL2015', `field \`${field.name}\` is set twice`, field.span);
+      reporter.report(UnknownOrDuplicateField.setTwice(field.name), field.span);
       continue;
     }
     set.add(field.name);
     scope.module.resolutions.set(field.id, { kind: 'field', recordName: expr.typeName, index });
     const fieldType = record.fields[index]!.type;
     if (!assignable(valueType, fieldType)) {
-      reporter.error(
-        'PL2006',
-        `field \`${field.name}\` of \`${expr.typeName}\` must be \`${typeToString(fieldType)}\`, found \`${typeToString(valueType)}\``,
-        field.value.span,
-        conversionHelp(valueType, fieldType),
-      );
+      reporter.report(TypeMismatch.recordField(field.name, expr.typeName, showType(fieldType), showType(valueType)), field.value.span);
     }
   }
-  const missing = record.fields.filter((f) => !set.has(f.name)).map((f) => `\`${f.name}\``);
-  if (missing.length > 0) {
-    reporter.error(
-      'PL2014',
-      `\`${expr.typeName}\` is missing ${missing.length === 1 ? 'field' : 'fields'} ${missing.join(', ')}`,
-      expr.span,
-      'every field must be set; there is no null',
-    );
-  }
+  const missing = record.fields.filter((f) => !set.has(f.name)).map((f) => f.name);
+  if (missing.length > 0) reporter.report(MissingField(expr.typeName, missing), expr.span);
   return { kind: 'Record', name: expr.typeName };
 }
 
@@ -198,11 +176,7 @@ function checkFieldAccess(scope: RuleScope, expr: FieldAccessExpr): Type {
     const enumInfo = declarations.enums.get(object.name)!;
     const index = enumInfo.variantIndex.get(expr.field);
     if (index === undefined) {
-      reporter.error(
-        'PL2001',
-        `\`${object.name}\` has no variant \`${expr.field}\`${didYouMean(expr.field, enumInfo.variants)}`,
-        expr.span,
-      );
+      reporter.report(UnknownName.noVariant(object.name, expr.field, enumInfo.variants), expr.span);
       return ERROR;
     }
     scope.module.resolutions.set(expr.id, { kind: 'variant', enumName: object.name, index });
@@ -214,17 +188,13 @@ function checkFieldAccess(scope: RuleScope, expr: FieldAccessExpr): Type {
     const record = declarations.records.get(objectType.name)!;
     const index = record.fieldIndex.get(expr.field);
     if (index === undefined) {
-      reporter.error(
-        'PL2016',
-        `\`${objectType.name}\` has no field \`${expr.field}\`${didYouMean(expr.field, record.fieldIndex.keys())}`,
-        expr.span,
-      );
+      reporter.report(UnknownFieldAccess.noField(objectType.name, expr.field, record.fieldIndex.keys()), expr.span);
       return ERROR;
     }
     scope.module.resolutions.set(expr.id, { kind: 'field', recordName: objectType.name, index });
     return record.fields[index]!.type;
   }
-  reporter.error('PL2016', `cannot read field \`${expr.field}\` of a \`${typeToString(objectType)}\` value; only records have fields`, expr.span);
+  reporter.report(UnknownFieldAccess.notRecord(expr.field, typeToString(objectType)), expr.span);
   return ERROR;
 }
 
@@ -236,19 +206,13 @@ function checkCall(scope: RuleScope, expr: CallExpr): Type {
     scope.module.resolutions.set(expr.id, { kind: 'rule', name: expr.callee });
     scope.module.callEdges.push({ from: scope.rule.decl.name, to: expr.callee, call: expr });
     if (argTypes.length !== rule.params.length) {
-      const n = rule.params.length;
-      reporter.error('PL2013', `rule \`${expr.callee}\` takes ${n} argument${n === 1 ? '' : 's'}, got ${argTypes.length}`, expr.span);
+      reporter.report(WrongArgumentCount.rule(expr.callee, rule.params.length, argTypes.length), expr.span);
       return rule.returnType;
     }
     for (let i = 0; i < argTypes.length; i++) {
       const param = rule.params[i]!;
       if (!assignable(argTypes[i]!, param.type)) {
-        reporter.error(
-          'PL2006',
-          `argument ${i + 1} of \`${expr.callee}\` (\`${param.name}\`) must be \`${typeToString(param.type)}\`, found \`${typeToString(argTypes[i]!)}\``,
-          expr.args[i]!.span,
-          conversionHelp(argTypes[i]!, param.type),
-        );
+        reporter.report(TypeMismatch.ruleArgument(i + 1, expr.callee, param.name, showType(param.type), showType(argTypes[i]!)), expr.args[i]!.span);
       }
     }
     return rule.returnType;
@@ -258,7 +222,7 @@ function checkCall(scope: RuleScope, expr: CallExpr): Type {
     return checkBuiltinCall(expr.callee, expr, argTypes, reporter);
   }
   const candidates = [...declarations.rules.keys(), ...BUILTIN_NAMES];
-  reporter.error('PL2012', `unknown rule or function \`${expr.callee}\`${didYouMean(expr.callee, candidates)}`, expr.span);
+  reporter.report(UnknownCallee.unknown(expr.callee, candidates), expr.span);
   return ERROR;
 }
 
@@ -267,22 +231,14 @@ function checkUnary(scope: RuleScope, expr: UnaryExpr): Type {
   const t = prune(operand);
   if (expr.op === 'not') {
     if (!assignable(t, BOOL)) {
-      scope.reporter.error('PL2007', `\`not\` needs a \`Bool\` value, found \`${typeToString(t)}\``, expr.operand.span);
+      scope.reporter.report(OperandMismatch.not(typeToString(t)), expr.operand.span);
     }
     return BOOL;
   }
   if (t.kind === 'Int' || t.kind === 'Float' || t.kind === 'Error') return t;
-  scope.reporter.error('PL2007', `cannot negate a \`${typeToString(t)}\` value; only numbers can be negated`, expr.span);
+  scope.reporter.report(OperandMismatch.negate(typeToString(t)), expr.span);
   return ERROR;
 }
-
-const ARITHMETIC_PHRASE = {
-  add: (a: string, b: string) => `cannot add \`${a}\` and \`${b}\``,
-  sub: (a: string, b: string) => `cannot subtract \`${b}\` from \`${a}\``,
-  mul: (a: string, b: string) => `cannot multiply \`${a}\` by \`${b}\``,
-  div: (a: string, b: string) => `cannot divide \`${a}\` by \`${b}\``,
-  mod: (a: string, b: string) => `cannot take \`${a}\` modulo \`${b}\``,
-} as const;
 
 function checkBinary(scope: RuleScope, expr: BinaryExpr): Type {
   const left = prune(checkExpr(scope, expr.left));
@@ -293,7 +249,7 @@ function checkBinary(scope: RuleScope, expr: BinaryExpr): Type {
       [right, expr.right],
     ] as const) {
       if (!assignable(side, BOOL)) {
-        scope.reporter.error('PL2007', `\`${expr.op}\` needs \`Bool\` values, found \`${typeToString(side)}\``, node.span);
+        scope.reporter.report(OperandMismatch.logical(expr.op, typeToString(side)), node.span);
       }
     }
     return BOOL;
@@ -307,8 +263,7 @@ function checkBinary(scope: RuleScope, expr: BinaryExpr): Type {
     if (expr.op === 'div') return FLOAT;
     return left.kind === 'Int' && right.kind === 'Int' ? INT : FLOAT;
   }
-  const help = left.kind === 'Text' || right.kind === 'Text' ? 'use `text(…)` to turn a value into `Text` before joining texts with `+`' : undefined;
-  scope.reporter.error('PL2007', ARITHMETIC_PHRASE[expr.op](typeToString(left), typeToString(right)), expr.span, expr.op === 'add' ? help : undefined);
+  scope.reporter.report(OperandMismatch.arithmetic(expr.op, showType(left), showType(right)), expr.span);
   return ERROR;
 }
 
@@ -322,7 +277,7 @@ function checkCompare(scope: RuleScope, expr: CompareExpr): Type {
     case 'eq':
     case 'ne':
       if (commonType(left, right) === null) {
-        reporter.error('PL2007', `cannot compare \`${typeToString(left)}\` with \`${typeToString(right)}\``, expr.span);
+        reporter.report(OperandMismatch.compare(typeToString(left), typeToString(right)), expr.span);
       }
       break;
     case 'lt':
@@ -330,33 +285,29 @@ function checkCompare(scope: RuleScope, expr: CompareExpr): Type {
     case 'le':
     case 'ge':
       if (!isNumeric(left) || !isNumeric(right)) {
-        reporter.error(
-          'PL2007',
-          `cannot order \`${typeToString(left)}\` and \`${typeToString(right)}\`; ordering comparisons need numbers`,
-          expr.span,
-        );
+        reporter.report(OperandMismatch.order(typeToString(left), typeToString(right)), expr.span);
       }
       break;
     case 'in':
       if (right.kind === 'List') {
         if (commonType(left, right.element) === null) {
-          reporter.error('PL2007', `cannot look for a \`${typeToString(left)}\` value in a \`${typeToString(right)}\``, expr.span);
+          reporter.report(OperandMismatch.lookIn(typeToString(left), typeToString(right)), expr.span);
         }
       } else if (right.kind !== 'Error') {
-        reporter.error('PL2007', `\`is one of\` needs a list on its right, found \`${typeToString(right)}\``, expr.right.span);
+        reporter.report(OperandMismatch.oneOfNeedsList(typeToString(right)), expr.right.span);
       }
       break;
     case 'contains':
       if (left.kind === 'Text') {
         if (!assignable(right, TEXT)) {
-          reporter.error('PL2007', `a \`Text\` can only contain \`Text\`, found \`${typeToString(right)}\``, expr.right.span);
+          reporter.report(OperandMismatch.textContains(typeToString(right)), expr.right.span);
         }
       } else if (left.kind === 'List') {
         if (commonType(left.element, right) === null) {
-          reporter.error('PL2007', `cannot look for a \`${typeToString(right)}\` value in a \`${typeToString(left)}\``, expr.span);
+          reporter.report(OperandMismatch.lookIn(typeToString(right), typeToString(left)), expr.span);
         }
       } else if (left.kind !== 'Error') {
-        reporter.error('PL2007', `\`contains\` needs a list or \`Text\` on its left, found \`${typeToString(left)}\``, expr.left.span);
+        reporter.report(OperandMismatch.containsNeedsCollection(typeToString(left)), expr.left.span);
       }
       break;
   }
@@ -367,7 +318,7 @@ function checkBetween(scope: RuleScope, expr: BetweenExpr): Type {
   for (const part of [expr.value, expr.low, expr.high]) {
     const t = checkExpr(scope, part);
     if (!isNumeric(t)) {
-      scope.reporter.error('PL2007', `\`between\` compares numbers, found \`${typeToString(t)}\``, part.span);
+      scope.reporter.report(OperandMismatch.between(typeToString(t)), part.span);
     }
   }
   return BOOL;

@@ -1,19 +1,15 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { placeDiagnostic, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 
 /** Collects the checker's diagnostics. */
 export class Reporter {
   readonly diagnostics: Diagnostic[] = [];
   errorCount = 0;
 
-  error(code: DiagnosticCode, message: string, span: Span, help?: string): void {
-    this.errorCount++;
-    this.diagnostics.push(help === undefined ? { code, severity: 'error', message, span } : { code, severity: 'error', message, span, help });
-  }
-
-  warning(code: DiagnosticCode, message: string, span: Span): void {
-    this.diagnostics.push({ code, severity: 'warning', message, span });
+  /** Reports a declared diagnostic (an error or, as its declaration says, a warning) at `span`. */
+  report(text: DiagnosticText, span: Span): void {
+    if (text.severity === 'error') this.errorCount++;
+    this.diagnostics.push(placeDiagnostic(text, span));
   }
 
   /** Diagnostics in source order (stable for equal positions). */

@@ -12,20 +12,27 @@ import type {
   RuleDecl,
   Statement,
 } from '../ast/nodes.js';
-import { checkExpr, conversionHelp } from './expression-checker.js';
+import { checkExpr } from './expression-checker.js';
 import { copyAssigned, intersectAssigned, type RuleScope } from './rule-scope.js';
-import { didYouMean } from '../diagnostics/index.js';
-import { assignable, BOOL, ERROR, prune, TEXT, type Type, typeToString } from './types.js';
+import {
+  ConditionNotBool,
+  DuplicateCase,
+  ForEachNeedsList,
+  LoopVariableShadows,
+  MissingReturn,
+  PatternMismatch,
+  RebindChangesType,
+  TypeMismatch,
+  UninferredEmptyList,
+  UnknownType,
+  UnreachableStatement,
+} from '../diagnostics/index.js';
+import { assignable, BOOL, ERROR, prune, showType, TEXT, type Type, typeToString } from './types.js';
 
 export function checkRuleBody(scope: RuleScope, decl: RuleDecl): void {
   const terminates = checkBlock(scope, decl.body);
   if (!terminates) {
-    scope.reporter.error(
-      'PL2009',
-      `not every path of rule \`${decl.name}\` returns a value`,
-      decl.span,
-      'end every path with `Return` or `Fail with`; an `If` needs an `Otherwise`, a `Match` an `Otherwise` or every variant',
-    );
+    scope.reporter.report(MissingReturn(decl.name), decl.span);
   }
 }
 
@@ -34,7 +41,7 @@ function checkBlock(scope: RuleScope, statements: readonly Statement[]): boolean
   let warned = false;
   for (const statement of statements) {
     if (terminated && !warned) {
-      scope.reporter.warning('PL2021', 'unreachable statement: every path before it has already ended the rule', statement.span);
+      scope.reporter.report(UnreachableStatement(), statement.span);
       warned = true;
     }
     if (checkStatement(scope, statement)) {
@@ -54,24 +61,14 @@ function checkStatement(scope: RuleScope, statement: Statement): boolean {
       const type = checkExpr(scope, statement.value);
       const expected = scope.rule.returnType;
       if (!assignable(type, expected)) {
-        scope.reporter.error(
-          'PL2006',
-          `rule \`${scope.rule.decl.name}\` produces \`${typeToString(expected)}\`, but this returns \`${typeToString(type)}\``,
-          statement.value.span,
-          conversionHelp(type, expected),
-        );
+        scope.reporter.report(TypeMismatch.returned(scope.rule.decl.name, showType(expected), showType(type)), statement.value.span);
       }
       return true;
     }
     case 'Fail': {
       const type = checkExpr(scope, statement.message);
       if (!assignable(type, TEXT)) {
-        scope.reporter.error(
-          'PL2006',
-          `\`Fail with\` needs a \`Text\` message, found \`${typeToString(type)}\``,
-          statement.message.span,
-          conversionHelp(type, TEXT),
-        );
+        scope.reporter.report(TypeMismatch.failMessage(showType(type)), statement.message.span);
       }
       return true;
     }
@@ -90,12 +87,7 @@ function checkLet(scope: RuleScope, statement: LetStmt): void {
   const existing = scope.names.get(statement.name);
   if (existing) {
     if (!assignable(type, existing.type)) {
-      scope.reporter.error(
-        'PL2010',
-        `cannot rebind \`${statement.name}\` to a \`${typeToString(type)}\` value: it holds \`${typeToString(existing.type)}\``,
-        statement.span,
-        conversionHelp(type, existing.type) ?? 'a rebinding keeps the type of the first binding; choose a new name',
-      );
+      scope.reporter.report(RebindChangesType(statement.name, showType(type), showType(existing.type)), statement.span);
     }
     scope.module.resolutions.set(statement.id, { kind: 'slot', slot: existing.slot });
     scope.markAssigned(existing.slot);
@@ -109,7 +101,7 @@ function checkLet(scope: RuleScope, statement: LetStmt): void {
 function checkCondition(scope: RuleScope, condition: Parameters<typeof checkExpr>[1]): void {
   const type = checkExpr(scope, condition);
   if (!assignable(type, BOOL)) {
-    scope.reporter.error('PL2008', `condition must be a \`Bool\`, found \`${typeToString(type)}\``, condition.span);
+    scope.reporter.report(ConditionNotBool(typeToString(type)), condition.span);
   }
 }
 
@@ -156,7 +148,7 @@ function checkMatch(scope: RuleScope, statement: MatchStmt): boolean {
   else if (subjectType.kind === 'Int' || subjectType.kind === 'Text') subject = { kind: subjectType.kind };
   else {
     if (subjectType.kind !== 'Error') {
-      reporter.error('PL2006', `\`Match\` needs an enum, \`Int\` or \`Text\` value, found \`${typeToString(subjectType)}\``, statement.subject.span);
+      reporter.report(TypeMismatch.matchSubject(typeToString(subjectType)), statement.subject.span);
     }
     subject = { kind: 'error' };
   }
@@ -171,14 +163,14 @@ function checkMatch(scope: RuleScope, statement: MatchStmt): boolean {
       case 'enum': {
         const enumInfo = declarations.enums.get(subject.name)!;
         if (pattern.kind !== 'VariantPattern') {
-          reporter.error('PL2018', `\`${text}\` does not fit: the value matched is a \`${subject.name}\`, so \`When\` needs its variants`, pattern.span);
+          reporter.report(PatternMismatch.needsVariants(text, subject.name), pattern.span);
           return;
         }
         if (pattern.enumName !== null && pattern.enumName !== subject.name) {
           if (!declarations.enums.has(pattern.enumName)) {
-            reporter.error('PL2002', `unknown enum \`${pattern.enumName}\`${didYouMean(pattern.enumName, declarations.enums.keys())}`, pattern.span);
+            reporter.report(UnknownType.unknownEnum(pattern.enumName, declarations.enums.keys()), pattern.span);
           } else {
-            reporter.error('PL2018', `\`${text}\` is a variant of \`${pattern.enumName}\`, but the value matched is a \`${subject.name}\``, pattern.span);
+            reporter.report(PatternMismatch.variantOfOther(text, pattern.enumName, subject.name), pattern.span);
           }
           return;
         }
@@ -186,9 +178,9 @@ function checkMatch(scope: RuleScope, statement: MatchStmt): boolean {
         if (index === undefined) {
           const owner = declarations.variantOwner.get(pattern.variant);
           if (owner !== undefined) {
-            reporter.error('PL2018', `\`${pattern.variant}\` is a variant of \`${owner}\`, but the value matched is a \`${subject.name}\``, pattern.span);
+            reporter.report(PatternMismatch.variantOfOther(pattern.variant, owner, subject.name), pattern.span);
           } else {
-            reporter.error('PL2018', `\`${subject.name}\` has no variant \`${pattern.variant}\`${didYouMean(pattern.variant, enumInfo.variants)}`, pattern.span);
+            reporter.report(PatternMismatch.noVariant(subject.name, pattern.variant, enumInfo.variants), pattern.span);
           }
           return;
         }
@@ -198,21 +190,21 @@ function checkMatch(scope: RuleScope, statement: MatchStmt): boolean {
       }
       case 'Int':
         if (pattern.kind !== 'IntPattern') {
-          reporter.error('PL2018', `\`${text}\` does not fit: the value matched is an \`Int\``, pattern.span);
+          reporter.report(PatternMismatch.notInt(text), pattern.span);
           return;
         }
         key = pattern.value;
         break;
       case 'Text':
         if (pattern.kind !== 'TextPattern') {
-          reporter.error('PL2018', `\`${text}\` does not fit: the value matched is a \`Text\``, pattern.span);
+          reporter.report(PatternMismatch.notText(text), pattern.span);
           return;
         }
         key = pattern.value;
         break;
     }
     if (named.has(key)) {
-      reporter.error('PL2017', `\`${text}\` is already named by an earlier \`When\``, pattern.span);
+      reporter.report(DuplicateCase(text), pattern.span);
       return;
     }
     named.add(key);
@@ -249,28 +241,18 @@ function checkForEach(scope: RuleScope, statement: ForEachStmt): void {
   if (iterableType.kind === 'List') {
     const inner = prune(iterableType.element);
     if (inner.kind === 'Hole') {
-      scope.reporter.error(
-        'PL2020',
-        'the element type of this empty list cannot be inferred here',
-        statement.iterable.span,
-        'give the list at least one element or bind it where its type is known',
-      );
+      scope.reporter.report(UninferredEmptyList.here(), statement.iterable.span);
       inner.ref = ERROR;
     } else {
       element = inner;
     }
   } else if (iterableType.kind !== 'Error') {
-    scope.reporter.error('PL2019', `\`For each\` needs a list, found \`${typeToString(iterableType)}\``, statement.iterable.span);
+    scope.reporter.report(ForEachNeedsList(typeToString(iterableType)), statement.iterable.span);
   }
 
   const shadowed = scope.names.get(statement.variable);
   if (shadowed) {
-    scope.reporter.error(
-      'PL2023',
-      `loop variable \`${statement.variable}\` reuses the name of a variable that is already bound`,
-      statement.span,
-      'choose another name for the loop variable',
-    );
+    scope.reporter.report(LoopVariableShadows(statement.variable), statement.span);
   }
   const variable = scope.bindNew(statement.variable, element);
   scope.module.resolutions.set(statement.id, { kind: 'slot', slot: variable.slot });

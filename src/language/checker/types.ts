@@ -4,6 +4,7 @@
  * expression that already has a diagnostic, so one mistake is reported once.
  */
 import type { ListExpr } from '../ast/nodes.js';
+import type { ShownType } from '../diagnostics/index.js';
 
 export interface PrimitiveType {
   readonly kind: 'Int' | 'Float' | 'Text' | 'Bool';
@@ -81,6 +82,11 @@ export function isErrorType(type: Type): boolean {
 }
 
 /** The type as written in en-US source, e.g. `List of Applicant`. */
+/** A type as a diagnostic shows it: its name, and its kind for conversion help. */
+export function showType(type: Type): ShownType {
+  return { name: typeToString(type), kind: prune(type).kind };
+}
+
 export function typeToString(type: Type): string {
   const t = prune(type);
   switch (t.kind) {

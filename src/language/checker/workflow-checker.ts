@@ -3,7 +3,17 @@
  * workflow's parameters, passed by name, or awaits a named signal; step names are unique.
  */
 import type { CallExpr, DurationNode, DurationUnit, WorkflowDecl } from '../ast/nodes.js';
-import { didYouMean } from '../diagnostics/index.js';
+import {
+  AwaitTooLong,
+  DuplicateStep,
+  InvalidAwait,
+  StepArgumentNotParameter,
+  StepRuleNotBool,
+  TooManySteps,
+  TypeMismatch,
+  UnknownCallee,
+  WrongArgumentCount,
+} from '../diagnostics/index.js';
 import type { Declarations, DeclaredWorkflow } from './declarations.js';
 import type { Reporter } from './reporter.js';
 import { assignable, BOOL, isErrorType, typeToString, type Type } from './types.js';
@@ -37,17 +47,12 @@ function checkWorkflow(workflow: DeclaredWorkflow, declarations: Declarations, r
   const params = new Map<string, Type>(workflow.params.map((p) => [p.name, p.type]));
   const stepLines = new Map<string, number>();
   if (decl.steps.length > MAX_WORKFLOW_STEPS) {
-    reporter.error(
-      'PL4009',
-      `workflow \`${decl.name}\` has ${decl.steps.length} steps; a workflow has at most ${MAX_WORKFLOW_STEPS}`,
-      decl.steps[MAX_WORKFLOW_STEPS]!.span,
-      'split it into several workflows, each started when the one before has completed',
-    );
+    reporter.report(TooManySteps(decl.name, decl.steps.length, MAX_WORKFLOW_STEPS), decl.steps[MAX_WORKFLOW_STEPS]!.span);
   }
   for (const step of decl.steps) {
     const earlier = stepLines.get(step.name);
     if (earlier !== undefined) {
-      reporter.error('PL2025', `step \`${step.name}\` is already a step of workflow \`${decl.name}\` (line ${earlier})`, step.span);
+      reporter.report(DuplicateStep(step.name, decl.name, earlier), step.span);
     } else {
       stepLines.set(step.name, step.span.line);
     }
@@ -59,17 +64,12 @@ function checkWorkflow(workflow: DeclaredWorkflow, declarations: Declarations, r
     }
     const signal = action.signal.value;
     if (signal.trim() === '' || signal.length > MAX_SIGNAL_LENGTH) {
-      reporter.error('PL2028', `a signal name must be 1 to ${MAX_SIGNAL_LENGTH} characters, not blank`, action.signal.span);
+      reporter.report(InvalidAwait.signalName(MAX_SIGNAL_LENGTH), action.signal.span);
     }
     if (action.within !== null && (!Number.isSafeInteger(action.within.amount) || action.within.amount < 1)) {
-      reporter.error('PL2028', 'the time limit of an awaited signal must be at least 1', action.within.span);
+      reporter.report(InvalidAwait.timeLimit(), action.within.span);
     } else if (action.within !== null && durationMinutes(action.within) > MAX_WITHIN_MINUTES) {
-      reporter.error(
-        'PL4008',
-        `the time limit of an awaited signal is at most 365 days (${MAX_WITHIN_MINUTES} minutes), not ${action.within.amount} ${action.within.unit}`,
-        action.within.span,
-        'leave out `within` for a signal that may take any time, or shorten the limit',
-      );
+      reporter.report(AwaitTooLong(MAX_WITHIN_MINUTES, action.within.amount, action.within.unit), action.within.span);
     }
   }
 }
@@ -83,36 +83,26 @@ function checkStepCall(
 ): void {
   const rule = declarations.rules.get(call.callee);
   if (rule === undefined) {
-    const what = declarations.workflows.has(call.callee) ? `\`${call.callee}\` is a workflow, not a rule` : `unknown rule \`${call.callee}\`${didYouMean(call.callee, declarations.rules.keys())}`;
-    reporter.error('PL2012', what, call.span);
+    const problem = declarations.workflows.has(call.callee) ? UnknownCallee.workflow(call.callee) : UnknownCallee.unknownRule(call.callee, declarations.rules.keys());
+    reporter.report(problem, call.span);
     return;
   }
   if (!isErrorType(rule.returnType) && !assignable(rule.returnType, BOOL)) {
-    reporter.error('PL2026', `rule \`${call.callee}\` produces \`${typeToString(rule.returnType)}\`; a step needs a rule that produces \`Bool\``, call.span);
+    reporter.report(StepRuleNotBool(call.callee, typeToString(rule.returnType)), call.span);
   }
   if (call.args.length !== rule.params.length) {
-    const n = rule.params.length;
-    reporter.error('PL2013', `rule \`${call.callee}\` takes ${n} argument${n === 1 ? '' : 's'}, got ${call.args.length}`, call.span);
+    reporter.report(WrongArgumentCount.rule(call.callee, rule.params.length, call.args.length), call.span);
     return;
   }
   call.args.forEach((arg, i) => {
     const expected = rule.params[i]!;
     const given = arg.kind === 'Name' ? params.get(arg.name) : undefined;
     if (arg.kind !== 'Name' || given === undefined) {
-      const names = [...params.keys()].map((name) => `\`${name}\``).join(', ');
-      reporter.error(
-        'PL2027',
-        `argument ${i + 1} of \`${call.callee}\` must name a parameter of workflow \`${workflowName}\` (${names || 'it has none'})`,
-        arg.span,
-      );
+      reporter.report(StepArgumentNotParameter(i + 1, call.callee, workflowName, [...params.keys()]), arg.span);
       return;
     }
     if (!isErrorType(given) && !isErrorType(expected.type) && !assignable(given, expected.type)) {
-      reporter.error(
-        'PL2006',
-        `parameter \`${expected.name}\` of \`${call.callee}\` must be \`${typeToString(expected.type)}\`, but \`${arg.name}\` is \`${typeToString(given)}\``,
-        arg.span,
-      );
+      reporter.report(TypeMismatch.workflowArgument(expected.name, call.callee, typeToString(expected.type), arg.name, typeToString(given)), arg.span);
     }
   });
 }

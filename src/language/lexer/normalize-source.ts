@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { InvalidSourceCharacter, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 import { normalizeCharCode } from '../locales/normalize-char.js';
 import { lineSpan, syntaxDiagnostic } from './syntax-diagnostic.js';
 
@@ -31,9 +31,9 @@ export function normalizeSource(source: string, maxDiagnostics: number): Normali
     parts.push(source.slice(from, i), replacement);
     from = i + 1;
   };
-  const report = (i: number, message: string): void => {
+  const report = (i: number, text: DiagnosticText): void => {
     if (diagnostics.length < maxDiagnostics) {
-      diagnostics.push(syntaxDiagnostic('PL1017', message, lineSpan(i, i + 1, line, lineStart)));
+      diagnostics.push(syntaxDiagnostic(text, lineSpan(i, i + 1, line, lineStart)));
     }
     replace(i, ' ');
   };
@@ -43,17 +43,17 @@ export function normalizeSource(source: string, maxDiagnostics: number): Normali
       line++;
       lineStart = i + 1;
     } else if (code === 0x0d) {
-      if (source.charCodeAt(i + 1) !== 0x0a) report(i, 'carriage return without a line feed (lines end with LF or CRLF)');
+      if (source.charCodeAt(i + 1) !== 0x0a) report(i, InvalidSourceCharacter.loneCarriageReturn());
     } else if (code < 0x20 && code !== 0x09) {
-      report(i, `control character ${hex(code)} in source`);
+      report(i, InvalidSourceCharacter.controlCharacter(hex(code)));
     } else if (code >= 0x7f && code <= 0x9f) {
-      report(i, `control character ${hex(code)} in source`);
+      report(i, InvalidSourceCharacter.controlCharacter(hex(code)));
     } else if (code >= 0xd800 && code <= 0xdbff) {
       const next = source.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) i++;
-      else report(i, `unpaired surrogate ${hex(code)} (not valid UTF-8)`);
+      else report(i, InvalidSourceCharacter.unpairedSurrogate(hex(code)));
     } else if (code >= 0xdc00 && code <= 0xdfff) {
-      report(i, `unpaired surrogate ${hex(code)} (not valid UTF-8)`);
+      report(i, InvalidSourceCharacter.unpairedSurrogate(hex(code)));
     } else {
       const mapped = normalizeCharCode(code);
       if (mapped !== code) replace(i, String.fromCharCode(mapped));

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { SourceTooLarge, type Diagnostic } from '../diagnostics/index.js';
 import { syntaxDiagnostic } from './syntax-diagnostic.js';
 
 export const MAX_SOURCE_BYTES = 64 * 1024;
@@ -44,16 +44,12 @@ export function checkSourceSize(source: string): Diagnostic | null {
       endLineStart = i + 1;
     }
   }
-  return syntaxDiagnostic(
-    'PL4001',
-    `source is ${bytes} bytes of UTF-8, larger than the limit of ${MAX_SOURCE_BYTES} bytes (64 KiB)`,
-    {
-      start: overflowAt,
-      end: source.length,
-      line,
-      column: overflowAt - lineStart + 1,
-      endLine,
-      endColumn: source.length - endLineStart + 1,
-    },
-  );
+  return syntaxDiagnostic(SourceTooLarge(bytes, MAX_SOURCE_BYTES), {
+    start: overflowAt,
+    end: source.length,
+    line,
+    column: overflowAt - lineStart + 1,
+    endLine,
+    endColumn: source.length - endLineStart + 1,
+  });
 }

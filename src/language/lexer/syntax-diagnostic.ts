@@ -1,18 +1,10 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { placeDiagnostic, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
 
 /** A span may be a token (tokens are spans); only the six span fields are kept. */
-export function syntaxDiagnostic(code: DiagnosticCode, message: string, span: Span, help?: string): Diagnostic {
+export function syntaxDiagnostic(text: DiagnosticText, span: Span): Diagnostic {
   const { start, end, line, column, endLine, endColumn } = span;
-  const diagnostic: Diagnostic = {
-    code,
-    severity: 'error',
-    message,
-    span: { start, end, line, column, endLine, endColumn },
-  };
-  if (help !== undefined) diagnostic.help = help;
-  return diagnostic;
+  return placeDiagnostic(text, { start, end, line, column, endLine, endColumn });
 }
 
 /** A span on one line, from offsets and the offset where that line starts. */

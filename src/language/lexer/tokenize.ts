@@ -1,5 +1,15 @@
 import type { Locale } from '../api-types.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
+import {
+  BacktickNotName,
+  InvalidEscape,
+  InvalidNumber,
+  TabIndentation,
+  UnevenIndentation,
+  UnexpectedCharacter,
+  UnterminatedBacktick,
+  UnterminatedString,
+  type DiagnosticText,
+} from '../diagnostics/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Concept } from '../locales/concepts.js';
 import { getKeywordIndex, type KeywordIndex } from '../locales/keyword-index.js';
@@ -95,9 +105,9 @@ class Lexer {
     return { tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
   }
 
-  private report(code: DiagnosticCode, message: string, start: number, end: number, help?: string): void {
+  private report(text: DiagnosticText, start: number, end: number): void {
     if (this.diagnostics.length < MAX_DIAGNOSTICS) {
-      this.diagnostics.push(syntaxDiagnostic(code, message, lineSpan(start, end, this.line, this.lineStart), help));
+      this.diagnostics.push(syntaxDiagnostic(text, lineSpan(start, end, this.line, this.lineStart)));
     }
   }
 
@@ -165,25 +175,14 @@ class Lexer {
       return false;
     }
     if (tabAt >= 0) {
-      this.report('PL1004', 'tab character in indentation', tabAt, tabAt + 1, 'indent with 2 spaces per level');
+      this.report(TabIndentation(), tabAt, tabAt + 1);
     } else if (width % 2 !== 0) {
-      this.report(
-        'PL1005',
-        `indentation of ${width} spaces is not a multiple of 2`,
-        this.lineStart,
-        p,
-        'indent each block exactly 2 spaces deeper than its header',
-      );
+      this.report(UnevenIndentation.odd(width), this.lineStart, p);
     }
     let level = Math.floor(width / 2);
     if (level > this.level + 1) {
       if (tabAt < 0 && width % 2 === 0) {
-        this.report(
-          'PL1005',
-          `indentation jumps from ${this.level * 2} to ${width} spaces (a block is exactly 2 spaces deeper than its header)`,
-          this.lineStart,
-          p,
-        );
+        this.report(UnevenIndentation.jump(this.level * 2, width), this.lineStart, p);
       }
       level = this.level + 1;
     }
@@ -295,8 +294,7 @@ class Lexer {
     }
     const width = codePoint > 0xffff ? 2 : 1;
     const shown = this.src.slice(start, start + width);
-    const help = c === 0x27 ? 'text is written in double quotes: "…"' : undefined;
-    this.report('PL1001', `unexpected character \`${shown}\``, start, start + width, help);
+    this.report(UnexpectedCharacter(shown), start, start + width);
     this.pos += width;
   }
 
@@ -389,7 +387,7 @@ class Lexer {
     }
     this.pos = p;
     if (!valid) {
-      this.report('PL1012', `invalid number literal \`${text}\``, start, p, 'digits may be grouped with single `_` between them, like `1_000_000`');
+      this.report(InvalidNumber.malformed(text), start, p);
       this.push(isFloat ? 'float' : 'int', start, p, text, null, 0);
       return;
     }
@@ -397,7 +395,7 @@ class Lexer {
     const value = Number(digits);
     if (isFloat) {
       if (!Number.isFinite(value)) {
-        this.report('PL1012', `number literal \`${text}\` is too large`, start, p);
+        this.report(InvalidNumber.tooLarge(text), start, p);
         this.push('float', start, p, text, null, 0);
         return;
       }
@@ -405,13 +403,7 @@ class Lexer {
       return;
     }
     if (value > Number.MAX_SAFE_INTEGER) {
-      this.report(
-        'PL1012',
-        `integer literal \`${text}\` is outside the safe range ±(2^53−1)`,
-        start,
-        p,
-        'write it as a Float with a decimal point if an approximate value is enough',
-      );
+      this.report(InvalidNumber.unsafeInteger(text), start, p);
       this.push('int', start, p, text, null, 0);
       return;
     }
@@ -447,7 +439,7 @@ class Lexer {
       p++;
     }
     parts.push(src.slice(from, p));
-    this.report('PL1002', 'unterminated string literal', start, p, 'close the text on the same line');
+    this.report(UnterminatedString(), start, p);
     this.push('string', start, p, src.slice(start, p), null, parts.join(''));
     this.pos = p;
   }
@@ -483,13 +475,7 @@ class Lexer {
             }
           }
           const end = src.charCodeAt(q) === 0x7d ? q + 1 : q;
-          this.report(
-            'PL1003',
-            `invalid escape sequence \`${src.slice(p, end)}\``,
-            p,
-            end,
-            'write `\\u{` with 1 to 6 hex digits of a Unicode scalar value and `}`, like `\\u{4E2D}`',
-          );
+          this.report(InvalidEscape.unicode(src.slice(p, end)), p, end);
           return end;
         }
         break;
@@ -499,13 +485,7 @@ class Lexer {
     }
     const atLineEnd = p + 1 >= this.n || c === LF || c === CR;
     const end = atLineEnd ? p + 1 : p + 2;
-    this.report(
-      'PL1003',
-      `invalid escape sequence \`${src.slice(p, end)}\``,
-      p,
-      end,
-      'the escapes are \\" \\\\ \\n \\t and \\u{hex}',
-    );
+    this.report(InvalidEscape.unknown(src.slice(p, end)), p, end);
     if (!atLineEnd) parts.push(src.slice(p + 1, end));
     return end;
   }
@@ -525,18 +505,12 @@ class Lexer {
     let q = start + 1;
     while (q < this.n && s.charCodeAt(q) !== BACKTICK && s.charCodeAt(q) !== LF && s.charCodeAt(q) !== CR) q++;
     if (s.charCodeAt(q) === BACKTICK) {
-      this.report(
-        'PL1018',
-        `\`${this.src.slice(start + 1, q)}\` in backticks is not a name`,
-        start,
-        q + 1,
-        'backticks only quote a name: a letter or `_`, then letters, digits or `_`',
-      );
+      this.report(BacktickNotName(this.src.slice(start + 1, q)), start, q + 1);
       this.push('ident', start, q + 1, s.slice(start + 1, q));
       this.pos = q + 1;
       return;
     }
-    this.report('PL1014', 'unterminated backtick name', start, q, 'close the name with a second backtick');
+    this.report(UnterminatedBacktick(), start, q);
     this.pos = q;
   }
 }

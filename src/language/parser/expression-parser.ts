@@ -9,6 +9,7 @@ import type {
   TypeRef,
 } from '../ast/nodes.js';
 import { isBuiltinName } from '../builtins/builtin-names.js';
+import { ChainedComparison } from '../diagnostics/index.js';
 import type { Token, TokenKind } from '../lexer/token.js';
 import { ARITHMETIC_CONCEPTS, COMPARISON_CONCEPTS, type Concept } from '../locales/concepts.js';
 import { ParserBase } from './parser-base.js';
@@ -134,12 +135,7 @@ export abstract class ExpressionParser extends ParserBase {
       chain = this.comparisonRest(chain, op);
       op = this.comparisonOp(this.peek());
     }
-    this.report(
-      'PL1015',
-      'comparisons cannot be chained without parentheses',
-      spanFrom(first.span, chain.span),
-      `join two comparisons with \`${this.spell('and')}\`, or put one in parentheses`,
-    );
+    this.report(ChainedComparison(this.spell('and')), spanFrom(first.span, chain.span));
     return first;
   }
 

@@ -16,7 +16,7 @@ import type {
   StepDecl,
   WorkflowDecl,
 } from '../ast/nodes.js';
-import { suggestName } from '../diagnostics/index.js';
+import { MissingBlock, MissingModuleHeader, SecondModuleHeader, StepWithoutAction, suggestName, UnexpectedIndentation, UnexpectedToken } from '../diagnostics/index.js';
 import type { Token } from '../lexer/token.js';
 import type { Concept } from '../locales/concepts.js';
 import { keywordKey } from '../locales/keyword-key.js';
@@ -44,7 +44,7 @@ export class ModuleParser extends StatementParser {
     try {
       if (this.at('indent')) {
         this.next();
-        this.report('PL1016', 'unexpected indentation', this.peek(), 'declarations start at the beginning of a line');
+        this.report(UnexpectedIndentation.atDeclaration(), this.peek());
       }
       const first = this.peek();
       leading = this.leadingComments(first.start);
@@ -52,14 +52,8 @@ export class ModuleParser extends StatementParser {
         header = first;
         name = this.parseHeader(leading);
       } else {
-        const shown = `${this.spell('module')} name${this.syntax.punctuation.terminator}`;
         this.lateHeaderAllowed = true;
-        this.report(
-          'PL1010',
-          `the module must start with \`${shown}\``,
-          first,
-          `write \`${this.spell('module')} a.b${this.syntax.punctuation.terminator}\` on the first line`,
-        );
+        this.report(MissingModuleHeader(this.spell('module'), this.syntax.punctuation.terminator), first);
       }
       this.parseDeclarations();
       if (header === null) name = this.moduleName;
@@ -106,7 +100,7 @@ export class ModuleParser extends StatementParser {
         continue;
       }
       if (token.kind === 'indent') {
-        this.report('PL1016', 'unexpected indentation', this.peek(1), 'declarations start at the beginning of a line');
+        this.report(UnexpectedIndentation.atDeclaration(), this.peek(1));
         this.skipIndentedBlock();
         continue;
       }
@@ -127,17 +121,12 @@ export class ModuleParser extends StatementParser {
           this.moduleName = this.parseHeader([]);
           return null;
         }
-        this.fail('PL1011', 'more than one module header', token, 'a source file is exactly one module');
+        this.fail(SecondModuleHeader(), token);
       }
       const expected = `\`${this.spell('define')}\`, \`${this.spell('rule')}\` or \`${this.spell('workflow')}\``;
-      let help: string | undefined;
-      if (token.concepts?.some((concept) => STATEMENT_CONCEPTS.includes(concept))) {
-        help = 'statements belong inside a rule, indented by 2 spaces';
-      } else if (token.kind === 'ident') {
-        const guess = suggestName(token.text, [this.spell('define'), this.spell('rule'), this.spell('workflow'), this.spell('module')]);
-        if (guess !== null) help = `did you mean \`${guess}\`?`;
-      }
-      return this.fail('PL1006', `expected ${expected}, found ${this.describe(token)}`, token, help);
+      const isStatement = token.concepts?.some((concept) => STATEMENT_CONCEPTS.includes(concept)) ?? false;
+      const guess = token.kind === 'ident' ? suggestName(token.text, [this.spell('define'), this.spell('rule'), this.spell('workflow'), this.spell('module')]) : null;
+      return this.fail(UnexpectedToken.declarationExpected(expected, this.describe(token), isStatement, guess), token);
     } catch (error) {
       if (error !== ABORT) throw error;
       this.exprDepth = 0;
@@ -237,7 +226,7 @@ export class ModuleParser extends StatementParser {
   private parseSteps(header: Token): StepDecl[] {
     if (this.at('newline')) this.next();
     if (!this.at('indent')) {
-      this.report('PL1009', 'expected an indented block of steps', header, `write each \`${this.spell('step')}\` on its own line, indented by 2 spaces`);
+      this.report(MissingBlock.steps(this.spell('step')), header);
       return [];
     }
     this.next();
@@ -255,7 +244,7 @@ export class ModuleParser extends StatementParser {
           continue;
         }
         if (token.kind === 'indent') {
-          this.report('PL1016', 'unexpected indentation', this.peek(1), 'steps are not nested: each one is a line of the workflow');
+          this.report(UnexpectedIndentation.inWorkflow(), this.peek(1));
           this.skipIndentedBlock();
           continue;
         }
@@ -276,7 +265,7 @@ export class ModuleParser extends StatementParser {
   /** `Step name: rule(args)[, compensate with rule(args)].` or `Step name: Await "signal" [within n unit].` */
   private parseStep(token: Token): StepDecl {
     if (!this.isKw(token, 'step')) {
-      this.fail('PL1006', `expected \`${this.spell('step')}\`, found ${this.describe(token)}`, token, 'a workflow holds only steps, one per line');
+      this.fail(UnexpectedToken.stepExpected(this.spell('step'), this.describe(token)), token);
     }
     const leading = this.leadingComments(token.start);
     this.next();
@@ -303,12 +292,7 @@ export class ModuleParser extends StatementParser {
     const start = this.peek();
     const expr: Expr = this.parseExpr();
     if (expr.kind !== 'Call') {
-      this.fail(
-        'PL1019',
-        `a step calls a rule, \`name(arguments)\`, or awaits a signal with \`${this.spell('await')}\``,
-        expr.span ?? start,
-        `e.g. \`identityVerified(applicant)\` or \`${this.spell('await')} "approval"\``,
-      );
+      this.fail(StepWithoutAction(this.spell('await')), expr.span ?? start);
     }
     return expr;
   }

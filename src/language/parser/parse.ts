@@ -1,6 +1,6 @@
 import type { Locale, ParseResult } from '../api-types.js';
 import { SUPPORTED_LOCALES } from '../api-types.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { HeaderOfOtherLocale, placeDiagnostic, UnsupportedLocale, type Diagnostic } from '../diagnostics/index.js';
 import { checkSourceSize } from '../lexer/source-size.js';
 import { syntaxDiagnostic } from '../lexer/syntax-diagnostic.js';
 import { MAX_DIAGNOSTICS, tokenize } from '../lexer/tokenize.js';
@@ -16,12 +16,7 @@ function headerLocaleMismatch(tokens: readonly Token[], locale: Locale): Diagnos
   if (!first || first.kind !== 'ident') return null;
   const other = localeOfModuleKeyword(first.text);
   if (other === null || other === locale) return null;
-  return syntaxDiagnostic(
-    'PL6003',
-    `module header keyword \`${first.text}\` belongs to ${other}, not to the requested locale ${locale}`,
-    first,
-    `parse the source as ${other}, or write the header as \`${getLocaleSyntax(locale)!.keywords.module[0]}\``,
-  );
+  return syntaxDiagnostic(HeaderOfOtherLocale(first.text, other, locale, getLocaleSyntax(locale)!.keywords.module[0]!), first);
 }
 
 /**
@@ -33,14 +28,7 @@ export function parse(source: string, locale: Locale): ParseResult {
   if (!syntax) {
     return {
       module: null,
-      diagnostics: [
-        {
-          code: 'PL6001',
-          severity: 'error',
-          message: `unsupported locale \`${String(locale)}\`; supported: ${SUPPORTED_LOCALES.join(', ')}`,
-          span: null,
-        },
-      ],
+      diagnostics: [placeDiagnostic(UnsupportedLocale.parse(String(locale), SUPPORTED_LOCALES), null)],
     };
   }
   const tooLarge = checkSourceSize(source);

@@ -1,6 +1,16 @@
 import type { Span } from '../ast/nodes.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import {
+  ChainedComparison,
+  KeywordAsName,
+  MissingBlock,
+  MissingColon,
+  MissingTerminator,
+  NestingTooDeep,
+  UnexpectedToken,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticText,
+} from '../diagnostics/index.js';
 import { MAX_DIAGNOSTICS } from '../lexer/tokenize.js';
 import { syntaxDiagnostic } from '../lexer/syntax-diagnostic.js';
 import type { SourceComment, Token, TokenizeResult, TokenKind } from '../lexer/token.js';
@@ -20,12 +30,12 @@ export const LIMIT_REACHED = new DiagnosticLimitReached();
 
 /** Codes the parser leaves out on a line that already has a lexical error (one cause, one report). */
 const FOLLOW_ON_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
-  'PL1006',
-  'PL1007',
-  'PL1008',
-  'PL1009',
-  'PL1013',
-  'PL1015',
+  UnexpectedToken.code,
+  MissingTerminator.code,
+  MissingColon.code,
+  MissingBlock.code,
+  KeywordAsName.code,
+  ChainedComparison.code,
 ]);
 
 function isLayout(kind: TokenKind): boolean {
@@ -115,23 +125,28 @@ export abstract class ParserBase {
 
   // ---------- diagnostics ----------
 
-  protected report(code: DiagnosticCode, message: string, span: Span, help?: string): void {
-    if (FOLLOW_ON_CODES.has(code) && this.noisyLines.has(span.line)) return;
-    this.diagnostics.push(syntaxDiagnostic(code, message, span, help));
+  protected report(text: DiagnosticText, span: Span): void {
+    if (FOLLOW_ON_CODES.has(text.code) && this.noisyLines.has(span.line)) return;
+    this.diagnostics.push(syntaxDiagnostic(text, span));
     this.noisyLines.add(span.line);
     if (this.diagnostics.length >= MAX_DIAGNOSTICS) throw LIMIT_REACHED;
   }
 
-  protected fail(code: DiagnosticCode, message: string, span: Span, help?: string): never {
-    this.report(code, message, span, help);
+  protected fail(text: DiagnosticText, span: Span): never {
+    this.report(text, span);
     throw ABORT;
   }
 
   /** PL1006 for the current token; at a line end, the last token of the line is underlined. */
-  protected unexpected(expected: string, help?: string): never {
+  protected unexpected(expected: string): never {
+    return this.failAtCurrent((found) => UnexpectedToken.expected(expected, found));
+  }
+
+  /** Fails at the current token with the diagnostic `say` words from its description. */
+  protected failAtCurrent(say: (found: string) => DiagnosticText): never {
     const token = this.peek();
     const span = isLayout(token.kind) ? this.lastToken : token;
-    return this.fail('PL1006', `expected ${expected}, found ${this.describe(token)}`, span, help);
+    return this.fail(say(this.describe(token)), span);
   }
 
   protected expectKw(concept: Concept): Token {
@@ -160,12 +175,7 @@ export abstract class ParserBase {
 
   protected reportKeywordAsName(token: Token): void {
     const text = this.source.slice(token.start, token.end);
-    this.report(
-      'PL1013',
-      `\`${text}\` is a keyword and cannot be used as a name`,
-      token,
-      `write it in backticks: \`${text}\``,
-    );
+    this.report(KeywordAsName(text), token);
   }
 
   /** The `.` ending a statement or declaration; a missing one is reported and assumed. */
@@ -174,7 +184,7 @@ export abstract class ParserBase {
     if (token.kind === 'term') return this.next();
     const shown = this.syntax.punctuation.terminator;
     if (this.atLineEnd()) {
-      this.report('PL1007', `missing \`${shown}\` at the end of the ${what}`, this.lastToken);
+      this.report(MissingTerminator(shown, what), this.lastToken);
       return this.lastToken;
     }
     return this.unexpected(`\`${shown}\``);
@@ -186,11 +196,11 @@ export abstract class ParserBase {
     const shown = this.syntax.punctuation.colon;
     if (token.kind === 'colon') {
       this.next();
-      if (!this.atLineEnd()) this.unexpected(`the end of the line after \`${shown}\``, 'a block starts on the next line, indented by 2 spaces');
+      if (!this.atLineEnd()) this.failAtCurrent((found) => UnexpectedToken.textAfterColon(shown, found));
       return token;
     }
     if (this.atLineEnd()) {
-      this.report('PL1008', `missing \`${shown}\` at the end of the block header`, this.lastToken);
+      this.report(MissingColon(shown), this.lastToken);
       return this.lastToken;
     }
     return this.unexpected(`\`${shown}\``);
@@ -201,7 +211,7 @@ export abstract class ParserBase {
   protected reportNesting(span: Span): void {
     if (this.nestingReported) return;
     this.nestingReported = true;
-    this.report('PL4002', `nesting deeper than ${MAX_NESTING} levels`, span, 'move part of it into a separate rule or a `Let`');
+    this.report(NestingTooDeep.source(MAX_NESTING), span);
   }
 
   /** Enters a nested expression (parentheses, list, call, record, unary operator, list type). */

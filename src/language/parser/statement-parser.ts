@@ -8,7 +8,7 @@ import type {
   MatchStmt,
   Statement,
 } from '../ast/nodes.js';
-import { suggestName } from '../diagnostics/index.js';
+import { MissingBlock, suggestName, UnexpectedIndentation, UnexpectedToken } from '../diagnostics/index.js';
 import type { Token } from '../lexer/token.js';
 import type { Concept } from '../locales/concepts.js';
 import { ExpressionParser } from './expression-parser.js';
@@ -34,7 +34,7 @@ export abstract class StatementParser extends ExpressionParser {
       }
       if (token.kind === 'indent') {
         this.next();
-        this.report('PL1016', 'unexpected indentation', this.peek(), 'indent a block only after a header ending with `:`');
+        this.report(UnexpectedIndentation.inBlock(), this.peek());
         statements.push(...this.parseNestedStatements(token));
         continue;
       }
@@ -62,7 +62,7 @@ export abstract class StatementParser extends ExpressionParser {
   protected parseBlock(header: Token): Statement[] {
     if (this.at('newline')) this.next();
     if (!this.at('indent')) {
-      this.report('PL1009', 'expected an indented block', header, 'indent the block 2 spaces deeper than its header');
+      this.report(MissingBlock.statements(), header);
       return [];
     }
     this.next();
@@ -108,23 +108,23 @@ export abstract class StatementParser extends ExpressionParser {
       if (this.isKw(token, 'match')) return this.parseMatch(token, leading);
       if (this.isKw(token, 'forEach')) return this.parseForEach(token, leading);
       if (this.isKw(token, 'elseIf') || this.isKw(token, 'else')) {
-        this.fail('PL1006', `\`${token.text}\` without a matching \`${this.spell('if')}\``, token);
+        this.fail(UnexpectedToken.withoutIf(token.text, this.spell('if')), token);
       }
       if (this.isKw(token, 'when')) {
-        this.fail('PL1006', `\`${token.text}\` outside a \`${this.spell('match')}\` block`, token);
+        this.fail(UnexpectedToken.whenOutsideMatch(token.text, this.spell('match')), token);
       }
       if (this.isKw(token, 'define') || this.isKw(token, 'rule') || this.isKw(token, 'module')) {
-        this.fail('PL1006', `declarations cannot be inside a rule: \`${token.text}\` must start at the beginning of a line`, token);
+        this.fail(UnexpectedToken.declarationInRule(token.text), token);
       }
     }
     const expected = STATEMENT_CONCEPTS.map((concept) => `\`${this.spell(concept)}\``).join(', ');
-    let help = `a statement starts with one of ${expected}`;
+    let guess: string | null = null;
     if (token.kind === 'ident') {
       const byFirstWord = new Map(STATEMENT_CONCEPTS.map((concept) => [this.spell(concept).split(' ')[0]!, this.spell(concept)]));
-      const guess = suggestName(token.text, byFirstWord.keys());
-      if (guess !== null) help = `did you mean \`${byFirstWord.get(guess)}\`?`;
+      const firstWord = suggestName(token.text, byFirstWord.keys());
+      if (firstWord !== null) guess = byFirstWord.get(firstWord)!;
     }
-    return this.fail('PL1006', `expected a statement, found ${this.describe(token)}`, token.kind === 'eof' ? this.lastToken : token, help);
+    return this.fail(UnexpectedToken.statementExpected(this.describe(token), expected, guess), token.kind === 'eof' ? this.lastToken : token);
   }
 
   private parseLet(token: Token, leading: string[]): Statement {
@@ -206,7 +206,7 @@ export abstract class StatementParser extends ExpressionParser {
     let otherwise: Statement[] | null = null;
     if (this.at('newline')) this.next();
     if (!this.at('indent')) {
-      this.report('PL1009', 'expected an indented block', token, `indent the \`${this.spell('when')}\` cases 2 spaces deeper`);
+      this.report(MissingBlock.cases(this.spell('when')), token);
     } else {
       this.next();
       const reportedBefore = this.diagnostics.length;
@@ -220,7 +220,7 @@ export abstract class StatementParser extends ExpressionParser {
       this.blockDepth--;
       if (this.at('dedent')) this.next();
       if (cases.length === 0 && otherwise === null && this.diagnostics.length === reportedBefore) {
-        this.report('PL1006', `a \`${this.spell('match')}\` needs at least one \`${this.spell('when')}\` case`, token);
+        this.report(UnexpectedToken.emptyMatch(this.spell('match'), this.spell('when')), token);
       }
     }
     return {
@@ -245,7 +245,7 @@ export abstract class StatementParser extends ExpressionParser {
         continue;
       }
       if (token.kind === 'indent') {
-        this.report('PL1016', 'unexpected indentation', this.peek(1));
+        this.report(UnexpectedIndentation.inMatch(), this.peek(1));
         this.skipIndentedBlock();
         continue;
       }
@@ -254,7 +254,7 @@ export abstract class StatementParser extends ExpressionParser {
         try {
           this.next();
           if (otherwise !== null) {
-            this.report('PL1006', `\`${token.text}\` after \`${this.spell('else')}\``, token, `\`${this.spell('else')}\` comes last`);
+            this.report(UnexpectedToken.caseAfterElse(token.text, this.spell('else')), token);
           }
           patterns = this.parsePatterns();
           this.expectColon();
@@ -269,7 +269,7 @@ export abstract class StatementParser extends ExpressionParser {
       } else if (this.isKw(token, 'else')) {
         try {
           this.next();
-          if (otherwise !== null) this.report('PL1006', `a \`${this.spell('match')}\` has at most one \`${token.text}\``, token);
+          if (otherwise !== null) this.report(UnexpectedToken.secondElse(this.spell('match'), token.text), token);
           this.expectColon();
         } catch (error) {
           if (error !== ABORT) throw error;
@@ -280,12 +280,7 @@ export abstract class StatementParser extends ExpressionParser {
         otherwise ??= body;
       } else {
         try {
-          this.fail(
-            'PL1006',
-            `expected \`${this.spell('when')}\` or \`${this.spell('else')}\`, found ${this.describe(token)}`,
-            token,
-            `the lines of a \`${this.spell('match')}\` block are its cases`,
-          );
+          this.fail(UnexpectedToken.caseExpected(this.spell('when'), this.spell('else'), this.spell('match'), this.describe(token)), token);
         } catch (error) {
           if (error !== ABORT) throw error;
           this.recoverLine(false);

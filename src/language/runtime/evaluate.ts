@@ -3,8 +3,7 @@
  * function, bad input, runtime failure, exhausted budget — comes back as diagnostics.
  */
 import type { CompiledProgram, EvaluateOptions, EvaluationResult, JsonValue, TraceEntry } from '../api-types.js';
-import { suggestName } from '../diagnostics/index.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { FunctionNotFound, NestingTooDeep, placeDiagnostic, type Diagnostic } from '../diagnostics/index.js';
 import { EvaluationError } from './evaluation-error.js';
 import { INVALID } from './input-conversion.js';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, validateByteLimit } from './value-limits.js';
@@ -30,18 +29,13 @@ function caught(error: unknown, trace: TraceEntry[] | null): EvaluationResult {
   if (error instanceof EvaluationError) return failure([error.toDiagnostic()], trace);
   if (isStackOverflow(error)) {
     // Possible only with very deep input (a record holding a list of itself) or expressions.
-    return failure([{ code: 'PL4002', severity: 'error', message: 'the input or the expressions are nested too deeply to evaluate', span: null }], trace);
+    return failure([placeDiagnostic(NestingTooDeep.evaluate(), null)], trace);
   }
   throw error;
 }
 
 function unknownFunction(runtime: ProgramRuntime, functionName: string): EvaluationResult {
-  const suggestion = suggestName(functionName, runtime.entries.keys());
-  const hint = suggestion === null ? '' : `; did you mean \`${suggestion}\`?`;
-  return failure(
-    [{ code: 'PL6002', severity: 'error', message: `function \`${functionName}\` not found in module \`${runtime.moduleName}\`${hint}`, span: null }],
-    null,
-  );
+  return failure([placeDiagnostic(FunctionNotFound(functionName, runtime.moduleName, runtime.entries.keys()), null)], null);
 }
 
 export function evaluate(

@@ -5,10 +5,20 @@
  * Two passes: a fast conversion that only says "invalid", and, when it does, a diagnosing walk
  * that names every problem by path. The common, valid case pays for no path strings.
  */
-import { didYouMean } from '../diagnostics/index.js';
 import { typeToString, type ValueType } from '../checker/types.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { DiagnosticCode } from '../diagnostics/codes.js';
+import {
+  ContextNotObject,
+  InputTooDeep,
+  MissingValue,
+  placeDiagnostic,
+  UnexpectedKey,
+  UnknownVariantInput,
+  UnsafeIntegerInput,
+  WrongJsonType,
+  WrongPositionalCount,
+  type Diagnostic,
+  type DiagnosticText,
+} from '../diagnostics/index.js';
 import { sharedTemplates, type Instantiate } from './closure-template.js';
 import { nestedDeeperThan, staticDepth } from './json-depth.js';
 import { propertyKey } from './property-key.js';
@@ -230,8 +240,8 @@ function fieldPath(base: string, name: string): string {
 class InputProblems {
   readonly diagnostics: Diagnostic[] = [];
 
-  add(code: DiagnosticCode, message: string): void {
-    if (this.diagnostics.length < MAX_INPUT_DIAGNOSTICS) this.diagnostics.push({ code, severity: 'error', message, span: null });
+  add(text: DiagnosticText): void {
+    if (this.diagnostics.length < MAX_INPUT_DIAGNOSTICS) this.diagnostics.push(placeDiagnostic(text, null));
   }
 
   get full(): boolean {
@@ -243,16 +253,15 @@ class InputProblems {
 function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnvironment, problems: InputProblems, depth = 0): void {
   if (problems.full) return;
   if ((type.kind === 'List' || type.kind === 'Record') && depth >= MAX_VALUE_DEPTH && (Array.isArray(value) || isPlainObject(value))) {
-    problems.add('PL5008', `\`${path}\` is nested deeper than ${MAX_VALUE_DEPTH} levels of lists and records`);
+    problems.add(InputTooDeep(path, MAX_VALUE_DEPTH));
     return;
   }
-  const wrongType = (): void =>
-    problems.add('PL5004', `\`${path}\` expects ${describeType(type, env)}, got ${describeJsonValue(value)}`);
+  const wrongType = (): void => problems.add(WrongJsonType(path, describeType(type, env), describeJsonValue(value)));
   switch (type.kind) {
     case 'Int':
       if (typeof value !== 'number') wrongType();
       else if (!Number.isSafeInteger(value)) {
-        problems.add('PL5005', `\`${path}\` expects Int, got number \`${String(value)}\`, which is not an integer in the safe range ±(2^53−1)`);
+        problems.add(UnsafeIntegerInput(path, String(value)));
       }
       return;
     case 'Float':
@@ -268,10 +277,7 @@ function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnviro
       if (typeof value !== 'string') return wrongType();
       const enumInfo = env.enums.get(type.name)!;
       if (!enumInfo.variantIndex.has(value)) {
-        problems.add(
-          'PL5006',
-          `\`${path}\` expects ${describeType(type, env)}, got ${describeJsonValue(value)}${didYouMean(value, enumInfo.variants)}`,
-        );
+        problems.add(UnknownVariantInput(path, describeType(type, env), describeJsonValue(value), value, enumInfo.variants));
       }
       return;
     }
@@ -285,15 +291,12 @@ function diagnose(type: ValueType, value: unknown, path: string, env: TypeEnviro
       for (const field of record.fields) {
         const raw = isPrototypeName(field.name) ? readOwn(value, field.name) : value[field.name];
         const here = fieldPath(path, field.name);
-        if (raw === undefined) problems.add('PL5002', `\`${here}\` is missing (expects ${describeType(field.type, env)})`);
+        if (raw === undefined) problems.add(MissingValue(here, describeType(field.type, env)));
         else diagnose(field.type, raw, here, env, problems, depth + 1);
       }
       for (const key in value) {
         if (!record.fieldIndex.has(key)) {
-          problems.add(
-            'PL5003',
-            `\`${fieldPath(path, key)}\` is not a field of \`${record.name}\`${didYouMean(key, record.fieldIndex.keys())}`,
-          );
+          problems.add(UnexpectedKey.field(fieldPath(path, key), key, record.name, record.fieldIndex.keys()));
         }
       }
       return;
@@ -383,32 +386,25 @@ export function createArgumentsConversion(
 
     diagnose(context) {
       const problems = new InputProblems();
-      const listed = names.map((n) => `\`${n}\``).join(', ');
       if (Array.isArray(context)) {
         if (context.length !== count) {
-          problems.add(
-            'PL5007',
-            `\`${ruleName}\` takes ${count} argument${count === 1 ? '' : 's'}${count > 0 ? ` (${listed})` : ''}, got an array of ${context.length}`,
-          );
+          problems.add(WrongPositionalCount(ruleName, names, context.length));
         } else {
           for (let i = 0; i < count; i++) diagnose(params[i]!.type, context[i], names[i]!, env, problems);
         }
       } else if (isPlainObject(context)) {
         for (const param of params) {
           const raw = isPrototypeName(param.name) ? readOwn(context, param.name) : context[param.name];
-          if (raw === undefined) problems.add('PL5002', `\`${param.name}\` is missing (expects ${describeType(param.type, env)})`);
+          if (raw === undefined) problems.add(MissingValue(param.name, describeType(param.type, env)));
           else diagnose(param.type, raw, param.name, env, problems);
         }
         for (const key in context) {
           if (!names.includes(key)) {
-            problems.add('PL5003', `\`${key}\` is not a parameter of \`${ruleName}\`${didYouMean(key, names)}`);
+            problems.add(UnexpectedKey.parameter(key, ruleName, names));
           }
         }
       } else {
-        problems.add(
-          'PL5001',
-          `context must be a JSON object keyed by parameter name or an array in parameter order, got ${describeJsonValue(context)}`,
-        );
+        problems.add(ContextNotObject(describeJsonValue(context)));
       }
       if (problems.diagnostics.length === 0) {
         throw new Error(`input of \`${ruleName}\` was rejected but no problem was found`);

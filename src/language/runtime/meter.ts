@@ -1,4 +1,5 @@
 import type { Span } from '../ast/nodes.js';
+import { StepBudgetExceeded } from '../diagnostics/index.js';
 import { EvaluationError } from './evaluation-error.js';
 
 export const DEFAULT_STEP_BUDGET = 1_000_000;
@@ -17,5 +18,5 @@ export function createMeter(): Meter {
 }
 
 export function budgetExceeded(meter: Meter, span: Span): EvaluationError {
-  return new EvaluationError('PL4003', `step budget of ${meter.budget} steps exceeded`, span);
+  return new EvaluationError(StepBudgetExceeded(meter.budget), span);
 }

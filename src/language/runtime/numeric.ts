@@ -3,24 +3,25 @@
  * finite number; anything else is a runtime error at the node that produced it.
  */
 import type { Span } from '../ast/nodes.js';
+import { DivisionByZero, IntegerOverflow, ModuloByZero, NotFinite, TextTooLong } from '../diagnostics/index.js';
 import { EvaluationError } from './evaluation-error.js';
 
 export const MAX_INT = Number.MAX_SAFE_INTEGER;
 
 export function intOverflow(span: Span): EvaluationError {
-  return new EvaluationError('PL3003', 'integer result is outside the safe range ±(2^53−1)', span);
+  return new EvaluationError(IntegerOverflow(), span);
 }
 
 export function notFinite(span: Span, what = 'numeric result'): EvaluationError {
-  return new EvaluationError('PL3005', `${what} is not a finite number`, span);
+  return new EvaluationError(NotFinite(what), span);
 }
 
 export function divisionByZero(span: Span): EvaluationError {
-  return new EvaluationError('PL3001', 'division by zero', span);
+  return new EvaluationError(DivisionByZero(), span);
 }
 
 export function moduloByZero(span: Span): EvaluationError {
-  return new EvaluationError('PL3002', 'modulo by zero', span);
+  return new EvaluationError(ModuloByZero(), span);
 }
 
 export function checkInt(value: number, span: Span): number {
@@ -109,5 +110,5 @@ export function checkTextLength(text: string, span: Span): string {
 }
 
 export function textTooLong(span: Span): EvaluationError {
-  return new EvaluationError('PL4005', `text would be longer than ${MAX_TEXT_LENGTH} characters`, span);
+  return new EvaluationError(TextTooLong(MAX_TEXT_LENGTH), span);
 }

@@ -4,6 +4,7 @@
  * memory of one evaluation bounded before anything large or deep is built, and keep every
  * conversion's recursion far from the engine's stack limit.
  */
+import { NestingTooDeep, ResultTooLarge, TraceTooLarge } from '../diagnostics/index.js';
 import { EvaluationError } from './evaluation-error.js';
 
 /** Default `EvaluateOptions.maxResultBytes`: 1 MiB of JSON. */
@@ -24,14 +25,14 @@ export function validateByteLimit(setting: string, limit: number): number {
 }
 
 export function resultTooLarge(limit: number): EvaluationError {
-  return new EvaluationError('PL4006', `result is larger than ${limit} bytes (maxResultBytes)`, null);
+  return new EvaluationError(ResultTooLarge(limit), null);
 }
 
 export function traceTooLarge(limit: number): EvaluationError {
-  return new EvaluationError('PL4007', `decision trace is larger than ${limit} bytes (maxTraceBytes)`, null);
+  return new EvaluationError(TraceTooLarge(limit), null);
 }
 
 /** `what` names the value: `the result`, `a value in the decision trace`. */
 export function valueTooDeep(what: string): EvaluationError {
-  return new EvaluationError('PL4002', `${what} is nested deeper than ${MAX_VALUE_DEPTH} levels`, null);
+  return new EvaluationError(NestingTooDeep.value(what, MAX_VALUE_DEPTH), null);
 }

@@ -51,7 +51,15 @@ describe('maxResultBytes', () => {
         const result = evaluate(compiled, 'grow', { block, copies: 4000 });
         expect(result).toEqual({
           ok: false,
-          diagnostics: [{ code: 'PL4006', severity: 'error', message: 'result is larger than 1048576 bytes (maxResultBytes)', span: null }],
+          diagnostics: [
+            {
+              code: 'PL4006',
+              severity: 'error',
+              message: 'result is larger than 1048576 bytes (maxResultBytes)',
+              span: null,
+              help: 'return a smaller result, e.g. a summary instead of a whole list',
+            },
+          ],
         });
       }
     }

@@ -1,0 +1,51 @@
+/**
+ * PL5xxx: a context that does not fit the parameters of the rule evaluated. `path` names the value
+ * in the context (`applicant.age`, `items[2]`); `expects` is the expected type already worded.
+ */
+import { defineDiagnostic } from '../define-diagnostic.js';
+import { didYouMean } from '../suggest-name.js';
+
+export const ContextNotObject = defineDiagnostic('PL5001', 'context must be a JSON object keyed by parameter name or an array in parameter order', (got: string) => ({
+  message: `context must be a JSON object keyed by parameter name or an array in parameter order, got ${got}`,
+  help: 'send an object like `{"amount": 100}`, or an array of the arguments in order',
+}));
+
+export const MissingValue = defineDiagnostic('PL5002', 'missing value (parameter or record field)', (path: string, expects: string) => ({
+  message: `\`${path}\` is missing (expects ${expects})`,
+  help: 'every parameter and field needs a value; there is no null',
+}));
+
+export const UnexpectedKey = defineDiagnostic('PL5003', 'unexpected key (not a parameter or declared field)', {
+  field: (path: string, key: string, record: string, fields: Iterable<string>) => {
+    const hint = didYouMean(key, fields);
+    return { message: `\`${path}\` is not a field of \`${record}\`${hint}`, help: hint === '' ? 'remove it from the context' : undefined };
+  },
+  parameter: (key: string, rule: string, parameters: Iterable<string>) => {
+    const hint = didYouMean(key, parameters);
+    return { message: `\`${key}\` is not a parameter of \`${rule}\`${hint}`, help: hint === '' ? 'remove it from the context' : undefined };
+  },
+});
+
+/** `got` describes the JSON value, e.g. "text `\"a\"`". */
+export const WrongJsonType = defineDiagnostic('PL5004', 'wrong JSON type for the expected type', (path: string, expects: string, got: string) => ({
+  message: `\`${path}\` expects ${expects}, got ${got}`,
+}));
+
+export const UnsafeIntegerInput = defineDiagnostic('PL5005', 'number is not an integer in the safe range', (path: string, value: string) => ({
+  message: `\`${path}\` expects Int, got number \`${value}\`, which is not an integer in the safe range ±(2^53−1)`,
+}));
+
+export const UnknownVariantInput = defineDiagnostic('PL5006', 'unknown enum variant', (path: string, expects: string, got: string, value: string, variants: Iterable<string>) => ({
+  message: `\`${path}\` expects ${expects}, got ${got}${didYouMean(value, variants)}`,
+}));
+
+/** `parameters` are the rule's parameter names in order. */
+export const WrongPositionalCount = defineDiagnostic('PL5007', 'wrong number of positional arguments', (rule: string, parameters: readonly string[], got: number) => {
+  const count = parameters.length;
+  const listed = count > 0 ? ` (${parameters.map((name) => `\`${name}\``).join(', ')})` : '';
+  return { message: `\`${rule}\` takes ${count} argument${count === 1 ? '' : 's'}${listed}, got an array of ${got}` };
+});
+
+export const InputTooDeep = defineDiagnostic('PL5008', 'value nested deeper than 64 levels of lists and records', (path: string, maxDepth: number) => ({
+  message: `\`${path}\` is nested deeper than ${maxDepth} levels of lists and records`,
+}));
