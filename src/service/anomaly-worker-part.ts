@@ -1,6 +1,5 @@
-import { createAnomalyDetector, createAnomalyVerifier } from '../anomalies/index.js';
+import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } from '../anomalies/index.js';
 import { createAuditChainWriter, newAuditOutboxLease } from '../audit/index.js';
-import { startAnomalyWorkers } from '../jobs/index.js';
 import { observedAuditWriter, observeWorker } from '../metrics/index.js';
 import { anomalySettingsOf } from './anomaly-settings.js';
 import { loadBuiltins } from './builtin-library.js';

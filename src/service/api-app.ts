@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { anomalyAuditOutbox, createAnomalyTriage } from '../anomalies/index.js';
+import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from '../anomalies/index.js';
 import {
   createAnomalyRoutes,
   createApp,
@@ -14,10 +14,9 @@ import {
 import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
-import { createAnomalyJobQueues, createWorkflowJobQueue } from '../jobs/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
-import { createWorkflowDefinitions, createWorkflowService } from '../workflows/index.js';
+import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
 import { anomalySettingsOf } from './anomaly-settings.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import type { Runtime } from './runtime.js';

@@ -1,6 +1,5 @@
 import { createAuditChainWriter } from '../audit/index.js';
-import { createEvaluationService, type EvaluationService } from '../evaluation/index.js';
-import { createEvaluationDispatcher, createRedisBatchTransport } from '../jobs/index.js';
+import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
 import { observedAuditWriter } from '../metrics/index.js';
 import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
 import type { Runtime } from './runtime.js';

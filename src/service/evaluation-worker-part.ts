@@ -1,5 +1,5 @@
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from '../engine/index.js';
-import { startEvaluationWorker } from '../jobs/index.js';
+import { startEvaluationWorker } from '../evaluation/index.js';
 import { observeWorker } from '../metrics/index.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';

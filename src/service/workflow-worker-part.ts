@@ -1,6 +1,13 @@
-import { createWorkflowJobQueue, startWorkflowResumeSchedule, startWorkflowWorker } from '../jobs/index.js';
 import { observedWorkflowRepository, observeWorker } from '../metrics/index.js';
-import { createWorkflowDefinitions, createWorkflowResumer, createWorkflowRunner, evaluateStep } from '../workflows/index.js';
+import {
+  createWorkflowDefinitions,
+  createWorkflowJobQueue,
+  createWorkflowResumer,
+  createWorkflowRunner,
+  evaluateStep,
+  startWorkflowResumeSchedule,
+  startWorkflowWorker,
+} from '../workflows/index.js';
 import { loadBuiltins } from './builtin-library.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import type { RunningPart } from './running-part.js';
