@@ -1,4 +1,5 @@
-import { redactUrl, serviceVersion, storeLocation, type Config, type ProcessRole } from '../config/index.js';
+import { serviceVersion } from '../api/index.js';
+import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { ROLE_PARTS } from './role-parts.js';
 import type { RunningPart } from './running-part.js';
