@@ -4,8 +4,8 @@
  *   npm run -s anomalies -- detect --tenant acme [--timeout 60] [--json]
  */
 import { InvalidArgumentError } from 'commander';
+import { createAnomalyJobQueues, DetectionTimeoutError, type DetectionRun } from '../src/anomalies/index.js';
 import { redactUrl } from '../src/config/index.js';
-import { createAnomalyJobQueues, DetectionTimeoutError, type DetectionRun } from '../src/jobs/index.js';
 import { isValidTenantId } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 

@@ -14,8 +14,13 @@ import Koa from 'koa';
 import { Redis } from 'ioredis';
 import { signedFloorCheck } from '../support/signed-floor.mjs';
 import { createAuditChainWriter } from '../../dist/src/audit/index.js';
-import { sourceEvaluatedEvent, sourceHash } from '../../dist/src/evaluation/index.js';
-import { createEvaluationDispatcher, createRedisBatchTransport, startEvaluationWorker } from '../../dist/src/jobs/index.js';
+import {
+  createEvaluationDispatcher,
+  createRedisBatchTransport,
+  sourceEvaluatedEvent,
+  sourceHash,
+  startEvaluationWorker,
+} from '../../dist/src/evaluation/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
 
 const { FLOOR_SECRET: secret, REDIS_URL: redisUrl, FLOOR_KEY_PREFIX: keyPrefix } = process.env;

@@ -1,8 +1,8 @@
 // CPU budget per request by stage, from V8 profiles of the built service under load: starts the
 // service (role `all`) with --cpu-prof, drives one route with autocannon, stops it, and sums each
 // sample's self time into the stage of the innermost frame that names one (src/api/… → HTTP, auth,
-// rate limit; src/jobs and BullMQ → dispatch and queue hop; Piscina → thread hop; language and the
-// thread → evaluation; audit, rollups…). Threads' profiles count too. Prints µs per request.
+// rate limit; src/jobs, the dispatcher and BullMQ → dispatch and queue hop; Piscina → thread hop;
+// language and the thread → evaluation; audit, rollups…). Threads' profiles count too. Prints µs per request.
 //   node bench/http/profile.mjs [route] [seconds]     route: stored-bearer (default), stored-signed, source-signed, source-batch
 // Run after `npm run build`.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +31,7 @@ const STAGES = [
   ['audit', /dist\/src\/audit\/|dist\/src\/evaluation\/(source-evaluation-audit|stored-evaluation-audit)|dist\/src\/store\/.*audit|canonicalize/],
   ['rollups', /rollup/],
   ['response', /dist\/src\/evaluation\/evaluation-response/],
-  ['dispatch and queue hop', /dist\/src\/jobs\/|node_modules\/bullmq\/|node_modules\/msgpackr/],
+  ['dispatch and queue hop', /dist\/src\/jobs\/|dist\/src\/evaluation\/(evaluation-dispatcher|caller-gone|queue\/)|node_modules\/bullmq\/|node_modules\/msgpackr/],
   ['thread hop', /node_modules\/piscina\/|dist\/src\/engine\//],
   ['evaluation', /dist\/workers\/|dist\/src\/language\//],
   ['store (SQLite)', /better-sqlite3|dist\/src\/store\//],

@@ -8,8 +8,7 @@
 // bench/README.md, "Soak", describes the workload and the results.
 // Run through `npm run soak` (SOAK_SECONDS=60 for a smoke run); not part of CI.
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
-import { parseJwtKeysSpec } from '../../dist/src/config/index.js';
+import { createJwtKeyRing, createTokenSigner, parseJwtKeysSpec } from '../../dist/src/auth/index.js';
 import { TENANT } from '../support/bench-service.mjs';
 import { fmt, printTable } from '../support/table.mjs';
 import { createHttpClient } from './http-client.mjs';

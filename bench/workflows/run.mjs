@@ -3,8 +3,7 @@
 // GET /api/v1/workflows/{id}/events on a workflow with 10,000 events (from near the end and from 0).
 // Starts the built service (role `all`, SQLite): run through `npm run bench:workflows` (QUICK=1 small).
 import { randomUUID } from 'node:crypto';
-import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
-import { parseJwtKeysSpec } from '../../dist/src/config/index.js';
+import { createJwtKeyRing, createTokenSigner, parseJwtKeysSpec } from '../../dist/src/auth/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
 import { prepareBenchService, removeBenchService, startBenchService, TENANT } from '../support/bench-service.mjs';
 import { stopChild } from '../support/child-process.mjs';

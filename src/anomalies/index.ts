@@ -74,3 +74,16 @@ export {
   type RollupSeriesView,
   type RollupStep,
 } from './rollup-series.js';
+export {
+  ANOMALY_DETECT_SCHEDULER_ID,
+  createAnomalyJobQueues,
+  DetectionTimeoutError,
+  type AnomalyDetectJobData,
+  type AnomalyJobQueues,
+  type AnomalyJobQueuesOptions,
+  type AnomalyVerifyJobData,
+  type DetectionRound,
+  type DetectionRun,
+} from './queue/anomaly-jobs.js';
+export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './queue/anomaly-workers.js';
+export { startAnomalyDetectSchedule, type AnomalyDetectSchedule, type AnomalyDetectScheduleOptions } from './queue/anomaly-detect-schedule.js';

@@ -25,7 +25,7 @@ export type AppContext = ParameterizedContext<AppState>;
 export type AppMiddleware = Middleware<AppState>;
 export type AppRouter = Router<AppState>;
 
-/** Everything the HTTP layer needs; main.ts builds it, tests build it with their own parts. */
+/** Everything the HTTP layer needs; the API part (src/service/) builds it, tests build it with their own parts. */
 export interface AppDeps {
   logger: Logger;
   store: Store;

@@ -12,7 +12,7 @@ import { requestContext } from './middleware/request-context.js';
 import { createRouteKit } from './route-kit.js';
 import { ROUTE_MODULES } from './routes/index.js';
 
-/** The HTTP application, not listening: main.ts serves `app.callback()`, tests do the same. */
+/** The HTTP application, not listening: the API part (src/service/) serves `app.callback()`, tests do the same. */
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: deps.trustProxy ?? false });
   // Errors are answered and logged by errorHandler; anything Koa still sees is a write failure,

@@ -1,5 +1,6 @@
 export { createApp } from './create-app.js';
 export { answerUnparsableRequests } from './unparsable-request.js';
+export { serviceVersion, type ServiceVersion } from './service-version.js';
 export type { AppContext, AppDeps, AppMiddleware, AppRouter, AppState, RouteKit, RouteModule } from './app-types.js';
 export { ApiError, isExposedError, type ExposedError } from './api-error.js';
 export { ApiErrorCode, type ApiErrorCodeValue } from './error-codes.js';

@@ -9,6 +9,7 @@ export {
   type JwtKeyRing,
   type JwtKeySource,
 } from './jwt-key-ring.js';
+export { parseJwtKeysSpec, type JwtKeySpec } from './jwt-keys-spec.js';
 export { createTokenSigner, type TokenClaims, type TokenSigner } from './token-signer.js';
 export { createTokenVerifier, DEFAULT_JWT_MAX_LIFETIME_SECONDS, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
 export { createBearerAuth } from './bearer-auth.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseJwtKeysSpec, type JwtKeySpec } from '../config/index.js';
+import { parseJwtKeysSpec, type JwtKeySpec } from './jwt-keys-spec.js';
 
 export interface JwtKey {
   kid: string;

@@ -3,7 +3,8 @@
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';
-import { serviceVersion } from '../config/index.js';
+// The file, not the API's index: the policy command loads no HTTP code.
+import { serviceVersion } from '../api/service-version.js';
 import { type CliIo, CliUsageError, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, processIo } from './cli-io.js';
 import { runCheck } from './commands/check-command.js';
 import { runEval } from './commands/eval-command.js';

@@ -5,8 +5,8 @@ import { isValidTenantId } from '../kernel/index.js';
 import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/json-answer.js';
+import { parseJwtKeysSpec } from '../auth/jwt-keys-spec.js';
 import { parseByteSize } from './byte-size.js';
-import { parseJwtKeysSpec } from './jwt-keys-spec.js';
 
 /** Process roles: `all` runs the API and the worker in one process. */
 export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;

@@ -1,8 +1,9 @@
 import type { AuditChainWriter } from '../audit/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
-import type { CallerGone, EvaluationDispatcher } from '../jobs/index.js';
 import type { RollupRepository } from '../rollups/index.js';
+import type { CallerGone } from './caller-gone.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
+import type { EvaluationDispatcher } from './evaluation-dispatcher.js';
 import { EvaluationErrorCode } from './evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';

@@ -27,3 +27,21 @@ export {
 } from './evaluation-service.js';
 export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 export { batchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';
+export { createCallerGone, type CallerGone, type CallerGoneSource } from './caller-gone.js';
+export {
+  DispatcherClosedError,
+  EvaluationQueueError,
+  EvaluationUnavailableError,
+  EvaluationWorkerError,
+  NoWorkerAvailableError,
+} from './dispatch-errors.js';
+export {
+  createEvaluationDispatcher,
+  type DispatchOptions,
+  type EvaluationDispatcher,
+  type EvaluationDispatcherOptions,
+  type EvaluationDispatcherStats,
+} from './evaluation-dispatcher.js';
+export { createRedisBatchTransport, type RedisBatchTransportOptions } from './queue/redis-batch-transport.js';
+export { startEvaluationWorker, type EvaluationWorker, type EvaluationWorkerOptions, type EvaluationWorkerStats } from './queue/evaluation-worker.js';
+export { createPolicyEvaluateProcessor, type PolicyEvaluateProcessorDeps } from './queue/policy-evaluate.processor.js';

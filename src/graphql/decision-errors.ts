@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { EvaluationFailure } from '../engine/index.js';
-import { EvaluationUnavailableError } from '../jobs/index.js';
+import { EvaluationUnavailableError } from '../evaluation/index.js';
 import { isStoreUnreachable } from '../store/index.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 

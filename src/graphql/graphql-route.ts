@@ -13,7 +13,7 @@ import type { PolicyReader } from './policy-reader.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
-/** What the endpoint needs; main.ts builds it from the concrete parts. */
+/** What the endpoint needs; the API part (src/service/) builds it from the concrete parts. */
 export interface GraphqlDeps {
   /** Signing secrets of each tenant. */
   tenants: Pick<TenantRepository, 'activeSecrets'>;

@@ -24,3 +24,13 @@ export {
 } from './workflow-service.js';
 export { evaluateStep } from './step-evaluation.js';
 export { signalSchema as workflowSignalBodySchema, startSchema as workflowStartBodySchema } from './workflow-service.js';
+export {
+  createWorkflowJobQueue,
+  startWorkflowWorker,
+  WORKFLOW_RUN_JOB_OPTIONS,
+  type WorkflowJobQueue,
+  type WorkflowRunJobData,
+  type WorkflowTurnSize,
+  type WorkflowWorker,
+} from './queue/workflow-jobs.js';
+export { startWorkflowResumeSchedule, type WorkflowResumeSchedule, type WorkflowResumeScheduleOptions } from './queue/workflow-resume-schedule.js';

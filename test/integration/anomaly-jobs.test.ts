@@ -9,10 +9,17 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAnomaliesCli } from '../../scripts/anomalies.js';
 import type { CliIo } from '../../scripts/cli-io.js';
-import { createAnomalyDetector, createAnomalySettings, createAnomalyVerifier, DEFAULT_DETECTION_SETTINGS } from '../../src/anomalies/index.js';
+import {
+  createAnomalyDetector,
+  createAnomalySettings,
+  createAnomalyVerifier,
+  DEFAULT_DETECTION_SETTINGS,
+  startAnomalyWorkers,
+  type AnomalyWorkers,
+  type DetectionRun,
+} from '../../src/anomalies/index.js';
 import { createAuditChainWriter } from '../../src/audit/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
-import { startAnomalyWorkers, type AnomalyWorkers, type DetectionRun } from '../../src/jobs/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
 import { assertServiceBuilt, MAIN, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
 

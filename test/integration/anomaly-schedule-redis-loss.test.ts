@@ -8,19 +8,20 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAnomalyDetector, createAnomalySettings, createAnomalyVerifier, DEFAULT_DETECTION_SETTINGS } from '../../src/anomalies/index.js';
-import { createAuditChainWriter } from '../../src/audit/index.js';
-import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import {
   ANOMALY_DETECT_SCHEDULER_ID,
-  createRedisClient,
-  QUEUE_NAMES,
-  queuePrefix,
+  createAnomalyDetector,
+  createAnomalySettings,
+  createAnomalyVerifier,
+  DEFAULT_DETECTION_SETTINGS,
   startAnomalyDetectSchedule,
   startAnomalyWorkers,
   type AnomalyDetectJobData,
   type AnomalyWorkers,
-} from '../../src/jobs/index.js';
+} from '../../src/anomalies/index.js';
+import { createAuditChainWriter } from '../../src/audit/index.js';
+import { SQLITE_FILE_NAME } from '../../src/config/index.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { REDIS_URL, removeRedisPrefix } from '../support/index.js';
 

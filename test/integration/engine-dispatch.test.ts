@@ -13,22 +13,19 @@ import {
   type ItemResult,
 } from '../../src/engine/index.js';
 import {
+  createCallerGone,
+  createEvaluationDispatcher,
+  createRedisBatchTransport,
   EvaluationUnavailableError,
   EvaluationWorkerError,
   NoWorkerAvailableError,
-  QUEUE_NAMES,
-  createCallerGone,
-  createEvaluationDispatcher,
-  createLocalBatchTransport,
-  createRedisBatchTransport,
-  createRedisClient,
-  queuePrefix,
   startEvaluationWorker,
   type EvaluationDispatcher,
   type EvaluationDispatcherOptions,
   type EvaluationWorker,
   type EvaluationWorkerOptions,
-} from '../../src/jobs/index.js';
+} from '../../src/evaluation/index.js';
+import { createLocalBatchTransport, createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import { evaluateRequest, evaluation, REDIS_URL, removeRedisPrefix } from '../support/index.js';
 import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 

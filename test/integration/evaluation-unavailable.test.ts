@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PolicyHttpError } from '../../src/client/index.js';
 import { createEnginePool, type EnginePool } from '../../src/engine/index.js';
-import { startEvaluationWorker, type EvaluationWorker } from '../../src/jobs/index.js';
+import { startEvaluationWorker, type EvaluationWorker } from '../../src/evaluation/index.js';
 import { sqliteTarget } from '../support/index.js';
 import { REDIS_URL, startEvaluationHarness, type EvaluationHarness } from './evaluation-support/evaluation-harness.js';
 import { PRICING_SOURCE, priceContext } from './evaluation-support/policies.js';

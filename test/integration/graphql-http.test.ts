@@ -6,7 +6,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/auth/request-signature.js';
 import type { PolicyView } from '../../src/graphql/index.js';
-import { EvaluationQueueError } from '../../src/jobs/index.js';
+import { EvaluationQueueError } from '../../src/evaluation/index.js';
 import { TENANTS, startGraphqlHarness, type GraphqlHarness } from './graphql-support/graphql-harness.js';
 
 const POLICIES: PolicyView[] = [

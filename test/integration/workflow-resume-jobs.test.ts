@@ -4,17 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import {
-  createRedisClient,
   createWorkflowJobQueue,
-  QUEUE_NAMES,
-  queuePrefix,
   startWorkflowResumeSchedule,
   startWorkflowWorker,
   type WorkflowJobQueue,
   type WorkflowResumeSchedule,
-} from '../../src/jobs/index.js';
-import type { WorkflowRunner } from '../../src/workflows/index.js';
+  type WorkflowRunner,
+} from '../../src/workflows/index.js';
 import { connectRedis, REDIS_URL, removeRedisPrefix } from '../support/index.js';
 
 let prefix: string;

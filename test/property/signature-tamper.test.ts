@@ -14,7 +14,8 @@ import { createEvaluationRoutes } from '../../src/api/index.js';
 import { createNonceGuard, ROLES } from '../../src/auth/index.js';
 import { canonicalString, computeSignature, NONCE_PATTERN, signRequest, verifySignature } from '../../src/auth/request-signature.js';
 import { createEnginePool, type EnginePool } from '../../src/engine/index.js';
-import { createEvaluationDispatcher, createLocalBatchTransport, type EvaluationDispatcher } from '../../src/jobs/index.js';
+import { createEvaluationDispatcher, type EvaluationDispatcher } from '../../src/evaluation/index.js';
+import { createLocalBatchTransport } from '../../src/jobs/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import {
   buildEvaluationStack,

@@ -1,8 +1,7 @@
-// The evaluation path as the service composes it (src/main.ts): version resolver, evaluation
-// service, catalog, audit writer, on a given store and dispatcher.
+// The evaluation path as the service composes it (src/service/evaluation-path.ts): version
+// resolver, evaluation service, catalog, audit writer, on a given store and dispatcher.
 import { createAuditChainWriter, type AuditChainWriter } from '../../src/audit/index.js';
-import { createEvaluationService, type EvaluationLimits, type EvaluationService } from '../../src/evaluation/index.js';
-import type { EvaluationDispatcher } from '../../src/jobs/index.js';
+import { createEvaluationService, type EvaluationDispatcher, type EvaluationLimits, type EvaluationService } from '../../src/evaluation/index.js';
 import {
   createBuiltinVersions,
   createPolicyCatalog,

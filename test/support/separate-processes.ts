@@ -3,8 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createJwtKeyRing, createTokenSigner } from '../../src/auth/index.js';
-import { parseJwtKeysSpec } from '../../src/config/index.js';
+import { createJwtKeyRing, createTokenSigner, parseJwtKeysSpec } from '../../src/auth/index.js';
 import { assertServiceBuilt, runService, type ServiceProcess } from './service-process.js';
 import { REDIS_URL, removeRedisPrefix } from './test-redis.js';
 

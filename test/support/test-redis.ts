@@ -1,7 +1,7 @@
 // The shared Redis of the test machine: every suite works under its own key prefix and removes it.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QUEUE_NAMES, createRedisClient, queuePrefix } from '../../src/jobs/index.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvaluationQueueError, NoWorkerAvailableError } from '../../jobs/index.js';
+import { EvaluationQueueError, NoWorkerAvailableError } from '../../evaluation/index.js';
 import { unlessUnavailable } from '../routes/evaluation-route-kit.js';
 
 describe('unlessUnavailable', () => {

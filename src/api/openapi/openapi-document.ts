@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { serviceVersion } from '../../config/index.js';
 import { TENANT_ID_PATTERN } from '../../kernel/index.js';
+import { serviceVersion } from '../service-version.js';
 import { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation } from './api-operations.js';
 import { errorEnvelope } from './response-schemas.js';
 

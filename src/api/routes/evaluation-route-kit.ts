@@ -1,6 +1,12 @@
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../errors/index.js';
-import { EvaluationErrorCode, RequesterGoneError, type EvaluationCaller } from '../../evaluation/index.js';
-import { createCallerGone, EvaluationUnavailableError, type CallerGone } from '../../jobs/index.js';
+import {
+  createCallerGone,
+  EvaluationErrorCode,
+  EvaluationUnavailableError,
+  RequesterGoneError,
+  type CallerGone,
+  type EvaluationCaller,
+} from '../../evaluation/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
 import { booleanParam } from '../query-params.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../audit/index.js';
 import type { EngineRequest, ItemResult } from '../../engine/index.js';
-import { createCallerGone, NoWorkerAvailableError } from '../../jobs/index.js';
+import { createCallerGone, NoWorkerAvailableError } from '../../evaluation/index.js';
 import type { RollupIncrement, RollupRepository } from '../../rollups/index.js';
 import { RequesterGoneError } from '../evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from '../evaluation-request.js';

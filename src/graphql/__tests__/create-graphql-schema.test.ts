@@ -1,7 +1,7 @@
 import { execute, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationOutcome, EvaluationSuccess } from '../../engine/index.js';
-import { NoWorkerAvailableError } from '../../jobs/index.js';
+import { NoWorkerAvailableError } from '../../evaluation/index.js';
 import { createGraphqlSchema } from '../create-graphql-schema.js';
 import type { DecideFn } from '../decide.js';
 import type { GraphqlContext } from '../graphql-context.js';

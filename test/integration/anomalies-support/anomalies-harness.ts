@@ -7,24 +7,20 @@ import { randomUUID } from 'node:crypto';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import {
   createAnomalyDetector,
+  createAnomalyJobQueues,
   createAnomalySettings,
   createAnomalyTriage,
   createAnomalyVerifier,
   DEFAULT_DETECTION_SETTINGS,
-  type DetectionBudget,
-} from '../../../src/anomalies/index.js';
-import { createAnomalyRoutes } from '../../../src/api/index.js';
-import {
-  createAnomalyJobQueues,
-  createRedisClient,
-  QUEUE_NAMES,
-  queuePrefix,
   startAnomalyWorkers,
   type AnomalyJobQueues,
   type AnomalyWorkers,
+  type DetectionBudget,
   type DetectionRound,
   type DetectionRun,
-} from '../../../src/jobs/index.js';
+} from '../../../src/anomalies/index.js';
+import { createAnomalyRoutes } from '../../../src/api/index.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../../src/jobs/index.js';
 import { loadBuiltinLibrary } from '../../../src/policies/index.js';
 import type { Store } from '../../../src/store/index.js';
 import { createBearerCaller, REDIS_URL, removeRedisPrefix, type BearerCall } from '../../support/index.js';

@@ -7,15 +7,16 @@ import type { AuditChainWriter, AuditRecord } from '../../../src/audit/index.js'
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool, type EnginePoolOptions, type EngineRequest } from '../../../src/engine/index.js';
-import { SOURCE_EVALUATED, type EvaluationLimits } from '../../../src/evaluation/index.js';
 import {
   createEvaluationDispatcher,
   createRedisBatchTransport,
+  SOURCE_EVALUATED,
   startEvaluationWorker,
   type DispatchOptions,
   type EvaluationDispatcher,
+  type EvaluationLimits,
   type EvaluationWorker,
-} from '../../../src/jobs/index.js';
+} from '../../../src/evaluation/index.js';
 import type { Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,

@@ -20,7 +20,8 @@ import {
   type PolicyReader,
   type PolicyView,
 } from '../../../src/graphql/index.js';
-import { createEvaluationDispatcher, createLocalBatchTransport, type EvaluationDispatcher } from '../../../src/jobs/index.js';
+import { createEvaluationDispatcher, type EvaluationDispatcher } from '../../../src/evaluation/index.js';
+import { createLocalBatchTransport } from '../../../src/jobs/index.js';
 import { createLogger } from '../../../src/logging/index.js';
 import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';

@@ -19,7 +19,7 @@ import {
   startEvaluationWorker,
   type EvaluationDispatcher,
   type EvaluationWorker,
-} from '../../../src/jobs/index.js';
+} from '../../../src/evaluation/index.js';
 import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type Store } from '../../../src/store/index.js';
 import {

@@ -4,15 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import { createWorkflowRoutes } from '../../../src/api/index.js';
 import { envSchema } from '../../../src/config/index.js';
-import { createWorkflowJobQueue, startWorkflowWorker, type WorkflowJobQueue, type WorkflowTurnSize, type WorkflowWorker } from '../../../src/jobs/index.js';
-import type { Store } from '../../../src/store/index.js';
 import {
   createWorkflowDefinitions,
+  createWorkflowJobQueue,
   createWorkflowRunner,
   createWorkflowService,
   evaluateStep,
+  startWorkflowWorker,
+  type WorkflowJobQueue,
   type WorkflowQuotas,
+  type WorkflowTurnSize,
+  type WorkflowWorker,
 } from '../../../src/workflows/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { createBearerCaller, REDIS_URL, removeRedisPrefix, type BearerCall } from '../../support/index.js';
 import { startPoliciesHarness, type PoliciesHarness, type TenantInfo } from '../policies-support/policies-harness.js';
 

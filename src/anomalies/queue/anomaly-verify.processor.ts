@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import type { AnomalyVerifier, VerificationOutcome } from '../../anomalies/index.js';
-import type { AnomalyVerifyJobData } from '../anomaly-jobs.js';
+import type { AnomalyVerifier, VerificationOutcome } from '../anomaly-verifier.js';
+import type { AnomalyVerifyJobData } from './anomaly-jobs.js';
 
 export function isVerifyJobData(data: unknown): data is AnomalyVerifyJobData {
   const d = data as Partial<AnomalyVerifyJobData> | null;

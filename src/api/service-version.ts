@@ -16,8 +16,8 @@ export interface ServiceVersion {
 let cached: ServiceVersion | undefined;
 
 /**
- * What this build is, from its own package.json: found by walking up from this file, which sits in
- * `src/config/` when run from source and in `dist/src/config/` when built.
+ * What this build is (the answer of GET /version), from its own package.json: found by walking up
+ * from this file, which sits in `src/api/` when run from source and in `dist/src/api/` when built.
  */
 export function serviceVersion(): ServiceVersion {
   if (cached !== undefined) return cached;

@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
-import type { AnomalyDetector } from '../../anomalies/index.js';
-import { KEEP_FINISHED_JOBS, type AnomalyDetectJobData, type DetectionRound, type DetectionRun } from '../anomaly-jobs.js';
-import type { DetectionRotation } from '../detection-rotation.js';
+import type { AnomalyDetector } from '../anomaly-detector.js';
+import { KEEP_FINISHED_JOBS, type AnomalyDetectJobData, type DetectionRound, type DetectionRun } from './anomaly-jobs.js';
+import type { DetectionRotation } from './detection-rotation.js';
 
 export interface AnomalyDetectProcessorDeps {
   detector: AnomalyDetector;

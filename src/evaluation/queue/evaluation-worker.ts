@@ -1,10 +1,17 @@
 import { Worker } from 'bullmq';
-import type { EnginePool } from '../engine/index.js';
-import { cancelChannelName, type PolicyEvaluateCancel, type PolicyEvaluateJobData, type PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
-import { createPolicyEvaluateProcessor } from './processors/policy-evaluate.processor.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
-import { createRunRegistry } from './run-registry.js';
-import { createRedisClient, type RedisConnection } from './redis-connection.js';
+import type { EnginePool } from '../../engine/index.js';
+import {
+  cancelChannelName,
+  createRedisClient,
+  createRunRegistry,
+  QUEUE_NAMES,
+  queuePrefix,
+  type PolicyEvaluateCancel,
+  type PolicyEvaluateJobData,
+  type PolicyEvaluateJobSummary,
+  type RedisConnection,
+} from '../../jobs/index.js';
+import { createPolicyEvaluateProcessor } from './policy-evaluate.processor.js';
 
 export interface EvaluationWorkerOptions {
   connection: RedisConnection;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineRequest, EvaluateRequest, EvaluationBatch, ItemResult } from '../../engine/index.js';
-import type { BatchTransport } from '../batch-transport.js';
+import type { BatchTransport } from '../../jobs/index.js';
 import { DispatcherClosedError } from '../dispatch-errors.js';
 import { createCallerGone, type CallerGone } from '../caller-gone.js';
 import { createEvaluationDispatcher } from '../evaluation-dispatcher.js';

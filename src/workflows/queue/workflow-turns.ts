@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import { QUEUE_NAMES, queuePrefix } from '../../jobs/index.js';
 
 /** How a slice of a leased workflow ended. */
 export type SliceOutcome = 'more' | 'idle' | 'failed';

@@ -1,12 +1,12 @@
 import { Queue, Worker } from 'bullmq';
-import type { AnomalyDetector, AnomalyVerifier } from '../anomalies/index.js';
+import { createRedisClient, DEFAULT_QUEUE_PREFIX, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
+import type { AnomalyDetector } from '../anomaly-detector.js';
+import type { AnomalyVerifier } from '../anomaly-verifier.js';
 import { startAnomalyDetectSchedule, type AnomalyDetectSchedule } from './anomaly-detect-schedule.js';
+import { createAnomalyDetectProcessor } from './anomaly-detect.processor.js';
 import type { AnomalyDetectJobData, AnomalyVerifyJobData } from './anomaly-jobs.js';
+import { createAnomalyVerifyProcessor, isVerifyJobData } from './anomaly-verify.processor.js';
 import { createDetectionRotation } from './detection-rotation.js';
-import { createAnomalyDetectProcessor } from './processors/anomaly-detect.processor.js';
-import { createAnomalyVerifyProcessor, isVerifyJobData } from './processors/anomaly-verify.processor.js';
-import { DEFAULT_QUEUE_PREFIX, QUEUE_NAMES, queuePrefix } from './queue-names.js';
-import { createRedisClient, type RedisConnection } from './redis-connection.js';
 
 export interface AnomalyWorkersOptions {
   connection: RedisConnection;

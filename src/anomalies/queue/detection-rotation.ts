@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RollupVersionKey } from '../rollups/index.js';
+import type { RollupVersionKey } from '../../rollups/index.js';
 
 /**
  * Where each tenant's next detection round starts: after the last version the previous round

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type JobsOptions } from 'bullmq';
-import type { WorkflowRunner, WorkflowSlice } from '../workflows/index.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
-import { createRedisClient, type RedisConnection } from './redis-connection.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
+import type { WorkflowRunner, WorkflowSlice } from '../workflow-runner.js';
 import { createWorkflowTurns, type SliceOutcome, type WorkflowTurns } from './workflow-turns.js';
 
 /**

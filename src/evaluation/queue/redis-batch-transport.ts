@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { BatchTransport, DeliverResult } from './batch-transport.js';
-import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from './dispatch-errors.js';
 import {
   cancelChannelName,
+  createRedisClient,
+  QUEUE_NAMES,
+  queuePrefix,
   replyChannelName,
+  type BatchTransport,
+  type DeliverResult,
   type PolicyEvaluateCancel,
   type PolicyEvaluateJobData,
   type PolicyEvaluateReply,
-} from './policy-evaluate-job.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
-import { createRedisClient, type RedisConnection } from './redis-connection.js';
+  type RedisConnection,
+} from '../../jobs/index.js';
+import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from '../dispatch-errors.js';
 
 export interface RedisBatchTransportOptions {
   connection: RedisConnection;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, type JobsOptions } from 'bullmq';
-import type { TenantDetection } from '../anomalies/index.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
-import { createRedisClient, type RedisConnection } from './redis-connection.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
+import type { TenantDetection } from '../anomaly-detector.js';
 
 /**
  * `anomaly-detect`: one tenant's detection round (queued by a scheduled round, or on demand), or,

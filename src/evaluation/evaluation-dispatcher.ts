@@ -1,5 +1,5 @@
 import { toBatch, type EngineRequest, type ItemResult } from '../engine/index.js';
-import type { BatchTransport, SentBatch } from './batch-transport.js';
+import type { BatchTransport, SentBatch } from '../jobs/index.js';
 import type { CallerGone } from './caller-gone.js';
 import { DispatcherClosedError } from './dispatch-errors.js';
 

@@ -1,0 +1,52 @@
+import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } from '../anomalies/index.js';
+import { createAuditChainWriter, newAuditOutboxLease } from '../audit/index.js';
+import { observedAuditWriter, observeWorker } from '../metrics/index.js';
+import { anomalySettingsOf } from './anomaly-settings.js';
+import { loadBuiltins } from './builtin-library.js';
+import type { RunningPart } from './running-part.js';
+import type { Runtime } from './runtime.js';
+
+/** Scheduled anomaly detection and verification jobs (`anomaly-detect`, `anomaly-verify`). */
+export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
+  const { config, logger, store } = runtime;
+  const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
+  const audit = observedAuditWriter(createAuditChainWriter(store.audit), runtime.metrics);
+  const settings = anomalySettingsOf(runtime, audit);
+  const owing = {
+    store,
+    settings,
+    audit,
+    builtinModules,
+    auditLease: newAuditOutboxLease(),
+    onAuditMarkError: (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
+  };
+  let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
+  try {
+    workers = await startAnomalyWorkers({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      // New anomalies and status changes owe their records like the API's; an API process's follower writes the ones they could not.
+      detector: createAnomalyDetector({
+        ...owing,
+        budget: { versionsPerRound: config.ANOMALY_DETECT_MAX_VERSIONS, openedPerRound: config.ANOMALY_DETECT_MAX_OPENED },
+      }),
+      verifier: createAnomalyVerifier(owing),
+      detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
+      onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
+      onDetectionError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
+    });
+  } catch (error) {
+    await audit.close();
+    throw error;
+  }
+  observeWorker(workers.detectWorker, runtime.metrics);
+  observeWorker(workers.verifyWorker, runtime.metrics);
+  logger.info({ everySeconds: config.ANOMALY_DETECT_INTERVAL_SECONDS }, 'anomaly detection scheduled');
+  return {
+    name: 'anomalies',
+    async stop() {
+      await workers.close();
+      await audit.close();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type { Redis } from 'ioredis';
+import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from '../anomalies/index.js';
+import {
+  createAnomalyRoutes,
+  createApp,
+  createEvaluationRoutes,
+  createLoginThrottle,
+  createPolicyRoutes,
+  createQueueBoard,
+  createSigningSecretCache,
+  createTenantRateLimiter,
+  createWorkflowRoutes,
+} from '../api/index.js';
+import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
+import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
+import { createGraphqlRoute } from '../graphql/index.js';
+import { observedWorkflowRepository } from '../metrics/index.js';
+import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
+import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
+import { anomalySettingsOf } from './anomaly-settings.js';
+import { createEvaluationPath } from './evaluation-path.js';
+import type { Runtime } from './runtime.js';
+
+export interface ApiAppInputs {
+  keyRing: JwtKeyRing;
+  builtins: readonly BuiltinModule[];
+  /** The API's per-request connection (rate limit, nonces, login throttle); `release` disconnects it. */
+  requestRedis: Redis;
+}
+
+/** The Koa app with every route over one evaluation path, and what the API part stops. */
+export interface ApiApp {
+  app: ReturnType<typeof createApp>;
+  auditVerifier: ReturnType<typeof createChainVerifier>;
+  auditOutboxFollower: ReturnType<typeof createAuditOutboxFollower>;
+  /** Flushes and closes the evaluation path, the queues the routes feed, the chain threads and the request connection. */
+  release(): Promise<void>;
+}
+
+export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
+  const { config, logger, store } = runtime;
+  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins);
+  const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
+  // One claim owner for every audit record this process owes (deploys, rollbacks, anomaly status changes).
+  const auditLease = newAuditOutboxLease();
+  const onAuditMarkError = (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it');
+  const catalog = createPolicyCatalog({
+    policies: store.policies,
+    audit: auditWriter,
+    compile: evaluation.compile,
+    format: evaluation.format,
+    builtins: builtinVersions,
+    versions,
+    auditLease,
+    onAuditMarkError,
+  });
+  // Writes the audit records that deploys, rollbacks, detections and anomaly status changes owe
+  // when their own write failed, in this or any process.
+  const auditOutboxFollower = createAuditOutboxFollower({
+    outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
+    auditRecords: store.audit,
+    audit: auditWriter,
+    lease: auditLease,
+    onError: (error, outbox, owed) =>
+      logger.warn({ err: error, outbox, tenantId: owed?.tenantId, recordId: owed?.recordId }, 'audit outbox follower failed; it tries again'),
+    onSettled: (outbox, owed, written) =>
+      logger.info({ outbox, tenantId: owed.tenantId, recordId: owed.recordId, entry: owed.entry, written }, 'audit outbox follower settled an owed record'),
+  });
+  const signingSecrets = createSigningSecretCache(store.tenants);
+  const nonceGuard = createNonceGuard({
+    redis: requestRedis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
+    windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+  });
+  const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  // Chain verifications hash on threads of their own, so no request waits behind a long chain.
+  const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);
+  const auditVerifier = createChainVerifier({
+    records: store.audit,
+    check: chainPageThreads.check,
+    concurrency: config.AUDIT_VERIFY_CONCURRENCY,
+    fullIntervalMs: config.AUDIT_VERIFY_FULL_INTERVAL_SECONDS * 1000,
+  });
+  const release = async () => {
+    await evaluation.flush();
+    await dispatcher.close();
+    await anomalyQueues.close();
+    await workflowQueue.close();
+    await auditWriter.close();
+    await chainPageThreads.close();
+    requestRedis.disconnect();
+  };
+  const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
+  const app = createApp({
+    logger,
+    store,
+    redis: runtime.redis,
+    metrics: runtime.metrics,
+    tokenVerifier,
+    auditVerifier,
+    queueBoard: createQueueBoard({
+      queues: runtime.queues,
+      tokenVerifier,
+      operatorTenant: config.OPERATOR_TENANT,
+      loginThrottle: createLoginThrottle({ redis: requestRedis, keyPrefix: `${config.REDIS_KEY_PREFIX}:login-failures` }),
+    }),
+    rateLimiter: createTenantRateLimiter({
+      redis: requestRedis,
+      points: config.RATE_LIMIT_POINTS,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      keyPrefix: `${config.REDIS_KEY_PREFIX}:rate-limit`,
+    }),
+    bodyLimitBytes: config.BODY_LIMIT,
+    responseMaxBytes: config.RESPONSE_MAX_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    routes: [
+      createAnomalyRoutes({
+        triage: createAnomalyTriage({
+          anomalies: store.anomalies,
+          audit: auditWriter,
+          auditLease,
+          onAuditMarkError,
+          enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
+        }),
+        settings: anomalySettingsOf(runtime, auditWriter),
+      }),
+      createWorkflowRoutes({
+        service: createWorkflowService({
+          workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
+          quotas: {
+            contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
+            maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
+            maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
+          },
+          versions,
+          definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
+          enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
+          onRunNotQueued: (error, tenantId, workflowId) =>
+            logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
+        }),
+        tenants: signingSecrets,
+        nonceGuard,
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+      }),
+      createEvaluationRoutes({
+        service: evaluation,
+        tenants: signingSecrets,
+        nonceGuard,
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
+        limits: requestLimits,
+      }),
+      createPolicyRoutes({
+        catalog,
+        service: evaluation,
+        tenants: signingSecrets,
+        nonceGuard,
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        limits: requestLimits,
+      }),
+      // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
+      createGraphqlRoute({
+        tenants: signingSecrets,
+        nonceGuard,
+        policies: createPolicyLookup(catalog),
+        decide: createDomainDecider(evaluation),
+        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+        documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+        maxResponseBytes: config.RESPONSE_MAX_BYTES,
+        limits: {
+          maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
+          maxTokens: config.GRAPHQL_MAX_TOKENS,
+          maxDepth: config.GRAPHQL_MAX_DEPTH,
+          maxAliases: config.GRAPHQL_MAX_ALIASES,
+          maxCost: config.GRAPHQL_MAX_COST,
+          decisionCost: config.GRAPHQL_DECISION_COST,
+          introspection: config.GRAPHQL_INTROSPECTION,
+        },
+      }),
+    ],
+  });
+  return { app, auditVerifier, auditOutboxFollower, release };
+}

@@ -1,0 +1,36 @@
+import { createAuditChainWriter } from '../audit/index.js';
+import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
+import { observedAuditWriter } from '../metrics/index.js';
+import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
+import type { Runtime } from './runtime.js';
+
+/** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
+export function createEvaluationPath({ config, store, activationNotices, metrics }: Runtime, builtins: readonly BuiltinModule[]) {
+  const dispatcher = createEvaluationDispatcher({
+    transport: createRedisBatchTransport({
+      connection: config.REDIS_URL,
+      prefix: config.REDIS_KEY_PREFIX,
+      responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
+    }),
+    maxBatchItems: config.BATCH_MAX_ITEMS,
+    flushMs: config.DISPATCH_FLUSH_MS,
+    maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
+    maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
+  });
+  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit), metrics);
+  const builtinVersions = createBuiltinVersions(builtins);
+  const versions = createVersionResolver({
+    policies: store.policies,
+    builtins: builtinVersions,
+    activeVersionCacheMs: config.ACTIVE_VERSION_CACHE_MS,
+    notices: activationNotices,
+  });
+  const evaluation: EvaluationService = createEvaluationService({
+    dispatcher,
+    audit: auditWriter,
+    rollups: store.rollups,
+    policies: versions,
+    limits: { contextMaxDepth: config.CONTEXT_MAX_DEPTH, maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES },
+  });
+  return { dispatcher, auditWriter, builtinVersions, versions, evaluation };
+}

@@ -1,0 +1,2 @@
+export { StartupError } from './startup-error.js';
+export { startService, startupLine, type Service } from './start-service.js';

@@ -1,0 +1,49 @@
+import { Redis } from 'ioredis';
+import { redactUrl } from '../config/index.js';
+import { StartupError } from './startup-error.js';
+
+const REDIS_PROBE_TIMEOUT_MS = 4000;
+
+/** Fails within a few seconds, with the one thing to do, when Redis is not there. */
+export async function probeRedis(url: string): Promise<void> {
+  const advice = `redis is not reachable at ${redactUrl(url)}`;
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: REDIS_PROBE_TIMEOUT_MS - 1000,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+  });
+  let lastError = '';
+  client.on('error', (error: Error) => {
+    lastError = error.message;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect().then(() => client.ping()),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_PROBE_TIMEOUT_MS} ms`)), REDIS_PROBE_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    const cause = lastError || (error as Error).message;
+    throw new StartupError(`${advice} (${cause}): start it with \`redis-server\` or set REDIS_URL`);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}
+
+/** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
+export async function awaitRedisReady(redis: Redis, url: string): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(url)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import { serviceVersion } from '../api/index.js';
+import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import { ROLE_PARTS } from './role-parts.js';
+import type { RunningPart } from './running-part.js';
+import { closeRuntime, openRuntime, type Runtime } from './runtime.js';
+
+export interface Service {
+  role: ProcessRole;
+  runtime: Runtime;
+  parts: readonly RunningPart[];
+  /** Stops the parts in reverse order, then closes the shared connections. */
+  stop(): Promise<void>;
+}
+
+/** Opens the runtime and starts the role's parts; a part that fails to start stops those before it. */
+export async function startService(role: ProcessRole, config: Config, logger: Logger): Promise<Service> {
+  const runtime = await openRuntime(config, logger, role);
+  const parts: RunningPart[] = [];
+  const stop = async () => {
+    for (const part of [...parts].reverse()) {
+      try {
+        await part.stop();
+      } catch (error) {
+        logger.error({ err: error, part: part.name }, 'part failed to stop cleanly');
+      }
+    }
+    await closeRuntime(runtime);
+  };
+  try {
+    for (const start of ROLE_PARTS[role]) parts.push(await start(runtime));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { role, runtime, parts, stop };
+}
+
+/** One line for the person who started it, beside the JSON logs (on stderr, so log pipes stay JSON). */
+export function startupLine(service: Service): string {
+  const { version } = serviceVersion();
+  const { config, store } = service.runtime;
+  const where = storeLocation(config);
+  const storeText = store.kind === 'sqlite' ? `SQLite at ${where.sqlitePath}` : `MongoDB at ${redactUrl(where.mongodbUrl ?? '')}`;
+  const api = service.parts.find((part) => part.name === 'api')?.url;
+  const metrics = service.parts.find((part) => part.name === 'metrics')?.url;
+  const serving =
+    api !== undefined ? `API at ${api} (try ${api}/readyz)` : metrics !== undefined ? `no API in this role, metrics at ${metrics}` : 'no API in this role';
+  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}. Stop with Ctrl-C.\n`;
+}
