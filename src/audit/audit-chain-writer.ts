@@ -197,7 +197,9 @@ export function createAuditChainWriter(
         inserted = await repository.insertBatch(lane.tenantId, records);
       } catch (error) {
         lane.head = undefined;
-        for (const p of pending) p.reject(error);
+        // The appends queued behind this batch wait on the same store: fail them now rather than let
+        // each spend a store timeout of its own in turn (behind a frozen store, 8 s apiece, queued).
+        for (const p of pending.concat(lane.queue.splice(0))) p.reject(error);
         return;
       }
       for (let i = 0; i < inserted; i += 1) pending[i]!.resolve(records[i]!);

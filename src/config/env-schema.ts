@@ -144,6 +144,8 @@ export const envSchema = z.object({
   DISPATCH_MAX_IN_FLIGHT: integer(1, 10_000).default(4),
   DISPATCH_MAX_HOLD_MS: integer(0, 10_000).default(50),
   NO_WORKER_TIMEOUT_MS: integer(1, 600_000).default(5000),
+  // How long one evaluation waits for the store (policy lookups and audit records together) before a 503.
+  EVALUATION_STORE_WAIT_MS: integer(100, 600_000).default(10_000),
   EVALUATE_BATCH_MAX_ITEMS: integer(1, 100_000).default(1000),
   SIGNATURE_WINDOW_SECONDS: integer(1, 3600).default(300),
   // GraphQL protection (each violation is a GraphQL error, never a 500).

@@ -9,6 +9,7 @@ import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.j
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
 import { sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
+import { withinStoreWait } from './store-wait.js';
 import { policyEvaluatedEvent } from './stored-evaluation-audit.js';
 
 export interface EvaluationLimits {
@@ -19,9 +20,18 @@ export interface EvaluationLimits {
    * produce at most 1/n of it (and never more than the engine's own per-result limit).
    */
   maxResponseBytes: number;
+  /**
+   * EVALUATION_STORE_WAIT_MS: how long one evaluation waits for the store, its policy lookups and
+   * its audit records together, before it answers 503 (a stalled store answers nothing for long).
+   */
+  storeWaitMs: number;
 }
 
-export const DEFAULT_EVALUATION_LIMITS: EvaluationLimits = { contextMaxDepth: DEFAULT_CONTEXT_MAX_DEPTH, maxResponseBytes: 16 * 1024 * 1024 };
+export const DEFAULT_EVALUATION_LIMITS: EvaluationLimits = {
+  contextMaxDepth: DEFAULT_CONTEXT_MAX_DEPTH,
+  maxResponseBytes: 16 * 1024 * 1024,
+  storeWaitMs: 10_000,
+};
 
 export interface EvaluationServiceDeps {
   /** Where evaluations run (the `policy-evaluate` queue in the service). */
@@ -137,7 +147,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
   }
 
   async function evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]> {
-    const resolutions = await resolveAll(caller.tenantId, entries);
+    // The store's share of the wait is counted apart from the time the evaluation itself takes.
+    const lookupStarted = Date.now();
+    const resolutions = await withinStoreWait(resolveAll(caller.tenantId, entries), limits.storeWaitMs);
+    const storeWaitLeftMs = limits.storeWaitMs - (Date.now() - lookupStarted);
     const answers = new Array<EvaluationAnswer>(entries.length);
     const planned: Planned[] = [];
     const requests: EngineRequest[] = [];
@@ -181,7 +194,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy');
       answers[plan.index] = plan.kind === 'stored' ? { result: outcome, policy: plan.policy } : { result: outcome };
     });
-    await record(caller, planned, answers);
+    await withinStoreWait(record(caller, planned, answers), storeWaitLeftMs);
     return answers;
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { EvaluationFailure } from '../engine/index.js';
+import { DependencyUnavailableError } from '../errors/index.js';
 import { EvaluationUnavailableError } from '../evaluation/index.js';
 import { isStoreUnreachable } from '../store/index.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
@@ -51,6 +52,9 @@ export function dependencyError(error: unknown, log: ErrorLog, what: string): Gr
     // The public reason only: the message may name Redis's address or a cause meant for the log.
     const message = `policy evaluation is unavailable: ${error.publicReason}; retry later`;
     return new GraphQLError(message, { extensions: { code: GraphqlErrorCode.EVALUATION_UNAVAILABLE } });
+  }
+  if (error instanceof DependencyUnavailableError) {
+    return new GraphQLError(error.message, { extensions: { code: GraphqlErrorCode.SERVICE_UNAVAILABLE } });
   }
   if (isStoreUnreachable(error)) {
     log.warn({ reason: (error as Error).message }, `graphql: ${what}: the store did not answer`);

@@ -30,7 +30,11 @@ export function createEvaluationPath({ config, store, activationNotices, metrics
     audit: auditWriter,
     rollups: store.rollups,
     policies: versions,
-    limits: { contextMaxDepth: config.CONTEXT_MAX_DEPTH, maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES },
+    limits: {
+      contextMaxDepth: config.CONTEXT_MAX_DEPTH,
+      maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES,
+      storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
+    },
   });
   return { dispatcher, auditWriter, builtinVersions, versions, evaluation };
 }

@@ -5,6 +5,7 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/auth/request-signature.js';
+import { DependencyUnavailableError } from '../../src/errors/index.js';
 import type { PolicyView } from '../../src/graphql/index.js';
 import { EvaluationQueueError } from '../../src/evaluation/index.js';
 import { TENANTS, startGraphqlHarness, type GraphqlHarness } from './graphql-support/graphql-harness.js';
@@ -392,6 +393,26 @@ describe('failures of the evaluation path', () => {
       });
     } finally {
       await down.close();
+    }
+  });
+
+  it('reports a store that did not answer in time at the field, with its code and wait', async () => {
+    const stalled = await startGraphqlHarness({
+      decide: async () => {
+        throw new DependencyUnavailableError('the store');
+      },
+    });
+    try {
+      const { status, body } = await stalled.graphql(`{ ${LOAN} }`);
+      expect(status).toBe(200);
+      expect(body.data).toEqual({ evaluateLoanEligibility: null });
+      expect(body.errors![0]).toMatchObject({
+        message: 'the store is not answering; retry in 2 s',
+        path: ['evaluateLoanEligibility'],
+        extensions: { code: 'ERR_SERVICE_UNAVAILABLE' },
+      });
+    } finally {
+      await stalled.close();
     }
   });
 

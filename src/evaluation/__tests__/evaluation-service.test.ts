@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../audit/index.js';
+import { DependencyUnavailableError } from '../../errors/index.js';
 import type { EngineRequest, ItemResult } from '../../engine/index.js';
 import { createCallerGone, NoWorkerAvailableError } from '../../evaluation/index.js';
 import type { RollupIncrement, RollupRepository } from '../../rollups/index.js';
@@ -166,5 +167,31 @@ describe('evaluation service', () => {
     const outcome = await createEvaluationService(deps).compile('acme', 'Module m.', 'de');
     expect(outcome).toMatchObject({ kind: 'compiled', ok: true });
     expect(calls).toEqual([[{ kind: 'compile', tenantId: 'acme', source: 'Module m.', locale: 'de' }]]);
+  });
+  it('answers 503 when the store has not stored its records within storeWaitMs, and counts the lookup against it', async () => {
+    const never = new Promise<never>(() => {});
+    const { deps } = edges();
+    const stalledAudit = createEvaluationService({ ...deps, audit: { append: () => never }, limits: { storeWaitMs: 30 } });
+    const refused = await stalledAudit.evaluate(caller, [source('a', 1)], { trace: false }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DependencyUnavailableError);
+    expect(refused).toMatchObject({ status: 503, code: 'ERR_SERVICE_UNAVAILABLE', headers: { 'Retry-After': '2' } });
+
+    const stalledLookup = createEvaluationService({ ...deps, policies: { resolve: () => never }, limits: { storeWaitMs: 30 } });
+    expect(await stalledLookup.evaluate(caller, [stored('known')], { trace: false }).catch((error: unknown) => error)).toBeInstanceOf(DependencyUnavailableError);
+
+    // A lookup that took most of the wait leaves the records only the rest of it.
+    let lookups = 0;
+    const slowLookup: PolicyResolver = {
+      async resolve(tenantId, request) {
+        lookups += 1;
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        return deps.policies.resolve(tenantId, request);
+      },
+    };
+    const slowAudit = { append: () => new Promise<never>((resolve) => setTimeout(() => resolve({} as never), 60)) };
+    const both = createEvaluationService({ ...deps, policies: slowLookup, audit: slowAudit, limits: { storeWaitMs: 100 } });
+    expect(await both.evaluate(caller, [stored('known')], { trace: false }).catch((error: unknown) => error)).toBeInstanceOf(DependencyUnavailableError);
+    expect(lookups).toBe(1);
+    expect((await createEvaluationService({ ...deps, limits: { storeWaitMs: 100 } }).evaluate(caller, [stored('known')], { trace: false })).map(valueOrCode)).toEqual(['g:{}']);
   });
 });
