@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps, AppState } from './app-types.js';
+import type { AppDeps } from './app-deps.js';
+import type { AppState } from './app-types.js';
 import { clientErrorFields, isClientCaused } from './client-caused.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { fixedPathMethods } from './middleware/fixed-path-methods.js';

@@ -1,7 +1,8 @@
 export { createApp } from './create-app.js';
 export { answerUnparsableRequests } from './unparsable-request.js';
 export { serviceVersion, type ServiceVersion } from './service-version.js';
-export type { AppContext, AppDeps, AppMiddleware, AppRouter, AppState } from './app-types.js';
+export type { AppDeps } from './app-deps.js';
+export type { AppContext, AppMiddleware, AppRouter, AppState } from './app-types.js';
 export {
   bindRoutes,
   declareRoutes,

@@ -83,7 +83,8 @@ export function declareRoutes<Deps>(routes: readonly RouteDeclaration<Deps>[]): 
 export function bindRoutes<Deps>(routes: readonly RouteDeclaration<Deps>[], deps: Deps, signing?: SignedRequestOptions): RouteGroup {
   return {
     routes: routes.map(({ cost, read, handle, ...spec }) => {
-      if ((spec.auth === 'signed' || spec.auth === 'signed-or-bearer') && signing === undefined) {
+      const signed = spec.auth === 'signed' || spec.auth === 'signed-or-bearer';
+      if (signed && signing === undefined) {
         throw new Error(`${spec.method.toUpperCase()} ${spec.path} takes signed requests: bind it with its signing options`);
       }
       return {
@@ -91,7 +92,7 @@ export function bindRoutes<Deps>(routes: readonly RouteDeclaration<Deps>[], deps
         ...(cost ? { cost: { ...cost, points: (ctx: AppContext) => cost.points(ctx, deps) } } : {}),
         ...(read ? { read: (ctx: AppContext) => read(ctx, deps) } : {}),
         handle: (ctx: AppContext) => handle(ctx, deps),
-        ...(signing ? { signing } : {}),
+        ...(signed ? { signing } : {}),
       };
     }),
   };

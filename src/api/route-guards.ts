@@ -1,5 +1,6 @@
 import { createBearerAuth, createSignedRequestAuth, requireRole, type Role } from '../auth/index.js';
-import type { AppDeps, AppMiddleware } from './app-types.js';
+import type { AppDeps } from './app-deps.js';
+import type { AppMiddleware } from './app-types.js';
 import { createEvaluationBearerCheck } from './evaluation-bearer.js';
 import { idempotent } from './middleware/idempotency.js';
 import { rateLimit } from './middleware/rate-limit.js';
