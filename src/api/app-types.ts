@@ -1,12 +1,7 @@
 import type Router from '@koa/router';
-import type { Redis } from 'ioredis';
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { ChainVerifier } from '../audit/index.js';
-import type { Principal, Role, TokenVerifier } from '../auth/index.js';
+import type { Principal } from '../auth/index.js';
 import type { Logger } from '../logging/index.js';
-import type { ServiceMetrics } from '../metrics/index.js';
-import type { Store } from '../store/index.js';
-import type { TenantRateLimiter } from './tenant-rate-limiter.js';
 
 /** What middleware leaves in `ctx.state` for the handlers after it. */
 export interface AppState {
@@ -24,47 +19,3 @@ export interface AppState {
 export type AppContext = ParameterizedContext<AppState>;
 export type AppMiddleware = Middleware<AppState>;
 export type AppRouter = Router<AppState>;
-
-/** Everything the HTTP layer needs; the API part (src/service/) builds it, tests build it with their own parts. */
-export interface AppDeps {
-  logger: Logger;
-  store: Store;
-  /** Shared connection: readiness PING and whatever routes need from Redis. */
-  redis: Redis;
-  tokenVerifier: TokenVerifier;
-  rateLimiter: TenantRateLimiter;
-  /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
-  auditVerifier: ChainVerifier;
-  bodyLimitBytes: number;
-  /** Largest JSON answer in UTF-8 bytes (RESPONSE_MAX_BYTES); default DEFAULT_RESPONSE_MAX_BYTES. */
-  responseMaxBytes?: number;
-  /** Honour X-Forwarded-* (behind a trusted proxy only). */
-  trustProxy?: boolean;
-  /** The clock of time-dependent rules (idempotency expiry); default the system clock. */
-  now?: () => Date;
-  /** Route modules registered after the built-in ones. */
-  routes?: readonly RouteModule[];
-  /** The process's metrics: requests are timed, and GET /metrics serves them. */
-  metrics?: ServiceMetrics;
-  /** The operators' queue dashboard (/admin/…), ahead of the API's own body parsing and routes. */
-  queueBoard?: AppMiddleware;
-}
-
-/** Shared guards, so every route declares its protection in one line. */
-export interface RouteKit {
-  /** 400 unless X-Tenant-ID is present and well-formed; sets `ctx.state.tenantId`. */
-  tenant: AppMiddleware;
-  /** 401/403 unless a valid bearer token for that tenant is sent; sets `ctx.state.principal`. */
-  bearer: AppMiddleware;
-  /** 429 once the tenant's quota is spent; sets RateLimit headers. Needs `ctx.state.tenantId`. */
-  rateLimit: AppMiddleware;
-  /** The same limit charging `cost(ctx)` points per request (e.g. one per batch item), `unit` saying how in a 429 (default `one per evaluation`). */
-  rateLimitBy(cost: (ctx: AppContext) => number, unit?: string): AppMiddleware;
-  requireRole(role: Role): AppMiddleware;
-  /** The REST chain: tenant header, bearer token, rate limit, role. */
-  restGuard(role: Role): AppMiddleware;
-  /** Replays the stored response of a repeated `Idempotency-Key` (after a guard: needs the tenant). */
-  idempotent: AppMiddleware;
-}
-
-export type RouteModule = (router: AppRouter, deps: AppDeps, kit: RouteKit) => void;

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { AppDeps, AppState } from './app-types.js';
+import type { AppDeps } from './app-deps.js';
+import type { AppState } from './app-types.js';
 import { clientErrorFields, isClientCaused } from './client-caused.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { fixedPathMethods } from './middleware/fixed-path-methods.js';
@@ -9,8 +10,12 @@ import { DEFAULT_RESPONSE_MAX_BYTES } from './json-answer.js';
 import { jsonBody } from './middleware/json-body.js';
 import { jsonResponse } from './middleware/json-response.js';
 import { requestContext } from './middleware/request-context.js';
-import { createRouteKit } from './route-kit.js';
-import { ROUTE_MODULES } from './routes/index.js';
+import { createRouteGuards } from './route-guards.js';
+
+/** `/api/v1/policies/{id}` as the router writes it: `/api/v1/policies/:id`. */
+function routerPath(path: string): string {
+  return path.replace(/\{([A-Za-z]+)\}/g, ':$1');
+}
 
 /** The HTTP application, not listening: the API part (src/service/) serves `app.callback()`, tests do the same. */
 export function createApp(deps: AppDeps): Koa<AppState> {
@@ -24,8 +29,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
 
   const router = new Router<AppState>();
-  const kit = createRouteKit(deps);
-  for (const register of [...ROUTE_MODULES, ...(deps.routes ?? [])]) register(router, deps, kit);
+  const guardsOf = createRouteGuards(deps);
+  for (const group of deps.routes) {
+    for (const route of group.routes) {
+      router[route.method](routerPath(route.path), ...guardsOf(route), (ctx) => route.handle(ctx));
+    }
+  }
 
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestContext(deps.logger));

@@ -1,12 +1,20 @@
-import type { Middleware, ParameterizedContext } from 'koa';
-import type Router from '@koa/router';
-import { errorEnvelope, isExposedError, type RouteModule } from '../api/index.js';
-import { createSignedRequestAuth, readRawBody, type NonceGuard, type SignedRequestState } from '../auth/index.js';
+import type { ParameterizedContext } from 'koa';
+import { z } from 'zod';
+import {
+  answerSchemas as answers,
+  bindRoutes,
+  declareRoutes,
+  errorEnvelope,
+  isExposedError,
+  type AppContext,
+  type AppMiddleware,
+  type RouteGroup,
+} from '../api/index.js';
+import { readRawBody, type NonceGuard, type SignedRequestState } from '../auth/index.js';
 import type { TenantRepository } from '../tenants/index.js';
 import { createGraphqlHandler, type GraphqlEndpoint, type GraphqlRequest } from './create-graphql-handler.js';
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';
-import type { ErrorLog } from './decision-errors.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
 import { resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
 import type { PolicyReader } from './policy-reader.js';
@@ -31,73 +39,17 @@ export interface GraphqlDeps {
   nowSeconds?: () => number;
 }
 
-export interface MountGraphqlOptions extends GraphqlDeps {
-  /** Used when the request carries no logger of its own (`ctx.state.log`). */
-  logger: ErrorLog;
-  /**
-   * Spends `cost(ctx)` points of the tenant's quota (one per domain decision, at least one); runs
-   * after the signature is verified, so only real callers spend it.
-   */
-  rateLimitBy?: (cost: (ctx: ParameterizedContext) => number) => Middleware;
-  /** Largest body hashed for the signature when no body parser kept the raw text; default 1 MiB. */
-  bodyLimitBytes?: number;
-  path?: string;
-}
-
 type GraphqlState = SignedRequestState & {
-  log?: ErrorLog;
   /** The request as the handler reads it, and the domain decisions it would run. */
   graphql?: { request: GraphqlRequest; decisions: number };
 };
 type GraphqlKoaContext = ParameterizedContext<GraphqlState>;
 
-/**
- * The route as a module for `createApp({ routes })`: GET and POST /graphql behind the signed-request
- * check (minimum VIEWER; MEMBER is checked per operation once the document is parsed) and the
- * tenant rate limit. Builds the schema and checks the limits now, so a bad setting stops start-up.
- */
-export function createGraphqlRoute(deps: GraphqlDeps): RouteModule {
-  const prepared = prepare(deps);
-  return (router, appDeps, kit) => {
-    mountPrepared(router as unknown as Router, prepared, {
-      ...deps,
-      logger: appDeps.logger,
-      rateLimitBy: (cost) => kit.rateLimitBy(cost) as unknown as Middleware,
-      bodyLimitBytes: appDeps.bodyLimitBytes,
-    });
-  };
-}
-
-/** Mounts the endpoint on any @koa/router router (for apps other than createApp's). */
-export function mountGraphql(router: Router, options: MountGraphqlOptions): void {
-  mountPrepared(router, prepare(options), options);
-}
-
-function prepare(deps: GraphqlDeps): GraphqlEndpoint {
-  return createGraphqlHandler({
-    schema: createGraphqlSchema(),
-    limits: resolveGraphqlLimits(deps.limits),
-    ...(deps.documentCacheSize !== undefined ? { documentCacheSize: deps.documentCacheSize } : {}),
-    ...(deps.maxResponseBytes !== undefined ? { maxResponseBytes: deps.maxResponseBytes } : {}),
-  });
-}
-
-function mountPrepared(router: Router, endpoint: GraphqlEndpoint, options: MountGraphqlOptions): void {
-  const signed = createSignedRequestAuth({
-    tenants: options.tenants,
-    nonceGuard: options.nonceGuard,
-    minRole: 'VIEWER',
-    ...(options.signatureWindowSeconds !== undefined ? { windowSeconds: options.signatureWindowSeconds } : {}),
-    ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
-    ...(options.nowSeconds !== undefined ? { nowSeconds: options.nowSeconds } : {}),
-  }) as Middleware;
-  const chain: Middleware[] = [refusalsAsGraphqlErrors, signed, countDecisions(endpoint, options)];
-  // One point per domain decision, as a batch spends one per item: aliases buy no evaluations.
-  if (options.rateLimitBy) chain.push(options.rateLimitBy((ctx) => (ctx as GraphqlKoaContext).state.graphql?.decisions ?? 1));
-  chain.push(serve(endpoint));
-  const path = options.path ?? GRAPHQL_PATH;
-  router.get(path, ...chain);
-  router.post(path, ...chain);
+/** What the handlers use: the prepared endpoint and what its resolvers read. */
+interface GraphqlScope {
+  endpoint: GraphqlEndpoint;
+  policies: PolicyReader;
+  decide: DecideFn;
 }
 
 /**
@@ -105,7 +57,7 @@ function mountPrepared(router: Router, endpoint: GraphqlEndpoint, options: Mount
  * the service's error envelope and also carry `errors[0].extensions.code`, so both kinds of
  * client read them. Anything unexpected goes on to the app's error handler (500 with a reference).
  */
-const refusalsAsGraphqlErrors: Middleware = async (ctx, next) => {
+const refusalsAsGraphqlErrors: AppMiddleware = async (ctx, next) => {
   try {
     await next();
   } catch (error) {
@@ -135,50 +87,39 @@ const BODYLESS_REFUSALS: Readonly<Record<number, { code: string; message: string
  * the rate limit: a query is charged for what it asks, and refused whole (429, nothing spent)
  * when that does not fit the tenant's quota.
  */
-function countDecisions(endpoint: GraphqlEndpoint, options: MountGraphqlOptions): Middleware {
-  return async (koaContext, next) => {
-    const ctx = koaContext as GraphqlKoaContext;
-    const auth = ctx.state.auth;
-    if (!auth) throw new Error('graphql request reached the handler without a verified signature');
-    const request: GraphqlRequest = {
-      method: ctx.method,
-      url: ctx.originalUrl,
-      headers: ctx.req.headers,
-      body: await requestBody(ctx, options.bodyLimitBytes),
-      raw: ctx.req,
-      context: {
-        tenantId: auth.tenantId,
-        role: auth.role,
-        policies: options.policies,
-        decide: options.decide,
-        log: ctx.state.log ?? options.logger,
-      },
-    };
-    ctx.state.graphql = { request, decisions: await endpoint.decisionsIn(request) };
-    await next();
+async function countDecisions(koaContext: AppContext, { endpoint, policies, decide }: GraphqlScope): Promise<void> {
+  const ctx = koaContext as unknown as GraphqlKoaContext;
+  const auth = ctx.state.auth;
+  if (!auth) throw new Error('graphql request reached the handler without a verified signature');
+  const request: GraphqlRequest = {
+    method: ctx.method,
+    url: ctx.originalUrl,
+    headers: ctx.req.headers,
+    body: await requestBody(ctx),
+    raw: ctx.req,
+    context: { tenantId: auth.tenantId, role: auth.role, policies, decide, log: koaContext.state.log },
   };
+  ctx.state.graphql = { request, decisions: await endpoint.decisionsIn(request) };
 }
 
-function serve(endpoint: GraphqlEndpoint): Middleware {
-  return async (koaContext) => {
-    const ctx = koaContext as GraphqlKoaContext;
-    const request = ctx.state.graphql?.request;
-    if (!request) throw new Error('graphql request reached the handler before it was read');
-    const [body, init] = await endpoint.handle(request);
-    ctx.status = init.status ?? 200;
-    for (const [name, value] of Object.entries(init.headers ?? {})) {
-      if (value !== undefined) ctx.set(name, value);
-    }
-    const refusal = body === null ? BODYLESS_REFUSALS[ctx.status] : undefined;
-    ctx.body = refusal ? refusalBody(refusal.code, refusal.message) : (body ?? '');
-  };
+async function serve(koaContext: AppContext, { endpoint }: GraphqlScope): Promise<void> {
+  const ctx = koaContext as unknown as GraphqlKoaContext;
+  const request = ctx.state.graphql?.request;
+  if (!request) throw new Error('graphql request reached the handler before it was read');
+  const [body, init] = await endpoint.handle(request);
+  ctx.status = init.status ?? 200;
+  for (const [name, value] of Object.entries(init.headers ?? {})) {
+    if (value !== undefined) ctx.set(name, value);
+  }
+  const refusal = body === null ? BODYLESS_REFUSALS[ctx.status] : undefined;
+  ctx.body = refusal ? refusalBody(refusal.code, refusal.message) : (body ?? '');
 }
 
 /**
  * The JSON a body parser left (createApp's keeps the raw text beside it), or else the raw bytes the
- * signature check read, for graphql-http to parse. A GET carries its request in the URL.
+ * signature check read (and kept), for graphql-http to parse. A GET carries its request in the URL.
  */
-async function requestBody(ctx: GraphqlKoaContext, limitBytes: number | undefined): Promise<string | Record<string, unknown> | null> {
+async function requestBody(ctx: GraphqlKoaContext): Promise<string | Record<string, unknown> | null> {
   if (ctx.method !== 'POST') return null;
   const parsed: unknown = (ctx.request as { body?: unknown }).body;
   if (parsed !== undefined && parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
@@ -186,6 +127,61 @@ async function requestBody(ctx: GraphqlKoaContext, limitBytes: number | undefine
   }
   // Anything else (an array, which graphql-http refuses) goes as the text received: serialising
   // the parsed value again would recurse through whatever nesting a caller sent.
-  const raw = await readRawBody(ctx, limitBytes);
+  const raw = await readRawBody(ctx);
   return raw.length === 0 ? null : raw.toString('utf8');
+}
+
+/**
+ * GET and POST /graphql behind the signed-request check (minimum VIEWER; MEMBER is checked per
+ * operation once the document is parsed) and the tenant rate limit, which spends one point per
+ * domain decision, as a batch spends one per item: aliases buy no evaluations.
+ */
+export const GRAPHQL_ROUTES = declareRoutes<GraphqlScope>(
+  (['get', 'post'] as const).map((method) => ({
+    method,
+    path: GRAPHQL_PATH,
+    auth: 'signed' as const,
+    role: 'VIEWER' as const,
+    ...(method === 'get'
+      ? { query: z.object({ query: z.string(), variables: z.string().optional(), operationName: z.string().optional() }) }
+      : { body: z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).optional(), operationName: z.string().optional() }) }),
+    around: refusalsAsGraphqlErrors,
+    read: countDecisions,
+    cost: { points: (ctx) => (ctx as unknown as GraphqlKoaContext).state.graphql?.decisions ?? 1 },
+    doc:
+      method === 'get'
+        ? {
+            tag: 'graphql',
+            summary: 'A GraphQL query in the query string',
+            success: { status: 200, schema: answers.graphqlAnswer, description: 'GraphQL over HTTP' },
+            errors: { 400: 'not a valid GraphQL request', 405: 'a mutation sent with GET' },
+          }
+        : {
+            tag: 'graphql',
+            summary: 'A GraphQL query (policy lookups and domain decisions)',
+            success: { status: 200, schema: answers.graphqlAnswer, description: 'GraphQL over HTTP' },
+            errors: { 400: 'not a valid GraphQL request, a mutation, or over a limit' },
+          },
+    handle: serve,
+  })),
+);
+
+/**
+ * The endpoint for `createApp({ routes })`. Builds the schema and checks the limits now, so a bad
+ * setting stops start-up.
+ */
+export function createGraphqlRoute(deps: GraphqlDeps): RouteGroup {
+  const endpoint = createGraphqlHandler({
+    schema: createGraphqlSchema(),
+    limits: resolveGraphqlLimits(deps.limits),
+    ...(deps.documentCacheSize !== undefined ? { documentCacheSize: deps.documentCacheSize } : {}),
+    ...(deps.maxResponseBytes !== undefined ? { maxResponseBytes: deps.maxResponseBytes } : {}),
+  });
+  const { tenants, nonceGuard, signatureWindowSeconds, nowSeconds } = deps;
+  return bindRoutes(GRAPHQL_ROUTES, { endpoint, policies: deps.policies, decide: deps.decide }, {
+    tenants,
+    nonceGuard,
+    ...(signatureWindowSeconds !== undefined ? { signatureWindowSeconds } : {}),
+    ...(nowSeconds !== undefined ? { nowSeconds } : {}),
+  });
 }

@@ -1,4 +1,4 @@
-export { createGraphqlRoute, mountGraphql, GRAPHQL_PATH, type GraphqlDeps, type MountGraphqlOptions } from './graphql-route.js';
+export { createGraphqlRoute, GRAPHQL_PATH, GRAPHQL_ROUTES, type GraphqlDeps } from './graphql-route.js';
 export { createGraphqlSchema } from './create-graphql-schema.js';
 export { createGraphqlHandler, formatGraphqlError, type GraphqlEndpoint, type GraphqlHandler, type GraphqlHandlerOptions } from './create-graphql-handler.js';
 export type { DecideFn } from './decide.js';

@@ -3,13 +3,21 @@ import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from 
 import {
   createAnomalyRoutes,
   createApp,
+  createAuditRoutes,
+  createConsoleRoutes,
   createEvaluationRoutes,
+  createHealthRoutes,
   createLoginThrottle,
+  createMetricsRoutes,
+  createOpenApiRoutes,
   createPolicyRoutes,
   createQueueBoard,
+  createRollupRoutes,
   createSigningSecretCache,
   createTenantRateLimiter,
+  createVersionRoutes,
   createWorkflowRoutes,
+  type RouteGroup,
 } from '../api/index.js';
 import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
@@ -92,13 +100,84 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     requestRedis.disconnect();
   };
   const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
+  // In the order of the OpenAPI document, which is built from them.
+  const routes: RouteGroup[] = [
+    createHealthRoutes({ store, redis: runtime.redis }),
+    createVersionRoutes(),
+    createMetricsRoutes(runtime.metrics),
+    createOpenApiRoutes(() => routes),
+    createConsoleRoutes(),
+    createAuditRoutes({ records: store.audit, verifier: auditVerifier }),
+    createAnomalyRoutes({
+      triage: createAnomalyTriage({
+        anomalies: store.anomalies,
+        audit: auditWriter,
+        auditLease,
+        onAuditMarkError,
+        enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
+      }),
+      settings: anomalySettingsOf(runtime, auditWriter),
+    }),
+    createRollupRoutes(store.rollups),
+    createEvaluationRoutes({
+      service: evaluation,
+      tenants: signingSecrets,
+      nonceGuard,
+      signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+      maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
+      limits: requestLimits,
+    }),
+    createPolicyRoutes({
+      catalog,
+      service: evaluation,
+      tenants: signingSecrets,
+      nonceGuard,
+      signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+      limits: requestLimits,
+    }),
+    createWorkflowRoutes({
+      service: createWorkflowService({
+        workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
+        quotas: {
+          contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
+          maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
+          maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
+        },
+        versions,
+        definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
+        enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
+        onRunNotQueued: (error, tenantId, workflowId) =>
+          logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
+      }),
+      tenants: signingSecrets,
+      nonceGuard,
+      signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+    }),
+    // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
+    createGraphqlRoute({
+      tenants: signingSecrets,
+      nonceGuard,
+      policies: createPolicyLookup(catalog),
+      decide: createDomainDecider(evaluation),
+      signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
+      documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
+      maxResponseBytes: config.RESPONSE_MAX_BYTES,
+      limits: {
+        maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
+        maxTokens: config.GRAPHQL_MAX_TOKENS,
+        maxDepth: config.GRAPHQL_MAX_DEPTH,
+        maxAliases: config.GRAPHQL_MAX_ALIASES,
+        maxCost: config.GRAPHQL_MAX_COST,
+        decisionCost: config.GRAPHQL_DECISION_COST,
+        introspection: config.GRAPHQL_INTROSPECTION,
+      },
+    }),
+  ];
   const app = createApp({
     logger,
-    store,
-    redis: runtime.redis,
+    idempotency: store.idempotency,
     metrics: runtime.metrics,
     tokenVerifier,
-    auditVerifier,
     queueBoard: createQueueBoard({
       queues: runtime.queues,
       tokenVerifier,
@@ -114,71 +193,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     bodyLimitBytes: config.BODY_LIMIT,
     responseMaxBytes: config.RESPONSE_MAX_BYTES,
     trustProxy: config.TRUST_PROXY,
-    routes: [
-      createAnomalyRoutes({
-        triage: createAnomalyTriage({
-          anomalies: store.anomalies,
-          audit: auditWriter,
-          auditLease,
-          onAuditMarkError,
-          enqueueVerification: (request) => anomalyQueues.enqueueVerification(request),
-        }),
-        settings: anomalySettingsOf(runtime, auditWriter),
-      }),
-      createWorkflowRoutes({
-        service: createWorkflowService({
-          workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
-          quotas: {
-            contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
-            maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
-            maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
-          },
-          versions,
-          definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
-          enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
-          onRunNotQueued: (error, tenantId, workflowId) =>
-            logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
-        }),
-        tenants: signingSecrets,
-        nonceGuard,
-        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
-      }),
-      createEvaluationRoutes({
-        service: evaluation,
-        tenants: signingSecrets,
-        nonceGuard,
-        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
-        maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
-        limits: requestLimits,
-      }),
-      createPolicyRoutes({
-        catalog,
-        service: evaluation,
-        tenants: signingSecrets,
-        nonceGuard,
-        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
-        limits: requestLimits,
-      }),
-      // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
-      createGraphqlRoute({
-        tenants: signingSecrets,
-        nonceGuard,
-        policies: createPolicyLookup(catalog),
-        decide: createDomainDecider(evaluation),
-        signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
-        documentCacheSize: config.GRAPHQL_DOCUMENT_CACHE_SIZE,
-        maxResponseBytes: config.RESPONSE_MAX_BYTES,
-        limits: {
-          maxDocumentBytes: config.GRAPHQL_MAX_DOCUMENT_BYTES,
-          maxTokens: config.GRAPHQL_MAX_TOKENS,
-          maxDepth: config.GRAPHQL_MAX_DEPTH,
-          maxAliases: config.GRAPHQL_MAX_ALIASES,
-          maxCost: config.GRAPHQL_MAX_COST,
-          decisionCost: config.GRAPHQL_DECISION_COST,
-          introspection: config.GRAPHQL_INTROSPECTION,
-        },
-      }),
-    ],
+    routes,
   });
   return { app, auditVerifier, auditOutboxFollower, release };
 }

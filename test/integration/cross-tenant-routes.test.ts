@@ -8,18 +8,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_OPERATIONS, type ApiOperation } from '../../src/api/openapi/api-operations.js';
 import { verifyChain } from '../../src/audit/index.js';
 import { createJwtKeyRing, createTokenSigner, ROLES, roleSatisfies, type Role } from '../../src/auth/index.js';
 import { signRequest } from '../../src/auth/request-signature.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
 import {
+  API_OPERATIONS,
   assertServiceBuilt,
   REDIS_URL,
   registerTenant,
   removeRedisPrefix,
   runService,
   seedAnomalies,
+  type ApiOperation,
   type ServiceProcess,
   type TenantInfo,
 } from '../support/index.js';
@@ -86,10 +87,10 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
       return { value: 'approve' };
     case 'policyModule':
       // The audit list filters by module (an empty list for A); the registry names B's module.
-      return op.tag === 'registry' ? { value: B_MODULE, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } } : { value: B_MODULE };
+      return op.doc.tag === 'registry' ? { value: B_MODULE, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } } : { value: B_MODULE };
     case 'id':
-      if (op.tag === 'anomalies') return { value: b.anomalyId, notFound: { status: 404, code: 'ERR_ANOMALY_NOT_FOUND' } };
-      if (op.tag === 'registry') return { value: b.policyId, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } };
+      if (op.doc.tag === 'anomalies') return { value: b.anomalyId, notFound: { status: 404, code: 'ERR_ANOMALY_NOT_FOUND' } };
+      if (op.doc.tag === 'registry') return { value: b.policyId, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } };
       break;
     case 'version':
       // B has versions 1 and 2 of its module; A has none, so the module is unknown to A.

@@ -1,20 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, type RouteModule } from '../../src/api/index.js';
+import { ApiError, bindRoutes, declareRoutes } from '../../src/api/index.js';
 import type { Store } from '../../src/store/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
 
 /** Routes that exist only here, to drive the error envelope through real HTTP. */
-const probeRoutes: RouteModule = (router, _deps, kit) => {
-  router.post('/test/echo', kit.restGuard('MEMBER'), (ctx) => {
-    ctx.body = { received: ctx.request.body, raw: ctx.request.rawBody };
-  });
-  router.post('/test/conflict', (ctx) => {
-    throw new ApiError(409, 'ERR_TEST_CONFLICT', `conflict on ${ctx.path}`);
-  });
-  router.get('/test/crash', () => {
-    throw new Error('secret internal detail');
-  });
-};
+const probeRoutes = bindRoutes(
+  declareRoutes<void>([
+    {
+      method: 'post',
+      path: '/test/echo',
+      auth: 'bearer',
+      role: 'MEMBER',
+      handle: (ctx) => {
+        ctx.body = { received: ctx.request.body, raw: ctx.request.rawBody };
+      },
+    },
+    {
+      method: 'post',
+      path: '/test/conflict',
+      auth: 'none',
+      handle: (ctx) => {
+        throw new ApiError(409, 'ERR_TEST_CONFLICT', `conflict on ${ctx.path}`);
+      },
+    },
+    {
+      method: 'get',
+      path: '/test/crash',
+      auth: 'none',
+      handle: () => {
+        throw new Error('secret internal detail');
+      },
+    },
+  ]),
+  undefined,
+);
 
 const failingList = (store: Store): Store => ({
   ...store,

@@ -14,10 +14,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
-import { answerSchemas, API_OPERATIONS, buildOpenApiDocument } from '../../src/api/index.js';
+import { answerSchemas, buildOpenApiDocument } from '../../src/api/index.js';
 import { signRequest } from '../../src/auth/request-signature.js';
 import { openSqliteStore } from '../../src/store/index.js';
-import { assertServiceBuilt, REDIS_URL, removeRedisPrefix, runService, seedAnomalies, type ServiceProcess } from '../support/index.js';
+import { API_OPERATIONS, assertServiceBuilt, REDIS_URL, removeRedisPrefix, runService, SERVICE_ROUTES, seedAnomalies, type ServiceProcess } from '../support/index.js';
 import { documentedOperations, fuzzRequest, type FuzzOperation, type GeneratedRequest, type OpenApiDocument, type RequestHints } from './openapi-requests.js';
 
 /** Generated requests per operation; CI runs the default, a longer local run sets more. */
@@ -93,7 +93,7 @@ interface BystanderState {
   anomaly: unknown;
 }
 
-const document = buildOpenApiDocument() as unknown as OpenApiDocument;
+const document = buildOpenApiDocument(SERVICE_ROUTES) as unknown as OpenApiDocument;
 const operations = documentedOperations(document);
 
 describe('REST fuzzing from the OpenAPI document', () => {
@@ -412,8 +412,8 @@ describe('REST fuzzing from the OpenAPI document', () => {
       if (answering === undefined) found.push('2xx from a path and method no documented operation has');
       else {
         const documented = API_OPERATIONS.find((op) => `${op.method.toUpperCase()} ${op.path}` === answering.key);
-        if (documented?.success.schema) {
-          const parsed = documented.success.schema.safeParse(body);
+        if (documented?.doc.success.schema) {
+          const parsed = documented.doc.success.schema.safeParse(body);
           if (!parsed.success) found.push(`2xx does not fit the documented schema of ${answering.key}: ${parsed.error.issues[0]?.message}`);
         }
       }

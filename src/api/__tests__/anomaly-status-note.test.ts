@@ -22,9 +22,7 @@ describe('PATCH /api/v1/audit/anomalies/{id}/status with a note', () => {
     } as unknown as AnomalyTriage;
     const app = createApp({
       logger: createLogger({ level: 'silent' }),
-      store: { idempotency: {} } as never,
-      redis: {} as never,
-      auditVerifier: {} as never,
+      idempotency: {} as never,
       tokenVerifier: { verify: async () => ({ subject: 'alice', tenantId: 'acme', role: 'ADMIN', authMethod: 'bearer' }) },
       rateLimiter: { points: 10, windowSeconds: 60, consume: async () => ({ allowed: true, limit: 10, remaining: 9, resetSeconds: 60, windowSeconds: 60 }) } as never,
       bodyLimitBytes: 1024,

@@ -2,8 +2,8 @@
 // new workflow's id (201 `{workflowId}`), not its state, which GET /api/v1/workflows/{id} replays.
 import { describe, expect, it } from 'vitest';
 import { createWorkflowService, type WorkflowRepository } from '../../workflows/index.js';
-import { API_OPERATIONS } from '../openapi/api-operations.js';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
+import { WORKFLOW_ROUTES } from '../routes/workflows.js';
 
 describe('the documented answer of POST /api/v1/workflows', () => {
   it('fits what the workflow service answers', async () => {
@@ -16,11 +16,11 @@ describe('the documented answer of POST /api/v1/workflows', () => {
     });
     const started = await service.start({ tenantId: 'acme', actorId: 'alice' }, { policyModule: 'acme.onboarding', workflow: 'onboard', context: { age: 30 } });
 
-    const operation = API_OPERATIONS.find((op) => op.method === 'post' && op.path === '/api/v1/workflows')!;
-    expect(operation.success.status).toBe(201);
-    expect(operation.success.schema!.parse(started)).toEqual(started);
+    const operation = WORKFLOW_ROUTES.find((op) => op.method === 'post' && op.path === '/api/v1/workflows')!;
+    expect(operation.doc!.success.status).toBe(201);
+    expect(operation.doc!.success.schema!.parse(started)).toEqual(started);
 
-    const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
+    const document = buildOpenApiDocument(WORKFLOW_ROUTES) as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
     expect(document.paths['/api/v1/workflows']!.post!.responses['201']!.content['application/json']!.schema).toMatchObject({ required: ['workflowId'], properties: { workflowId: { type: 'string' } } });
   });
 });

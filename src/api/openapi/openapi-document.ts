@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { TENANT_ID_PATTERN } from '../../kernel/index.js';
+import type { OperationText, RouteSpec } from '../route-declaration.js';
 import { serviceVersion } from '../service-version.js';
-import { API_OPERATIONS, AUTHENTICATION_ERRORS, type ApiOperation } from './api-operations.js';
+import { AUTHENTICATION_ERRORS } from './authentication-errors.js';
 import { errorEnvelope } from './response-schemas.js';
+
+/** A route the document shows: its text is there. */
+type ApiOperation = RouteSpec & { doc: OperationText };
 
 type JsonSchema = Record<string, unknown>;
 
@@ -51,7 +55,7 @@ function security(op: ApiOperation): JsonSchema[] | undefined {
 
 function operation(op: ApiOperation): JsonSchema {
   const responses: Record<string, unknown> = {};
-  const { success } = op;
+  const { success } = op.doc;
   responses[String(success.status)] = {
     description: success.description,
     ...(success.schema
@@ -60,7 +64,7 @@ function operation(op: ApiOperation): JsonSchema {
         ? { content: { [success.contentType]: { schema: { type: 'string' } } } }
         : {}),
   };
-  const errors: Record<string, string> = { ...AUTHENTICATION_ERRORS[op.auth], ...op.errors };
+  const errors: Record<string, string> = { ...AUTHENTICATION_ERRORS[op.auth], ...op.doc.errors };
   if (op.body !== undefined && errors['400'] === undefined) errors['400'] = 'the body is not valid JSON or does not fit';
   if (op.body !== undefined && errors['413'] === undefined) errors['413'] = 'body larger than the limit (ERR_REQUEST_BODY_TOO_LARGE)';
   errors['500'] =
@@ -69,9 +73,9 @@ function operation(op: ApiOperation): JsonSchema {
   for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description);
   const role = op.role === undefined ? '' : ` Role ${op.role} or higher.`;
   return {
-    tags: [op.tag],
-    summary: op.summary,
-    ...(op.description || role ? { description: `${op.description ?? ''}${role}`.trim() } : {}),
+    tags: [op.doc.tag],
+    summary: op.doc.summary,
+    ...(op.doc.description || role ? { description: `${op.doc.description ?? ''}${role}`.trim() } : {}),
     operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
     parameters: parameters(op),
     ...(op.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
@@ -80,10 +84,12 @@ function operation(op: ApiOperation): JsonSchema {
   };
 }
 
-/** The OpenAPI 3.1 document of the service, built from the operations table and its zod schemas. */
-export function buildOpenApiDocument(): JsonSchema {
+const documented = (route: RouteSpec): route is ApiOperation => route.doc !== undefined;
+
+/** The OpenAPI 3.1 document of `routes` (pages without text left out), in their order, with their zod schemas. */
+export function buildOpenApiDocument(routes: readonly RouteSpec[]): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of API_OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  for (const op of routes.filter(documented)) (paths[op.path] ??= {})[op.method] = operation(op);
   const { service, version } = serviceVersion();
   return {
     openapi: '3.1.0',

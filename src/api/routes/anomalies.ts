@@ -12,9 +12,11 @@ import {
 import { listNames } from '../../errors/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, RouteModule } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
+import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
+import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 export const ANOMALIES_ROUTE = '/api/v1/audit/anomalies';
 export const ANOMALY_SETTINGS_ROUTE = '/api/v1/audit/anomaly-settings';
@@ -97,42 +99,134 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
-/** Anomaly triage (role ADMIN, bearer token, tenant header) and the tenant's detection settings. */
-export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
-  const { triage, settings } = options;
-  return (router, _deps, kit) => {
-    const guard = kit.restGuard('ADMIN');
+const anomalyId = { id: 'anomaly id' };
 
-    router.get(ANOMALIES_ROUTE, guard, async (ctx) => {
+/** Anomaly triage (role ADMIN, bearer token, tenant header) and the tenant's detection settings. */
+export const ANOMALY_ROUTES = declareRoutes<AnomalyRouteOptions>([
+  {
+    method: 'get',
+    path: ANOMALIES_ROUTE,
+    auth: 'bearer',
+    role: 'ADMIN',
+    query: z.object({
+      type: z.enum(ANOMALY_TYPES).optional(),
+      days: z.number().int().min(1).max(ANOMALY_LIST_MAX_DAYS).optional(),
+      page: z.number().int().min(0).optional(),
+      size: z.number().int().min(1).max(ANOMALY_PAGE_MAX_SIZE).optional(),
+    }),
+    doc: {
+      tag: 'anomalies',
+      summary: 'Anomalies, newest first, paged',
+      success: { status: 200, schema: answers.anomalyPage, description: 'one page' },
+      errors: { 400: 'bad query (ERR_REQUEST_QUERY_INVALID)' },
+    },
+    handle: async (ctx, { triage }) => {
       const page = integerParam(ctx, 'page', { min: 0, max: MAX_PAGE, default: 0 });
       const size = integerParam(ctx, 'size', { min: 1, max: ANOMALY_PAGE_MAX_SIZE, default: ANOMALY_PAGE_DEFAULT_SIZE });
       const days = integerParam(ctx, 'days', { min: 1, max: ANOMALY_LIST_MAX_DAYS, default: ANOMALY_LIST_DEFAULT_DAYS });
       const type = typeParam(ctx);
       ctx.body = await triage.list(tenantOf(ctx), { page, size, days, ...(type !== undefined ? { type } : {}) });
-    });
-
-    router.get(`${ANOMALIES_ROUTE}/:id`, guard, async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: `${ANOMALIES_ROUTE}/{id}`,
+    auth: 'bearer',
+    role: 'ADMIN',
+    pathParams: anomalyId,
+    doc: {
+      tag: 'anomalies',
+      summary: 'One anomaly with its metrics and recommended actions',
+      success: { status: 200, schema: answers.anomalyDetail, description: 'the anomaly' },
+      errors: { 404: 'no such anomaly for the tenant' },
+    },
+    handle: async (ctx, { triage }) => {
       ctx.body = await triage.get(tenantOf(ctx), idParam(ctx));
-    });
-
-    router.post(`${ANOMALIES_ROUTE}/:id/actions/verify`, guard, kit.idempotent, async (ctx) => {
+    },
+  },
+  {
+    method: 'post',
+    path: `${ANOMALIES_ROUTE}/{id}/actions/verify`,
+    auth: 'bearer',
+    role: 'ADMIN',
+    pathParams: anomalyId,
+    idempotent: true,
+    doc: {
+      tag: 'anomalies',
+      summary: 'Start a verification job',
+      description: 'Poll the detail: VERIFYING, then RESOLVED or OPEN.',
+      success: { status: 202, description: 'the job is queued' },
+      errors: {
+        404: 'no such anomaly',
+        409: 'not in a status that can be verified, or the same Idempotency-Key is still running',
+        422: 'Idempotency-Key reused for another request',
+        503: 'the verification queue is unavailable',
+      },
+    },
+    handle: async (ctx, { triage }) => {
       await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx));
       // Body first: Koa turns a null body into 204 unless the status is set after it.
       ctx.body = null;
       ctx.status = 202;
-    });
-
-    router.patch(`${ANOMALIES_ROUTE}/:id/status`, guard, kit.idempotent, async (ctx) => {
+    },
+  },
+  {
+    method: 'patch',
+    path: `${ANOMALIES_ROUTE}/{id}/status`,
+    auth: 'bearer',
+    role: 'ADMIN',
+    pathParams: anomalyId,
+    body: statusBodySchema,
+    idempotent: true,
+    doc: {
+      tag: 'anomalies',
+      summary: 'Resolve, dismiss or reopen',
+      success: { status: 200, schema: answers.anomalyDetail, description: 'the anomaly after the change' },
+      errors: {
+        400: 'bad body or a status that cannot be set (ERR_ANOMALY_REQUEST_INVALID)',
+        404: 'no such anomaly',
+        409: 'the transition is not allowed, or the same Idempotency-Key is still running',
+        422: 'Idempotency-Key reused for another request',
+      },
+    },
+    handle: async (ctx, { triage }) => {
       const { status, note } = parseStatusBody((ctx.request as { body?: unknown }).body);
       ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx));
-    });
-
-    router.get(ANOMALY_SETTINGS_ROUTE, guard, async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: ANOMALY_SETTINGS_ROUTE,
+    auth: 'bearer',
+    role: 'ADMIN',
+    doc: {
+      tag: 'anomalies',
+      summary: 'The tenant\'s detection settings',
+      success: { status: 200, schema: answers.anomalySettings, description: 'defaults, overrides, effective values and bounds' },
+      errors: {},
+    },
+    handle: async (ctx, { settings }) => {
       ctx.body = await settings.view(tenantOf(ctx));
-    });
-
-    router.put(ANOMALY_SETTINGS_ROUTE, guard, async (ctx) => {
+    },
+  },
+  {
+    method: 'put',
+    path: ANOMALY_SETTINGS_ROUTE,
+    auth: 'bearer',
+    role: 'ADMIN',
+    body: answers.anomalySettingsBody,
+    doc: {
+      tag: 'anomalies',
+      summary: 'Replace the tenant\'s overrides',
+      success: { status: 200, schema: answers.anomalySettings, description: 'the settings now' },
+      errors: { 400: 'unknown setting or a value out of bounds' },
+    },
+    handle: async (ctx, { settings }) => {
       ctx.body = await settings.replace(tenantOf(ctx), (ctx.request as { body?: unknown }).body, actorOf(ctx));
-    });
-  };
+    },
+  },
+]);
+
+export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteGroup {
+  return bindRoutes(ANOMALY_ROUTES, options);
 }

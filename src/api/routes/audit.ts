@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
 import {
   AUDIT_LIST_DEFAULT_LIMIT,
@@ -8,17 +9,21 @@ import {
   auditListCost,
   createTenantTurns,
   readAuditList,
+  type AuditChainRepository,
   type AuditQuery,
   type AuditRecord,
+  type ChainVerifier,
 } from '../../audit/index.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { jsonArrayBody } from '../json-array-body.js';
+import * as answers from '../openapi/response-schemas.js';
 import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
+import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 /** Every event type the service records; a list by any other type could only ever be empty. */
 export const AUDIT_EVENT_TYPES: readonly string[] = [
@@ -59,7 +64,7 @@ function paging(ctx: AppContext): Pick<AuditQuery, 'limit' | 'before'> {
 }
 
 /** A list's rate-limit points, by the records it asks for; a malformed `limit` costs one and is refused after. */
-function listCost(ctx: AppContext): number {
+function listPoints(ctx: AppContext): number {
   try {
     return auditListCost(limitParam(ctx));
   } catch {
@@ -81,19 +86,108 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
+/** What the audit routes read: the tenant's records, and the verifier of its chain. */
+export interface AuditRouteDeps {
+  records: Pick<AuditChainRepository, 'list'>;
+  /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
+  verifier: ChainVerifier;
+}
+
+/** The records of `query`, streamed a slice at a time once the tenant's turn comes. */
+type AuditList = (ctx: AppContext, query: AuditQuery) => Promise<void>;
+
+const limitAndBefore = z.object({
+  limit: z.number().int().min(1).max(AUDIT_LIST_MAX_LIMIT).optional().describe(`Most records (default ${AUDIT_LIST_DEFAULT_LIMIT}); the rate limit spends one point per ${AUDIT_LIST_RECORDS_PER_POINT} asked for`),
+  before: z.number().int().min(1).optional().describe('Only records with a smaller seq (paging)'),
+});
+const recordsAnswer = { status: 200, schema: z.array(answers.auditRecord), description: 'records' } as const;
+// A list costs what it asks for, not one request's point.
+const listCost = { points: listPoints, unit: `one per ${AUDIT_LIST_RECORDS_PER_POINT} records asked for` };
+
 /** The tenant's audit chain, newest first (seq descending, which is append order). */
-export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): void {
-  const guard = kit.restGuard('ADMIN');
-  // The REST chain with a list's points: a list costs what it asks for, not one request's point.
-  const listGuard = [kit.tenant, kit.bearer, kit.rateLimitBy(listCost, `one per ${AUDIT_LIST_RECORDS_PER_POINT} records asked for`), kit.requireRole('ADMIN')];
+export const AUDIT_ROUTES = declareRoutes<{ list: AuditList; verifier: ChainVerifier }>([
+  {
+    method: 'get',
+    path: '/api/v1/audit',
+    auth: 'bearer',
+    role: 'ADMIN',
+    cost: listCost,
+    query: limitAndBefore,
+    doc: { tag: 'audit', summary: 'The tenant\'s audit records, newest first', success: recordsAnswer, errors: {} },
+    handle: async (ctx, { list }) => {
+      await list(ctx, paging(ctx));
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/audit/verify',
+    auth: 'bearer',
+    role: 'ADMIN',
+    query: z.object({ full: z.enum(['true', 'false']).optional().describe('Walk the whole chain from seq 1') }),
+    doc: {
+      tag: 'audit',
+      summary: 'Verify the tenant\'s chain',
+      description:
+        'Reads and hashes only the records appended since the tenant\'s last verification in this process (an unchanged head answers at once), unless `full=true` asks for, or AUDIT_VERIFY_FULL_INTERVAL_SECONDS calls for, a walk from seq 1. Concurrent calls of a tenant share one walk.',
+      success: { status: 200, schema: answers.chainVerification, description: 'the verification' },
+      errors: { 400: 'a `full` other than true or false (ERR_REQUEST_QUERY_INVALID)' },
+    },
+    handle: async (ctx, { verifier }) => {
+      ctx.body = await verifier.verify(tenantOf(ctx), { full: booleanParam(ctx, 'full') });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/audit/type/{eventType}',
+    auth: 'bearer',
+    role: 'ADMIN',
+    cost: listCost,
+    pathParams: { eventType: 'POLICY_EVALUATED, SOURCE_EVALUATED, POLICY_DEPLOYED, POLICY_ROLLED_BACK, ANOMALY_DETECTED, ANOMALY_STATUS_CHANGED or ANOMALY_SETTINGS_CHANGED' },
+    query: limitAndBefore,
+    doc: { tag: 'audit', summary: 'Records of one event type', success: recordsAnswer, errors: { 400: 'unknown event type (ERR_REQUEST_PATH_INVALID, listing the known ones), or bad paging' } },
+    handle: async (ctx, { list }) => {
+      await list(ctx, { ...paging(ctx), eventType: eventTypeParam(ctx) });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/audit/policy/{policyModule}/{policyFunction}',
+    auth: 'bearer',
+    role: 'ADMIN',
+    cost: listCost,
+    pathParams: { policyModule: 'module name', policyFunction: 'rule name' },
+    query: limitAndBefore,
+    doc: { tag: 'audit', summary: 'Records of one policy function', success: recordsAnswer, errors: { 400: 'bad path or paging' } },
+    handle: async (ctx, { list }) => {
+      const policyModule = pathName(ctx, 'policyModule');
+      const policyFunction = pathName(ctx, 'policyFunction');
+      await list(ctx, { ...paging(ctx), policyModule, policyFunction });
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/audit/range',
+    auth: 'bearer',
+    role: 'ADMIN',
+    cost: listCost,
+    query: limitAndBefore.extend({ startTime: z.string().describe('ISO 8601, inclusive'), endTime: z.string().describe('ISO 8601, inclusive') }),
+    doc: { tag: 'audit', summary: 'Records within a time window', success: recordsAnswer, errors: { 400: 'missing or malformed time, or start after end (ERR_REQUEST_QUERY_INVALID)' } },
+    handle: async (ctx, { list }) => {
+      const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
+      await list(ctx, { ...paging(ctx), from, to });
+    },
+  },
+]);
+
+export function createAuditRoutes({ records, verifier }: AuditRouteDeps): RouteGroup {
   // A list is read and written a slice at a time, and a tenant's lists take turns, a few at once:
   // 40 lists of the largest page sent together hold another tenant's request for a few slices.
   const turns = createTenantTurns(AUDIT_LIST_TURNS_PER_TENANT);
-  const list = async (ctx: AppContext, query: AuditQuery) => {
+  const list: AuditList = async (ctx, query) => {
     const release = await turns.take(tenantOf(ctx));
     try {
-      const records = await readAuditList(deps.store.audit, tenantOf(ctx), query);
-      const body = jsonArrayBody(records.map(view), AUDIT_LIST_SLICE);
+      const found = await readAuditList(records, tenantOf(ctx), query);
+      const body = jsonArrayBody(found.map(view), AUDIT_LIST_SLICE);
       // The turn lasts until the answer is written (or the client is gone).
       body.once('close', release);
       ctx.type = 'json';
@@ -103,27 +197,5 @@ export function auditRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): vo
       throw error;
     }
   };
-
-  router.get('/api/v1/audit', ...listGuard, async (ctx) => {
-    await list(ctx, paging(ctx));
-  });
-
-  router.get('/api/v1/audit/verify', guard, async (ctx) => {
-    ctx.body = await deps.auditVerifier.verify(tenantOf(ctx), { full: booleanParam(ctx, 'full') });
-  });
-
-  router.get('/api/v1/audit/type/:eventType', ...listGuard, async (ctx) => {
-    await list(ctx, { ...paging(ctx), eventType: eventTypeParam(ctx) });
-  });
-
-  router.get('/api/v1/audit/policy/:policyModule/:policyFunction', ...listGuard, async (ctx) => {
-    const policyModule = pathName(ctx, 'policyModule');
-    const policyFunction = pathName(ctx, 'policyFunction');
-    await list(ctx, { ...paging(ctx), policyModule, policyFunction });
-  });
-
-  router.get('/api/v1/audit/range', ...listGuard, async (ctx) => {
-    const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
-    await list(ctx, { ...paging(ctx), from, to });
-  });
+  return bindRoutes(AUDIT_ROUTES, { list, verifier });
 }

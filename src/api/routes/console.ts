@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppContext, AppRouter } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
+import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 export const CONSOLE_ROUTE = '/console';
 
@@ -59,12 +60,54 @@ function secure(ctx: AppContext): void {
   ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
 }
 
+/** Where the console's files are found, each read once. */
+interface ConsoleFiles {
+  /** The path of the console's own file of that name, or undefined. */
+  own(name: string): string | undefined;
+  vendor(name: string): string;
+  send(ctx: AppContext, path: string, cacheControl: string): void;
+  index: string;
+}
+
 /**
  * GET /console: the operator console, plain ES modules and CSS from `console/` plus uPlot from
  * node_modules, with a strict Content-Security-Policy. The console calls the public REST API
  * with the operator's bearer token, so it grants nothing the API does not.
  */
-export function consoleRoutes(router: AppRouter): void {
+export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
+  {
+    method: 'get',
+    path: CONSOLE_ROUTE,
+    auth: 'none',
+    handle: (ctx, files) => files.send(ctx, files.index, 'no-cache'),
+  },
+  {
+    method: 'get',
+    path: `${CONSOLE_ROUTE}/vendor/{file}`,
+    auth: 'none',
+    handle: (ctx, files) => {
+      const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
+      secure(ctx);
+      // Only the listed files: the parameter never reaches the file system otherwise.
+      if (!Object.hasOwn(VENDOR_FILES, name)) return;
+      files.send(ctx, files.vendor(VENDOR_FILES[name]!), 'public, max-age=86400');
+    },
+  },
+  {
+    method: 'get',
+    path: `${CONSOLE_ROUTE}/{file}`,
+    auth: 'none',
+    handle: (ctx, files) => {
+      const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
+      secure(ctx);
+      const path = files.own(name);
+      if (path === undefined) return;
+      files.send(ctx, path, 'no-cache');
+    },
+  },
+]);
+
+export function createConsoleRoutes(): RouteGroup {
   const directory = consoleDirectory();
   const vendorRequire = createRequire(import.meta.url);
   let files: Map<string, string> | undefined;
@@ -77,28 +120,16 @@ export function consoleRoutes(router: AppRouter): void {
     }
     return body;
   };
-  const send = (ctx: AppContext, path: string, cacheControl: string): void => {
-    secure(ctx);
-    ctx.type = CONTENT_TYPES[extname(path)]!;
-    // The console's own files change with each release and carry no version in their names.
-    ctx.set('Cache-Control', cacheControl);
-    ctx.body = read(path);
-  };
-
-  router.get(CONSOLE_ROUTE, (ctx) => send(ctx, join(directory, 'index.html'), 'no-cache'));
-  router.get(`${CONSOLE_ROUTE}/vendor/:file`, (ctx) => {
-    const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
-    secure(ctx);
-    // Only the listed files: the parameter never reaches the file system otherwise.
-    if (!Object.hasOwn(VENDOR_FILES, name)) return;
-    send(ctx, vendorRequire.resolve(VENDOR_FILES[name]!), 'public, max-age=86400');
-  });
-  router.get(`${CONSOLE_ROUTE}/:file`, (ctx) => {
-    const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
-    secure(ctx);
-    files ??= listConsoleFiles(directory);
-    const path = files.get(name);
-    if (path === undefined) return;
-    send(ctx, path, 'no-cache');
+  return bindRoutes(CONSOLE_ROUTES, {
+    index: join(directory, 'index.html'),
+    own: (name) => (files ??= listConsoleFiles(directory)).get(name),
+    vendor: (name) => vendorRequire.resolve(name),
+    send: (ctx, path, cacheControl) => {
+      secure(ctx);
+      ctx.type = CONTENT_TYPES[extname(path)]!;
+      // The console's own files change with each release and carry no version in their names.
+      ctx.set('Cache-Control', cacheControl);
+      ctx.body = read(path);
+    },
   });
 }

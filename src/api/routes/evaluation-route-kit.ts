@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../errors/index.js';
 import {
   createCallerGone,
@@ -51,3 +52,9 @@ export async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** The document's `?trace`. */
+export const traceQuery = z.object({ trace: z.enum(['true', 'false']).optional().describe('Return the decision trace') });
+
+/** The document's 503 of a route that waits for an evaluation. */
+export const EVALUATION_UNAVAILABLE = 'no worker answered or Redis is away (ERR_EVALUATION_UNAVAILABLE…); retry later';

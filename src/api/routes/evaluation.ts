@@ -1,12 +1,22 @@
-import { parseBatchEvaluationBody, parseSourceEvaluationBody, toResponseItem, type EvaluationService, type RequestLimits } from '../../evaluation/index.js';
-import type { RouteModule } from '../app-types.js';
-import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
-import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
+import { z } from 'zod';
+import {
+  batchEvaluationBodySchema,
+  parseBatchEvaluationBody,
+  parseSourceEvaluationBody,
+  sourceEvaluationBodySchema,
+  storedEvaluationBodySchema,
+  toResponseItem,
+  type EvaluationService,
+  type RequestLimits,
+} from '../../evaluation/index.js';
+import * as answers from '../openapi/response-schemas.js';
+import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
+import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
 export const EVALUATE_SOURCE_ROUTE = '/api/v1/policies/evaluate-source';
 export const EVALUATE_SOURCE_BATCH_ROUTE = '/api/v1/policies/evaluate-source/batch';
 
-export interface EvaluationRouteOptions extends SignedOrBearerOptions {
+export interface EvaluationRouteOptions extends SignedRequestOptions {
   service: Pick<EvaluationService, 'evaluate'>;
   /** Most items in one batch request (EVALUATE_BATCH_MAX_ITEMS). */
   maxBatchItems: number;
@@ -27,27 +37,55 @@ function batchCost(body: unknown, maxItems: number): number {
  * also name deployed policies). Guards, in order: tenant header (400), signature or bearer token
  * with role MEMBER (403/401), the tenant's rate limit (429); then the query and body (400).
  */
-export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteModule {
-  return (router, deps, kit) => {
-    const guards = createSignedOrBearerGuard(options, deps, kit);
-    const guard = guards('MEMBER');
-    // A batch spends one point per item, so a batch buys no more evaluations than single requests.
-    const batchGuard = guards('MEMBER', (ctx) => batchCost(ctx.request.body, options.maxBatchItems));
-
-    router.post(EVALUATE_SOURCE_ROUTE, ...guard, async (ctx) => {
+export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
+  {
+    method: 'post',
+    path: EVALUATE_SOURCE_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'MEMBER',
+    query: traceQuery,
+    body: sourceEvaluationBodySchema,
+    doc: {
+      tag: 'evaluation',
+      summary: 'Evaluate one rule of a source sent in the request',
+      success: { status: 200, schema: answers.evaluationAnswer, description: 'the result, or the evaluation\'s error (still 200)' },
+      errors: { 400: 'bad body (ERR_EVALUATION_REQUEST_INVALID) or query', 503: EVALUATION_UNAVAILABLE },
+    },
+    handle: async (ctx, options) => {
       const trace = traceParam(ctx);
       const request = parseSourceEvaluationBody(ctx.request.body, options.limits);
       const gone = requesterGone(ctx);
       const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'source', request }], { trace, gone }));
       ctx.body = toResponseItem(answer!.result, trace);
-    });
-
-    router.post(EVALUATE_SOURCE_BATCH_ROUTE, ...batchGuard, async (ctx) => {
+    },
+  },
+  {
+    method: 'post',
+    path: EVALUATE_SOURCE_BATCH_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'MEMBER',
+    // A batch spends one point per item, so a batch buys no more evaluations than single requests.
+    cost: { points: (ctx, options) => batchCost(ctx.request.body, options.maxBatchItems) },
+    query: traceQuery,
+    body: batchEvaluationBodySchema.extend({ items: z.array(z.union([sourceEvaluationBodySchema, storedEvaluationBodySchema])) }),
+    doc: {
+      tag: 'evaluation',
+      summary: 'Evaluate many items at once',
+      description:
+        'Items are source items (as evaluate-source) or references to deployed policies (as /api/v1/policies/evaluate); each fails on its own. The rate limit spends one point per item.',
+      success: { status: 200, schema: answers.batchAnswer, description: 'one answer per item' },
+      errors: { 400: 'bad envelope or too many items', 503: EVALUATION_UNAVAILABLE },
+    },
+    handle: async (ctx, options) => {
       const trace = traceParam(ctx);
       const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems, options.limits);
       const gone = requesterGone(ctx);
-      const answers = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, gone }));
-      ctx.body = { results: answers.map((answer) => toResponseItem(answer.result, trace)) };
-    });
-  };
+      const evaluated = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, gone }));
+      ctx.body = { results: evaluated.map((answer) => toResponseItem(answer.result, trace)) };
+    },
+  },
+]);
+
+export function createEvaluationRoutes(options: EvaluationRouteOptions): RouteGroup {
+  return bindRoutes(EVALUATION_ROUTES, options, options);
 }

@@ -1,6 +1,8 @@
-import type { AppContext, AppDeps, AppRouter } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
+import * as answers from '../openapi/response-schemas.js';
+import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -21,27 +23,53 @@ async function check(ctx: AppContext, name: string, probe: () => Promise<unknown
   }
 }
 
-/** Liveness answers while the event loop turns; readiness asks every backing service. */
-export function healthRoutes(router: AppRouter, deps: AppDeps): void {
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
+/** What readiness asks: each backing service answers a ping. */
+export interface HealthRouteDeps {
+  store: { ping(): Promise<unknown> };
+  redis: { ping(): Promise<unknown> };
+}
 
-  router.get('/readyz', async (ctx) => {
-    const [store, redis] = await Promise.all([
-      check(ctx, 'store', () => deps.store.ping()),
-      check(ctx, 'redis', () => deps.redis.ping()),
-    ]);
-    const checks = { store, redis };
-    const failed = Object.entries(checks).filter(([, outcome]) => outcome !== 'ok');
-    if (failed.length === 0) {
-      ctx.body = { status: 'ready', checks };
-      return;
-    }
-    ctx.status = 503;
-    ctx.body = {
-      ...errorEnvelope(ApiErrorCode.HEALTH_NOT_READY, `not ready: ${failed.map(([name]) => name).join(', ')} failed`),
-      checks,
-    };
-  });
+/** Liveness answers while the event loop turns; readiness asks every backing service. */
+export const HEALTH_ROUTES = declareRoutes<HealthRouteDeps>([
+  {
+    method: 'get',
+    path: '/healthz',
+    auth: 'none',
+    doc: { tag: 'operations', summary: 'Liveness', success: { status: 200, schema: answers.health, description: 'the process runs' }, errors: {} },
+    handle: (ctx) => {
+      ctx.body = { status: 'ok' };
+    },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    auth: 'none',
+    doc: {
+      tag: 'operations',
+      summary: 'Readiness of the store and Redis',
+      success: { status: 200, schema: answers.readiness, description: 'both answer' },
+      errors: { 503: 'the store or Redis does not answer (ERR_HEALTH_NOT_READY)' },
+    },
+    handle: async (ctx, deps) => {
+      const [store, redis] = await Promise.all([
+        check(ctx, 'store', () => deps.store.ping()),
+        check(ctx, 'redis', () => deps.redis.ping()),
+      ]);
+      const checks = { store, redis };
+      const failed = Object.entries(checks).filter(([, outcome]) => outcome !== 'ok');
+      if (failed.length === 0) {
+        ctx.body = { status: 'ready', checks };
+        return;
+      }
+      ctx.status = 503;
+      ctx.body = {
+        ...errorEnvelope(ApiErrorCode.HEALTH_NOT_READY, `not ready: ${failed.map(([name]) => name).join(', ')} failed`),
+        checks,
+      };
+    },
+  },
+]);
+
+export function createHealthRoutes(deps: HealthRouteDeps): RouteGroup {
+  return bindRoutes(HEALTH_ROUTES, deps);
 }

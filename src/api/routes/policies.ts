@@ -4,6 +4,7 @@ import {
   MAX_LOCALE_LENGTH,
   parseStoredEvaluationBody,
   publicDiagnostic,
+  storedEvaluationBodySchema,
   toResponseItem,
   type EvaluationService,
   type RequestLimits,
@@ -12,6 +13,8 @@ import { describeSchemaProblem } from '../../errors/index.js';
 import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
+  MAX_RULES_PER_MODULE,
+  MAX_VERSIONS_PER_TENANT,
   PolicyCompileError,
   PolicyErrorCode,
   POLICY_PAGE_DEFAULT_SIZE,
@@ -24,17 +27,18 @@ import {
   type PolicyStatus,
 } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, RouteModule } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
+import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
-import { callerOf, requesterGone, traceParam, unlessUnavailable } from './evaluation-route-kit.js';
-import { createSignedOrBearerGuard, type SignedOrBearerOptions } from './signed-or-bearer-guard.js';
+import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
+import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
-export interface PolicyRouteOptions extends SignedOrBearerOptions {
+export interface PolicyRouteOptions extends SignedRequestOptions {
   catalog: PolicyCatalog;
   /** Evaluations of deployed policies go the one evaluation path. */
   service: Pick<EvaluationService, 'evaluate'>;
@@ -138,18 +142,38 @@ function policyDetailView(record: PolicyDetail) {
 }
 
 
+/** `page` and `size` of the registry's lists. */
+const pageQuery = z.object({
+  page: z.number().int().min(0).max(POLICY_PAGE_MAX_PAGE).optional().describe('zero-based (default 0)'),
+  size: z.number().int().min(1).max(POLICY_PAGE_MAX_SIZE).optional().describe(`items per page (default ${POLICY_PAGE_DEFAULT_SIZE})`),
+});
+const moduleName = { policyModule: 'module name' };
+const moduleVersion = { policyModule: 'module name', version: 'version number (0: the built-in module)' };
+
 /**
  * The policy registry: deploy, list, read, version history, rollback and evaluation of deployed
  * policies. Authentication is that of the evaluation endpoints (HMAC signature, or a bearer token
  * instead), with the minimum role per route: VIEWER reads, MEMBER deploys and evaluates, ADMIN rolls
  * back. Then the tenant's rate limit; then the request itself (400).
  */
-export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
-  return (router, deps, kit) => {
-    const guard = createSignedOrBearerGuard(options, deps, kit);
-    const { catalog } = options;
-
-    router.post(POLICIES_ROUTE, ...guard('MEMBER'), async (ctx) => {
+export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
+  {
+    method: 'post',
+    path: POLICIES_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'MEMBER',
+    body: deploySchema,
+    doc: {
+      tag: 'registry',
+      summary: 'Deploy a module version (it becomes active)',
+      success: { status: 201, schema: answers.deployed, description: 'the new version, its policies (without the source, which is the version\'s) and warnings' },
+      errors: {
+        400: `the source does not compile (ERR_POLICY_COMPILE, with diagnostics), the module defines more than ${MAX_RULES_PER_MODULE} rules (ERR_POLICY_TOO_MANY_RULES), or a bad body`,
+        409: `the tenant has stored ${MAX_VERSIONS_PER_TENANT} versions, the most it may (ERR_POLICY_VERSION_QUOTA_EXCEEDED)`,
+        503: EVALUATION_UNAVAILABLE,
+      },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId, actorId } = callerOf(ctx);
       const body = parseBody(deploySchema, ctx.request.body, '`source` and `locale` (optional, default `en-US`)');
       try {
@@ -168,9 +192,22 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
         ctx.status = 400;
         ctx.body = { ...errorEnvelope(error.code, error.message), diagnostics: error.diagnostics.map(publicDiagnostic) };
       }
-    });
-
-    router.get(POLICIES_ROUTE, ...guard('VIEWER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: POLICIES_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    query: pageQuery.extend({ policyModule: z.string().optional(), status: z.enum(POLICY_STATUSES).optional() }),
+    doc: {
+      tag: 'registry',
+      summary: 'The built-in policies and the tenant\'s, paged',
+      description: `One policy per rule and version, without the source (the version's: \`GET /api/v1/policies/{id}\` or \`…/versions/{version}/source\`). The built-in ones (version 0) come first, by module; then the tenant's own by module, version and rule.`,
+      success: { status: 200, schema: answers.policyPage, description: 'one page' },
+      errors: { 400: 'bad query (ERR_REQUEST_QUERY_INVALID)' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleQuery(ctx);
       const status = statusParam(ctx);
@@ -181,9 +218,22 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
         ...paging,
       });
       ctx.body = pageView(items.map(policyView), total, paging);
-    });
-
-    router.post(EVALUATE_STORED_POLICY_ROUTE, ...guard('MEMBER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'post',
+    path: EVALUATE_STORED_POLICY_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'MEMBER',
+    query: traceQuery,
+    body: storedEvaluationBodySchema,
+    doc: {
+      tag: 'registry',
+      summary: 'Evaluate a deployed policy by name',
+      success: { status: 200, schema: answers.storedEvaluationAnswer, description: 'the result and the version that answered' },
+      errors: { 400: 'bad body', 404: 'no such module, version or rule for the tenant', 503: EVALUATION_UNAVAILABLE },
+    },
+    handle: async (ctx, options) => {
       const trace = traceParam(ctx);
       const request = parseStoredEvaluationBody(ctx.request.body, options.limits);
       const gone = requesterGone(ctx);
@@ -201,42 +251,112 @@ export function createPolicyRoutes(options: PolicyRouteOptions): RouteModule {
         version: policy.version,
         versionId: policy.versionId,
       };
-    });
-
-    router.get(`${POLICIES_ROUTE}/:policyModule/versions`, ...guard('VIEWER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: `${POLICIES_ROUTE}/{policyModule}/versions`,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    pathParams: moduleName,
+    query: pageQuery,
+    doc: {
+      tag: 'registry',
+      summary: 'Versions of a module, ascending, paged',
+      description:
+        'The built-in version 0 first when the service has the module, then the tenant\'s versions 1, 2, …; each with its number of rules, without their signatures (`…/versions/{version}`) or its source (`…/versions/{version}/source`).',
+      success: { status: 200, schema: answers.moduleVersionPage, description: 'one page' },
+      errors: { 400: 'bad path or query (ERR_REQUEST_PATH_INVALID, ERR_REQUEST_QUERY_INVALID)', 404: 'no such module for the tenant' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       const paging = pageParams(ctx);
       const { items, total } = await catalog.listVersions(tenantId, policyModule, paging);
       ctx.body = pageView(items, total, paging);
-    });
-
-    router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version`, ...guard('VIEWER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: `${POLICIES_ROUTE}/{policyModule}/versions/{version}`,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    pathParams: moduleVersion,
+    doc: {
+      tag: 'registry',
+      summary: 'One version of a module',
+      success: { status: 200, schema: answers.moduleVersion, description: 'the version with its rules\' signatures, without its source' },
+      errors: { 400: 'bad path (ERR_REQUEST_PATH_INVALID)', 404: 'no such module or version for the tenant' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       ctx.body = await catalog.getVersion(tenantId, policyModule, versionParam(ctx));
-    });
-
-    router.get(`${POLICIES_ROUTE}/:policyModule/versions/:version/source`, ...guard('VIEWER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: `${POLICIES_ROUTE}/{policyModule}/versions/{version}/source`,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    pathParams: moduleVersion,
+    query: z.object({ locale: z.enum(SUPPORTED_LOCALES).optional().describe('print the source in this locale; default as stored') }),
+    doc: {
+      tag: 'registry',
+      summary: 'A version\'s source, printed in another locale',
+      description: `The stored source of the version (0: the built-in module), or with \`locale\` the module printed by the formatter in that locale (as \`policy fmt --locale\`: keywords, punctuation and layout of the locale; names and comments unchanged). A locale equal to the stored one answers the source as stored.`,
+      success: { status: 200, schema: answers.versionSource, description: 'the source and its locale' },
+      errors: { 400: `a bad path, or a locale other than ${SUPPORTED_LOCALES.join(', ')} (ERR_REQUEST_QUERY_INVALID)`, 404: 'no such module or version for the tenant' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       const version = versionParam(ctx);
       ctx.body = await catalog.getVersionSource(tenantId, policyModule, version, localeQuery(ctx));
-    });
-
-    router.post(`${POLICIES_ROUTE}/:policyModule/rollback`, ...guard('ADMIN'), async (ctx) => {
+    },
+  },
+  {
+    method: 'post',
+    path: `${POLICIES_ROUTE}/{policyModule}/rollback`,
+    auth: 'signed-or-bearer',
+    role: 'ADMIN',
+    pathParams: moduleName,
+    body: rollbackSchema,
+    doc: {
+      tag: 'registry',
+      summary: 'Activate another version',
+      success: { status: 200, schema: answers.rolledBack, description: 'the activation' },
+      errors: { 400: 'bad body', 404: 'no such module or version', 409: 'that version is already active' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId, actorId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       const { version } = parseBody(rollbackSchema, ctx.request.body, '`version`');
       ctx.body = await catalog.rollback(tenantId, policyModule, version, actorId);
-    });
-
-    router.get(`${POLICIES_ROUTE}/:id`, ...guard('VIEWER'), async (ctx) => {
+    },
+  },
+  {
+    method: 'get',
+    path: `${POLICIES_ROUTE}/{id}`,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    pathParams: { id: 'policy id' },
+    doc: {
+      tag: 'registry',
+      summary: 'One policy (module, rule and version)',
+      success: { status: 200, schema: answers.policyDetail, description: 'the policy, with its version\'s source' },
+      errors: { 404: 'no such policy for the tenant' },
+    },
+    handle: async (ctx, { catalog }) => {
       const { tenantId } = callerOf(ctx);
       const id = pathParam(ctx, 'id');
       const record = await catalog.getPolicy(tenantId, id);
       if (record === null) throw new ApiError(404, PolicyErrorCode.MODULE_NOT_FOUND, `no policy \`${id}\``);
       ctx.body = policyDetailView(record);
-    });
-  };
+    },
+  },
+]);
+
+export function createPolicyRoutes(options: PolicyRouteOptions): RouteGroup {
+  return bindRoutes(POLICY_ROUTES, options, options);
 }

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import {
   readRollupSeries,
+  ROLLUP_SERIES_MAX_VERSIONS,
   ROLLUP_SERIES_MAX_POINTS,
   ROLLUP_STEPS,
   seriesWindow,
@@ -7,10 +9,16 @@ import {
   type RollupStep,
 } from '../../anomalies/index.js';
 import { MAX_NAME_LENGTH } from '../../kernel/index.js';
+import type { RollupRepository } from '../../rollups/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
+import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue, timeRangeParams } from '../query-params.js';
+import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
+
+/** Where the rollups are read. */
+type RollupReader = Pick<RollupRepository, 'scan'>;
 
 export const ROLLUPS_ROUTE = '/api/v1/audit/rollups';
 /** The store's own resolution: without `step`, nothing is summed across minutes. */
@@ -49,33 +57,64 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
+const policyName = (what: string) => z.string().min(1).max(MAX_NAME_LENGTH).describe(what);
+const rollupQuery = z.object({
+  policyModule: policyName('module name'),
+  policyFunction: policyName('rule name'),
+  version: z.number().int().min(0).optional().describe('only this version (0: the built-in module); default every version evaluated in the window'),
+  startTime: z.string().describe('ISO 8601 with a zone; the step holding it is the first point'),
+  endTime: z.string().describe('ISO 8601 with a zone; the step holding it is the last point'),
+  step: z.enum(ROLLUP_STEPS).optional().describe('UTC minute, hour or day per point (default minute)'),
+});
+
 /** A policy function's rollups as series per version (role ADMIN, bearer token, tenant header). */
-export function rollupRoutes(router: AppRouter, deps: AppDeps, kit: RouteKit): void {
-  router.get(ROLLUPS_ROUTE, kit.restGuard('ADMIN'), async (ctx) => {
-    const policyModule = nameParam(ctx, 'policyModule');
-    const policyFunction = nameParam(ctx, 'policyFunction');
-    const version = integerParam(ctx, 'version', { min: 0, max: Number.MAX_SAFE_INTEGER });
-    const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
-    const step = stepParam(ctx);
-    const window = seriesWindow(from, to, step);
-    if (window.points > ROLLUP_SERIES_MAX_POINTS) {
-      throw invalid(
-        `the window from ${window.from} to ${window.to} takes ${count(window.points)} points at step \`${step}\`, ` +
-          `more than ${count(ROLLUP_SERIES_MAX_POINTS)} per series: narrow it or take a coarser \`step\``,
-      );
-    }
-    try {
-      ctx.body = await readRollupSeries(deps.store.rollups, tenantOf(ctx), {
-        policyModule,
-        policyFunction,
-        window,
-        ...(version !== undefined ? { version } : {}),
-      });
-    } catch (error) {
-      if (error instanceof TooManyVersionsError) {
-        throw invalid(`more than ${error.limit} versions of \`${policyModule.slice(0, 64)}\` \`${policyFunction.slice(0, 64)}\` were evaluated in the window: name one with \`version\``);
+export const ROLLUP_ROUTES = declareRoutes<RollupReader>([
+  {
+    method: 'get',
+    path: ROLLUPS_ROUTE,
+    auth: 'bearer',
+    role: 'ADMIN',
+    query: rollupQuery,
+    doc: {
+      tag: 'anomalies',
+      summary: 'A policy function\'s evaluations per version over time',
+      description: `The per-minute rollups summed into one point per step: count, failures, failure rate, mean and longest time. Every series has a point for every step; a step without evaluations has count 0 and null rates. At most ${ROLLUP_SERIES_MAX_POINTS.toLocaleString('en-US')} points per series and ${ROLLUP_SERIES_MAX_VERSIONS} versions per answer.`,
+      success: { status: 200, schema: answers.rollupSeries, description: 'one series per version' },
+      errors: {
+        400: `a missing or malformed parameter, a start after the end, an unknown step, more than ${ROLLUP_SERIES_MAX_POINTS.toLocaleString('en-US')} points per series, or more than ${ROLLUP_SERIES_MAX_VERSIONS} versions evaluated in the window without \`version\` (ERR_REQUEST_QUERY_INVALID)`,
+      },
+    },
+    handle: async (ctx, rollups) => {
+      const policyModule = nameParam(ctx, 'policyModule');
+      const policyFunction = nameParam(ctx, 'policyFunction');
+      const version = integerParam(ctx, 'version', { min: 0, max: Number.MAX_SAFE_INTEGER });
+      const { from, to } = timeRangeParams(ctx, 'startTime', 'endTime');
+      const step = stepParam(ctx);
+      const window = seriesWindow(from, to, step);
+      if (window.points > ROLLUP_SERIES_MAX_POINTS) {
+        throw invalid(
+          `the window from ${window.from} to ${window.to} takes ${count(window.points)} points at step \`${step}\`, ` +
+            `more than ${count(ROLLUP_SERIES_MAX_POINTS)} per series: narrow it or take a coarser \`step\``,
+        );
       }
-      throw error;
-    }
-  });
+      try {
+        ctx.body = await readRollupSeries(rollups, tenantOf(ctx), {
+          policyModule,
+          policyFunction,
+          window,
+          ...(version !== undefined ? { version } : {}),
+        });
+      } catch (error) {
+        if (error instanceof TooManyVersionsError) {
+          throw invalid(`more than ${error.limit} versions of \`${policyModule.slice(0, 64)}\` \`${policyFunction.slice(0, 64)}\` were evaluated in the window: name one with \`version\``);
+        }
+        throw error;
+      }
+    },
+  },
+]);
+
+/** The rollup routes over the store's rollups. */
+export function createRollupRoutes(rollups: RollupReader): RouteGroup {
+  return bindRoutes(ROLLUP_ROUTES, rollups);
 }

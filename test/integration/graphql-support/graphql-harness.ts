@@ -25,7 +25,7 @@ import { createLocalBatchTransport } from '../../../src/jobs/index.js';
 import { createLogger } from '../../../src/logging/index.js';
 import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';
-import { buildEvaluationStack, testChainVerifier, type EvaluationStack } from '../../support/index.js';
+import { buildEvaluationStack, testChainVerifier, withCommonRoutes, type EvaluationStack } from '../../support/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -155,10 +155,8 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
   const logger = createLogger({ level: process.env.GRAPHQL_TEST_LOG ?? 'silent' });
   const app = createApp({
     logger,
-    store,
-    redis,
+    idempotency: store.idempotency,
     tokenVerifier: createTokenVerifier(createJwtKeyRing([{ kid: 'k1', secret: randomBytes(32).toString('base64url') }], 'test')),
-    auditVerifier: testChainVerifier(store),
     rateLimiter: createTenantRateLimiter({
       redis,
       points: options.rateLimitPoints ?? 100_000,
@@ -166,7 +164,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       keyPrefix: `${keyPrefix}:rate:`,
     }),
     bodyLimitBytes: 1024 * 1024,
-    routes: [
+    routes: withCommonRoutes({ store, redis, auditVerifier: testChainVerifier(store) }, [
       createGraphqlRoute({
         tenants: store.tenants,
         nonceGuard: createNonceGuard({ redis, keyPrefix: `${keyPrefix}:nonce:` }),
@@ -175,7 +173,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
         ...(options.limits ? { limits: options.limits } : {}),
         ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
       }),
-    ],
+    ]),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { createApp, createTenantRateLimiter, type RouteModule } from '../../../src/api/index.js';
+import { createApp, createTenantRateLimiter, type RouteGroup } from '../../../src/api/index.js';
 import { createJwtKeyRing, createTokenSigner, createTokenVerifier, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createLogger } from '../../../src/logging/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { testChainVerifier } from '../../support/index.js';
+import { testChainVerifier, withCommonRoutes } from '../../support/index.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -31,7 +31,7 @@ export interface HarnessOptions {
   rateLimitPoints?: number;
   rateLimitWindowSeconds?: number;
   bodyLimitBytes?: number;
-  routes?: RouteModule[];
+  routes?: RouteGroup[];
 }
 
 export interface TokenSpec {
@@ -80,10 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logger = createLogger({ level: 'info', destination: logs });
   const app = createApp({
     logger,
-    store,
-    redis,
+    idempotency: store.idempotency,
     tokenVerifier: createTokenVerifier(keyRing),
-    auditVerifier: testChainVerifier(store),
     rateLimiter: createTenantRateLimiter({
       redis,
       points: options.rateLimitPoints ?? 10_000,
@@ -91,7 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       keyPrefix,
     }),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
-    ...(options.routes ? { routes: options.routes } : {}),
+    routes: withCommonRoutes({ store, redis, auditVerifier: testChainVerifier(store) }, options.routes ?? []),
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

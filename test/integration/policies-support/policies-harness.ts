@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { createEvaluationRoutes, createPolicyRoutes, type RouteModule } from '../../../src/api/index.js';
+import { createEvaluationRoutes, createPolicyRoutes, type RouteGroup } from '../../../src/api/index.js';
 import type { AuditRecord } from '../../../src/audit/index.js';
 import { createGraphqlRoute } from '../../../src/graphql/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type NonceGuard, type Role } from '../../../src/auth/index.js';
@@ -73,7 +73,7 @@ export async function failure(work: Promise<unknown>): Promise<{ status: number;
 
 export interface PoliciesHarnessOptions {
   /** More route modules (e.g. GraphQL) built from the harness's parts. */
-  extraRoutes?: (parts: { stack: EvaluationStack; store: Store; nonceGuard: NonceGuard }) => RouteModule[];
+  extraRoutes?: (parts: { stack: EvaluationStack; store: Store; nonceGuard: NonceGuard }) => RouteGroup[];
   /** A fresh, empty store, closed by the harness; default a temporary SQLite file. */
   openStore?: () => Promise<Store>;
   /** The clock of rollups, activations, audit records and idempotency; default the system clock. */

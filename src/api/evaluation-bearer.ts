@@ -7,7 +7,7 @@ import {
   type Role,
   type SignedRequestContext,
   type TokenVerifier,
-} from '../../auth/index.js';
+} from '../auth/index.js';
 
 /**
  * The `allowBearer` hook of the signed-request middleware for the evaluation endpoints: a valid
