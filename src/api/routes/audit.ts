@@ -1,4 +1,3 @@
-import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
 import {
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,
@@ -11,25 +10,13 @@ import {
   type AuditQuery,
   type AuditRecord,
 } from '../../audit/index.js';
-import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { MAX_NAME_LENGTH } from '../../kernel/index.js';
-import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
+import { AUDIT_EVENT_TYPES } from '../audit-event-types.js';
 import type { AppContext, AppDeps, AppRouter, RouteKit } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { jsonArrayBody } from '../json-array-body.js';
 import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
-
-/** Every event type the service records; a list by any other type could only ever be empty. */
-export const AUDIT_EVENT_TYPES: readonly string[] = [
-  POLICY_EVALUATED,
-  SOURCE_EVALUATED,
-  POLICY_DEPLOYED,
-  POLICY_ROLLED_BACK,
-  ANOMALY_DETECTED,
-  ANOMALY_STATUS_CHANGED,
-  ANOMALY_SETTINGS_CHANGED,
-];
 
 function eventTypeParam(ctx: AppContext): string {
   const eventType = pathName(ctx, 'eventType');
