@@ -7,6 +7,7 @@ import { anomalyVersionId } from './anomaly-view.js';
 export const ANOMALY_DETECTED = 'ANOMALY_DETECTED';
 export const ANOMALY_STATUS_CHANGED = 'ANOMALY_STATUS_CHANGED';
 export const ANOMALY_SETTINGS_CHANGED = 'ANOMALY_SETTINGS_CHANGED';
+export const ANOMALY_AUDIT_EVENT_TYPES = [ANOMALY_DETECTED, ANOMALY_STATUS_CHANGED, ANOMALY_SETTINGS_CHANGED] as const;
 
 /** The actor of what the scheduled detector and the verification job do. */
 export const DETECTOR_ACTOR = 'system:anomaly-detect';

@@ -32,6 +32,7 @@ export {
 } from './detection-settings.js';
 export { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 export {
+  ANOMALY_AUDIT_EVENT_TYPES,
   ANOMALY_DETECTED,
   ANOMALY_SETTINGS_CHANGED,
   ANOMALY_STATUS_CHANGED,

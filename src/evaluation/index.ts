@@ -13,6 +13,7 @@ export {
   type StoredPolicyRequest,
 } from './evaluation-request.js';
 export { publicDiagnostic, toResponseItem, type EvaluationResponseItem, type PublicDiagnostic, type PublicSpan } from './evaluation-response.js';
+export { EVALUATION_AUDIT_EVENT_TYPES } from './evaluation-audit-types.js';
 export { SOURCE_EVALUATED, sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
 export { POLICY_EVALUATED, policyEvaluatedEvent } from './stored-evaluation-audit.js';
 export { createRollupRecorder, minuteOf, type RollupRecorder, type RollupRecorderOptions, type RollupSample } from './rollup-recorder.js';

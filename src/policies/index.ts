@@ -36,7 +36,7 @@ export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionRes
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
-export { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';
+export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';
 export {
   activateModuleVersion,
   deployModuleVersion,

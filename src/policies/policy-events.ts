@@ -5,6 +5,7 @@ import type { PolicyActivation, PolicyModuleVersion } from './policy-store.js';
 /** Audit event types of the registry (interface spec, Events). */
 export const POLICY_DEPLOYED = 'POLICY_DEPLOYED';
 export const POLICY_ROLLED_BACK = 'POLICY_ROLLED_BACK';
+export const POLICY_AUDIT_EVENT_TYPES = [POLICY_DEPLOYED, POLICY_ROLLED_BACK] as const;
 
 /**
  * The records say what is stored: a deploy's record is made of the version and its DEPLOY

@@ -1,5 +1,6 @@
 export {
   storedBytesOf,
+  type StoredWorkflowEvent,
   type UnfinishedWorkflow,
   type WorkflowEvent,
   type WorkflowRecord,
@@ -10,7 +11,8 @@ export { WorkflowEventType, type WorkflowEventTypeValue } from './workflow-event
 export { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 export { isTerminal, replay, WORKFLOW_STATUSES, type StepState, type StepStatus, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 export { createWorkflowDefinitions, type WorkflowDefinitions, type WorkflowDefinitionsDeps } from './workflow-definitions.js';
-export { createWorkflowRunner, type Advanced, type StepEvaluation, type WorkflowRunner, type WorkflowRunnerDeps, type WorkflowSlice } from './workflow-runner.js';
+export { createWorkflowRunner, type Advanced, type WorkflowRunner, type WorkflowRunnerDeps, type WorkflowSlice } from './workflow-runner.js';
+export type { StepEvaluation } from './workflow-decision.js';
 export { createWorkflowResumer, type WorkflowResumer, type WorkflowResumerDeps, type WorkflowSweep } from './workflow-resumer.js';
 export {
   createWorkflowService,

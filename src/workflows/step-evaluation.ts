@@ -1,5 +1,5 @@
 import type { EvaluationService } from '../evaluation/index.js';
-import type { StepEvaluation } from './workflow-runner.js';
+import type { StepEvaluation } from './workflow-decision.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
 /**

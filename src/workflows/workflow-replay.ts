@@ -1,6 +1,5 @@
 import type { WorkflowSignature } from '../language/index.js';
-import { WorkflowEventType as E } from './workflow-events.js';
-import type { WorkflowEvent } from './workflow-store.js';
+import { readWorkflowEvent, WorkflowEventType as E, type ReadWorkflowEvent, type StoredWorkflowEvent } from './workflow-events.js';
 
 export const WORKFLOW_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
@@ -78,9 +77,17 @@ export class WorkflowReplay {
     this.derive();
   }
 
-  /** Takes the events that follow the log replayed so far; events already taken are skipped. */
-  apply(events: readonly WorkflowEvent[]): this {
-    for (const event of events) if (event.sequence >= this.state.nextSequence) this.take(event);
+  /**
+   * Takes the entries that follow the log replayed so far; entries already taken are skipped. Each
+   * is read once, here: an entry that tells nothing (see `readWorkflowEvent`) only takes its sequence.
+   */
+  apply(entries: readonly StoredWorkflowEvent[]): this {
+    for (const entry of entries) {
+      if (entry.sequence < this.state.nextSequence) continue;
+      this.state.nextSequence = entry.sequence + 1;
+      const event = readWorkflowEvent(entry);
+      if (event !== null) this.take(event);
+    }
     this.derive();
     return this;
   }
@@ -120,39 +127,42 @@ export class WorkflowReplay {
     if (status === 'DONE') this.compensableBelow = Math.max(this.compensableBelow, index);
   }
 
-  private take(event: WorkflowEvent): void {
+  private take(event: ReadWorkflowEvent): void {
     const state = this.state;
-    state.nextSequence = event.sequence + 1;
-    const index = typeof event.payload.step === 'string' ? this.indexOf.get(event.payload.step) : undefined;
     switch (event.eventType) {
       case E.POLICY_EVALUATED:
-      case E.SIGNAL_RECEIVED:
-      case E.SIGNAL_TIMED_OUT:
-        if (index !== undefined) {
-          const result = event.eventType === E.POLICY_EVALUATED ? event.payload.result === true : event.eventType === E.SIGNAL_RECEIVED && event.payload.approved === true;
-          this.setStep(index, 'DONE', result);
-        }
+        this.answer(event.payload.step, event.payload.result);
         break;
-      case E.SIGNAL_AWAITED:
+      case E.SIGNAL_RECEIVED:
+        this.answer(event.payload.step, event.payload.approved);
+        break;
+      case E.SIGNAL_TIMED_OUT:
+        this.answer(event.payload.step, false);
+        break;
+      case E.SIGNAL_AWAITED: {
+        const index = this.indexOf.get(event.payload.step);
         if (index !== undefined) this.setStep(index, 'WAITING', state.steps[index]!.result);
         break;
+      }
       case E.CANCEL_REQUESTED:
         state.cancelRequested = true;
         break;
       case E.COMPENSATION_STARTED: {
         state.compensating = true;
-        state.failedStep = typeof event.payload.failedStep === 'string' ? event.payload.failedStep : null;
-        state.error = typeof event.payload.error === 'string' ? event.payload.error : null;
+        state.failedStep = event.payload.failedStep;
+        state.error = event.payload.error;
         const failed = state.failedStep === null ? undefined : this.indexOf.get(state.failedStep);
         if (failed !== undefined && state.steps[failed]!.status !== 'DONE') this.setStep(failed, 'FAILED', state.steps[failed]!.result);
         break;
       }
-      case E.COMPENSATION_COMPLETED:
+      case E.COMPENSATION_COMPLETED: {
+        const index = this.indexOf.get(event.payload.step);
         if (index !== undefined) this.setStep(index, 'COMPENSATED', state.steps[index]!.result);
         break;
+      }
       case E.COMPLETED:
         state.status = 'COMPLETED';
-        state.finalResult = event.payload.finalResult === true;
+        state.finalResult = event.payload.finalResult;
         break;
       case E.FAILED:
         state.status = 'FAILED';
@@ -160,7 +170,15 @@ export class WorkflowReplay {
       case E.CANCELLED:
         state.status = 'CANCELLED';
         break;
+      case E.STARTED:
+        break;
     }
+  }
+
+  /** A step answered (a rule's result, a signal's approval, false for a time-out); a step the definition lacks is passed over. */
+  private answer(step: string, result: boolean): void {
+    const index = this.indexOf.get(step);
+    if (index !== undefined) this.setStep(index, 'DONE', result);
   }
 
   /** The status and current step that follow from the steps (a terminal event's status stands). */
@@ -180,6 +198,6 @@ export class WorkflowReplay {
  * Replays a log from its start. The API (GET a workflow) and the worker (what to do next) both use
  * this one fold, so they can never disagree about a workflow's state.
  */
-export function replay(definition: WorkflowSignature, events: readonly WorkflowEvent[]): WorkflowState {
-  return new WorkflowReplay(definition).apply(events).state;
+export function replay(definition: WorkflowSignature, entries: readonly StoredWorkflowEvent[]): WorkflowState {
+  return new WorkflowReplay(definition).apply(entries).state;
 }

@@ -1,5 +1,5 @@
-import { isTerminalEvent, WorkflowEventType as E } from './workflow-events.js';
-import type { WorkflowEvent, WorkflowRepository } from './workflow-store.js';
+import { isTerminalEvent, readWorkflowEvent, WorkflowEventType as E, type StoredWorkflowEvent } from './workflow-events.js';
+import type { WorkflowRepository } from './workflow-store.js';
 
 export interface WorkflowResumerDeps {
   workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'get'>;
@@ -48,12 +48,14 @@ type Need = { kind: 'finished' } | { kind: 'signal' } | { kind: 'timeLimit'; ste
  * log that ends with SIGNAL_AWAITED is exactly one that waits (what replay calls WAITING), and any
  * other unended log has a next event for the runner to decide.
  */
-function needOf(last: WorkflowEvent): Need {
+function needOf(last: StoredWorkflowEvent): Need {
   if (isTerminalEvent(last.eventType)) return { kind: 'finished' };
   if (last.eventType !== E.SIGNAL_AWAITED) return { kind: 'run' };
-  const { step, timeoutAt } = last.payload;
-  const at = typeof timeoutAt === 'string' ? Date.parse(timeoutAt) : Number.NaN;
-  return typeof step === 'string' && Number.isFinite(at) ? { kind: 'timeLimit', step, timeoutAt: at } : { kind: 'signal' };
+  // A wait whose time limit cannot be read is left to its signal.
+  const awaited = readWorkflowEvent(last);
+  if (awaited?.eventType !== E.SIGNAL_AWAITED || awaited.payload.timeoutAt === null) return { kind: 'signal' };
+  const at = Date.parse(awaited.payload.timeoutAt);
+  return Number.isFinite(at) ? { kind: 'timeLimit', step: awaited.payload.step, timeoutAt: at } : { kind: 'signal' };
 }
 
 /**

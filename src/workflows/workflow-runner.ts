@@ -1,11 +1,9 @@
-import { MAX_WITHIN_MINUTES, type WorkflowSignature } from '../language/index.js';
+import type { WorkflowSignature } from '../language/index.js';
+import { decideNext, eventAfterRun, hasNext, type StepEvaluation, type StepRun } from './workflow-decision.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
-import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E } from './workflow-events.js';
+import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E, type WorkflowEvent, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
-import type { WorkflowEvent, WorkflowRecord, WorkflowRepository } from './workflow-store.js';
-
-/** A step rule's answer: its Bool result, or why it could not give one. */
-export type StepEvaluation = { ok: true; result: boolean; executionTimeMs: number } | { ok: false; error: string; executionTimeMs: number };
+import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 
 /** How far one call of `advance` takes a workflow before it hands the worker back. */
 export interface WorkflowSlice {
@@ -75,16 +73,16 @@ interface Loaded {
 
 /** The next event to append, and what to do once it is stored. */
 interface Next {
-  type: string;
-  payload: Record<string, unknown>;
+  event: WorkflowEventBody;
   after?: () => Promise<void>;
 }
 
 /**
- * Advances a workflow one event at a time: replay the log, decide the next event, and append it at
- * the next sequence. Progress is only the log: a worker that dies between two appends leaves a
- * log another worker replays and continues, and the unique sequence makes a second writer's append
- * fail instead of forking the log (it then reads the events it missed and decides again).
+ * Advances a workflow one event at a time: replay the log, decide what comes next (`decideNext`),
+ * run the rule it asks for if any, and append the event at the next sequence. Progress is only the
+ * log: a worker that dies between two appends leaves a log another worker replays and continues,
+ * and the unique sequence makes a second writer's append fail instead of forking the log (it then
+ * reads the events it missed and decides again).
  */
 export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
   const now = deps.now ?? (() => new Date());
@@ -146,76 +144,19 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
   }
 
-  /** `args` names workflow parameters, one per rule parameter in order: their values are the rule's input. */
-  function runRule(tenantId: string, record: WorkflowRecord, rule: string, args: readonly string[]): Promise<StepEvaluation> {
-    return deps.evaluate(tenantId, record, rule, args.map((name) => record.context[name]));
+  /** Runs a rule of the pinned version on the workflow parameters `run.args` names. */
+  function runRule(tenantId: string, record: WorkflowRecord, run: StepRun): Promise<StepEvaluation> {
+    return deps.evaluate(tenantId, record, run.rule, run.args.map((name) => record.context[name]));
   }
 
-  /** Whether the log has a next event for the runner to decide (it neither ended nor waits). */
-  function hasNext(state: WorkflowState): boolean {
-    return !isTerminal(state.status) && state.status !== 'WAITING';
-  }
-
-  /** The next event, or null when the workflow waits or has ended. */
-  async function decide(tenantId: string, { record, definition, log }: Loaded): Promise<Next | null> {
-    const state = log.state;
-    if (!hasNext(state)) return null;
-    if (state.cancelRequested && !state.compensating) {
-      return { type: E.COMPENSATION_STARTED, payload: { failedStep: state.currentStep, error: 'cancelled' } };
-    }
-    if (state.compensating) {
-      // Completed rule steps with a compensation, undone in reverse order, each once.
-      const index = log.nextCompensation();
-      const pending = index < 0 ? undefined : definition.steps[index];
-      if (pending?.kind === 'rule' && pending.compensate !== null) {
-        const outcome = await runRule(tenantId, record, pending.compensate.rule, pending.compensate.args);
-        return {
-          type: E.COMPENSATION_COMPLETED,
-          payload: {
-            step: pending.name,
-            policyModule: record.policyModule,
-            policyFunction: pending.compensate.rule,
-            result: outcome.ok ? outcome.result : false,
-            executionTimeMs: Math.round(outcome.executionTimeMs),
-            ...(outcome.ok ? {} : { error: eventError(outcome.error) }),
-          },
-        };
-      }
-      return state.cancelRequested
-        ? { type: E.CANCELLED, payload: {} }
-        : { type: E.FAILED, payload: { failedStep: state.failedStep, error: state.error } };
-    }
-    // A step that answered false ends the workflow at once.
-    if (log.hasFalseAnswer()) return { type: E.COMPLETED, payload: { finalResult: false } };
-    const index = log.firstUndoneStep();
-    if (index < 0) return { type: E.COMPLETED, payload: { finalResult: true } };
-    const step = definition.steps[index]!;
-    if (step.kind === 'await') {
-      if (step.withinMinutes === null) return { type: E.SIGNAL_AWAITED, payload: { step: step.name, signal: step.signal, timeoutAt: null } };
-      // The language bounds `within` (PL4008); a definition past the bound fails its step rather than the run.
-      const delayMs = step.withinMinutes * minuteMs;
-      const timeoutAt = new Date(now().getTime() + delayMs);
-      if (!(step.withinMinutes <= MAX_WITHIN_MINUTES) || Number.isNaN(timeoutAt.getTime())) {
-        return { type: E.COMPENSATION_STARTED, payload: { failedStep: step.name, error: `the time limit of ${step.withinMinutes} minutes is longer than 365 days` } };
-      }
-      return {
-        type: E.SIGNAL_AWAITED,
-        payload: { step: step.name, signal: step.signal, timeoutAt: timeoutAt.toISOString() },
-        after: () => deps.scheduleTimeout(tenantId, record.workflowId, step.name, delayMs),
-      };
-    }
-    const outcome = await runRule(tenantId, record, step.rule, step.args);
-    if (!outcome.ok) return { type: E.COMPENSATION_STARTED, payload: { failedStep: step.name, error: eventError(outcome.error) } };
-    return {
-      type: E.POLICY_EVALUATED,
-      payload: {
-        step: step.name,
-        policyModule: record.policyModule,
-        policyFunction: step.rule,
-        result: outcome.result,
-        executionTimeMs: Math.round(outcome.executionTimeMs),
-      },
-    };
+  /** The next event, decided from the log (running the rule it asks for), or null when the workflow waits or has ended. */
+  async function next(tenantId: string, { record, definition, log }: Loaded): Promise<Next | null> {
+    const decision = decideNext(log, definition, { at: now(), minuteMs });
+    if (decision === null) return null;
+    if (decision.kind === 'run') return { event: eventAfterRun(decision.run, await runRule(tenantId, record, decision.run), record.policyModule) };
+    const { timeout } = decision;
+    if (timeout === undefined) return { event: decision.event };
+    return { event: decision.event, after: () => deps.scheduleTimeout(tenantId, record.workflowId, timeout.step, timeout.delayMs) };
   }
 
   async function advance(tenantId: string, workflowId: string, slice: WorkflowSlice = WHOLE): Promise<Advanced> {
@@ -232,14 +173,14 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
         keep(loaded);
         return { state: log.state, more: true };
       }
-      const next = await decide(tenantId, loaded);
-      if (next === null) break;
-      const event: WorkflowEvent = { sequence: log.state.nextSequence, eventType: next.type, payload: next.payload, occurredAt: now().toISOString() };
+      const decided = await next(tenantId, loaded);
+      if (decided === null) break;
+      const event: WorkflowEvent = { sequence: log.state.nextSequence, ...decided.event, occurredAt: now().toISOString() };
       if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) {
         log.apply([event]);
         appended += 1;
         lostRaces = 0;
-        await next.after?.();
+        await decided.after?.();
         // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
         if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
         continue;

@@ -6,7 +6,7 @@ import { PolicyRegistryError, type VersionResolver } from '../policies/index.js'
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
-import { WorkflowEventType as E } from './workflow-events.js';
+import { WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
 
@@ -179,7 +179,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   async function appendOnState(
     caller: WorkflowCaller,
     record: WorkflowRecord,
-    make: (state: WorkflowState, definition: WorkflowSignature) => { eventType: string; payload: Record<string, unknown> },
+    make: (state: WorkflowState, definition: WorkflowSignature) => WorkflowEventBody,
   ): Promise<WorkflowView> {
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const { state, definition } = await current(caller, record);

@@ -1,3 +1,5 @@
+import type { StoredWorkflowEvent, WorkflowEvent } from './workflow-events.js';
+
 /**
  * A started workflow: what it runs and with which input. Stored once, never changed (beside it the
  * store keeps only when the workflow finished: see `markFinished`).
@@ -16,13 +18,8 @@ export interface WorkflowRecord {
   startedAt: string;
 }
 
-/** One entry of a workflow's event log, numbered `sequence` 1, 2, … without gaps. */
-export interface WorkflowEvent {
-  sequence: number;
-  eventType: string;
-  payload: Record<string, unknown>;
-  occurredAt: string;
-}
+/** A workflow's log: the service appends WorkflowEvents; the store keeps and answers any well-formed entry. */
+export type { StoredWorkflowEvent, WorkflowEvent };
 
 /**
  * Workflows and their event logs. A workflow's progress is only its log: appends are inserts into
@@ -45,9 +42,9 @@ export interface WorkflowRepository {
    */
   append(tenantId: string, workflowId: string, events: readonly WorkflowEvent[]): Promise<number>;
   /** Events with sequence ≥ fromSeq, ascending, at most `limit`. */
-  events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<WorkflowEvent[]>;
+  events(tenantId: string, workflowId: string, fromSeq: number, limit: number): Promise<StoredWorkflowEvent[]>;
   /** The event of the highest sequence, or null when the log is empty (or not the tenant's): one indexed read, whatever the log's length. */
-  lastEvent(tenantId: string, workflowId: string): Promise<WorkflowEvent | null>;
+  lastEvent(tenantId: string, workflowId: string): Promise<StoredWorkflowEvent | null>;
   /**
    * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
    * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreArgumentError, type Store } from '../../src/store/index.js';
-import type { WorkflowEvent, WorkflowRecord } from '../../src/workflows/index.js';
+import type { StoredWorkflowEvent, WorkflowEvent, WorkflowRecord } from '../../src/workflows/index.js';
 import type { StoreTarget } from '../support/store-targets.js';
 
 function record(workflowId: string, spec: Partial<WorkflowRecord> = {}): WorkflowRecord {
@@ -16,8 +16,10 @@ function record(workflowId: string, spec: Partial<WorkflowRecord> = {}): Workflo
   };
 }
 
+/** Any entry the store must keep as it is, whether or not a workflow would write it. */
 function event(sequence: number, eventType = 'POLICY_EVALUATED', payload: Record<string, unknown> = { step: `s${sequence}`, result: true }): WorkflowEvent {
-  return { sequence, eventType, payload, occurredAt: `2026-05-01T10:00:${String(sequence % 60).padStart(2, '0')}.000Z` };
+  const entry: StoredWorkflowEvent = { sequence, eventType, payload, occurredAt: `2026-05-01T10:00:${String(sequence % 60).padStart(2, '0')}.000Z` };
+  return entry as WorkflowEvent;
 }
 
 /** Workflows and their event logs: unique ids across tenants, gapless logs, and racing appends. */

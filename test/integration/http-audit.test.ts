@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_EVENT_TYPES } from '../../src/api/audit-event-types.js';
 import { createAuditChainWriter, type AuditRecord } from '../../src/audit/index.js';
 import type { SqliteStore } from '../../src/store/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
@@ -116,7 +117,7 @@ describe('audit endpoints over HTTP', () => {
       const body = (await response.json()) as { code: string; error: string };
       expect(body.code).toBe('ERR_REQUEST_PATH_INVALID');
       expect(body.error).toContain('`NO_SUCH_TYPE`');
-      for (const known of ['POLICY_EVALUATED', 'SOURCE_EVALUATED', 'POLICY_DEPLOYED', 'POLICY_ROLLED_BACK', 'ANOMALY_DETECTED', 'ANOMALY_STATUS_CHANGED', 'ANOMALY_SETTINGS_CHANGED']) {
+      for (const known of AUDIT_EVENT_TYPES) {
         expect(body.error).toContain(known);
       }
     });

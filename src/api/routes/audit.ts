@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ANOMALY_DETECTED, ANOMALY_SETTINGS_CHANGED, ANOMALY_STATUS_CHANGED } from '../../anomalies/index.js';
 import {
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,
@@ -14,27 +13,15 @@ import {
   type AuditRecord,
   type ChainVerifier,
 } from '../../audit/index.js';
-import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../evaluation/index.js';
 import { MAX_NAME_LENGTH } from '../../kernel/index.js';
-import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
+import { AUDIT_EVENT_TYPES } from '../audit-event-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { jsonArrayBody } from '../json-array-body.js';
 import * as answers from '../openapi/response-schemas.js';
 import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
-
-/** Every event type the service records; a list by any other type could only ever be empty. */
-export const AUDIT_EVENT_TYPES: readonly string[] = [
-  POLICY_EVALUATED,
-  SOURCE_EVALUATED,
-  POLICY_DEPLOYED,
-  POLICY_ROLLED_BACK,
-  ANOMALY_DETECTED,
-  ANOMALY_STATUS_CHANGED,
-  ANOMALY_SETTINGS_CHANGED,
-];
 
 function eventTypeParam(ctx: AppContext): string {
   const eventType = pathName(ctx, 'eventType');
@@ -142,7 +129,7 @@ export const AUDIT_ROUTES = declareRoutes<{ list: AuditList; verifier: ChainVeri
     auth: 'bearer',
     role: 'ADMIN',
     cost: listCost,
-    pathParams: { eventType: 'POLICY_EVALUATED, SOURCE_EVALUATED, POLICY_DEPLOYED, POLICY_ROLLED_BACK, ANOMALY_DETECTED, ANOMALY_STATUS_CHANGED or ANOMALY_SETTINGS_CHANGED' },
+    pathParams: { eventType: `${AUDIT_EVENT_TYPES.slice(0, -1).join(', ')} or ${AUDIT_EVENT_TYPES.at(-1)}` },
     query: limitAndBefore,
     doc: { tag: 'audit', summary: 'Records of one event type', success: recordsAnswer, errors: { 400: 'unknown event type (ERR_REQUEST_PATH_INVALID, listing the known ones), or bad paging' } },
     handle: async (ctx, { list }) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import {
   storedBytesOf,
+  type StoredWorkflowEvent,
   type UnfinishedWorkflow,
   type WorkflowEvent,
   type WorkflowRepository,
@@ -19,7 +20,7 @@ import {
 } from './mongo-workflow-collections.js';
 import { createWorkflowUsageShares } from './mongo-workflow-usage.js';
 
-function eventOf(doc: WorkflowEventDocument): WorkflowEvent {
+function eventOf(doc: WorkflowEventDocument): StoredWorkflowEvent {
   return { sequence: doc.sequence, eventType: doc.eventType, payload: JSON.parse(doc.payload) as Record<string, unknown>, occurredAt: doc.occurredAt };
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import {
   storedBytesOf,
+  type StoredWorkflowEvent,
   type UnfinishedWorkflow,
   type WorkflowEvent,
   type WorkflowRepository,
@@ -39,7 +40,7 @@ interface EventRow {
   occurred_at: string;
 }
 
-function eventOf(row: EventRow): WorkflowEvent {
+function eventOf(row: EventRow): StoredWorkflowEvent {
   return { sequence: row.sequence, eventType: row.event_type, payload: JSON.parse(row.payload) as Record<string, unknown>, occurredAt: row.occurred_at };
 }
 

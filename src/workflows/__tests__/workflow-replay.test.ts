@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkflowSignature } from '../../language/index.js';
+import type { StoredWorkflowEvent } from '../workflow-events.js';
 import { replay } from '../workflow-replay.js';
-import type { WorkflowEvent } from '../workflow-store.js';
 
 const DEFINITION: WorkflowSignature = {
   name: 'originate',
@@ -13,7 +13,7 @@ const DEFINITION: WorkflowSignature = {
   ],
 };
 
-const log = (...entries: Array<[string, Record<string, unknown>?]>): WorkflowEvent[] =>
+const log = (...entries: Array<[string, Record<string, unknown>?]>): StoredWorkflowEvent[] =>
   entries.map(([eventType, payload = {}], i) => ({ sequence: i + 1, eventType, payload, occurredAt: `2026-01-01T00:00:0${i}.000Z` }));
 
 describe('replay', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkflowSignature } from '../../language/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
+import type { StoredWorkflowEvent } from '../workflow-events.js';
 import { replay } from '../workflow-replay.js';
 import { createWorkflowResumer } from '../workflow-resumer.js';
 import type { WorkflowEvent } from '../workflow-store.js';
@@ -21,7 +22,7 @@ const at = (msBeforeNow: number) => new Date(NOW - msBeforeNow).toISOString();
 type Entry = [eventType: string, payload?: Record<string, unknown>];
 
 /** A log whose last event is `stillForMs` old. */
-function log(stillForMs: number, ...entries: Entry[]): WorkflowEvent[] {
+function log(stillForMs: number, ...entries: Entry[]): StoredWorkflowEvent[] {
   return entries.map(([eventType, payload = {}], i) => ({ sequence: i + 1, eventType, payload, occurredAt: at(stillForMs + (entries.length - 1 - i) * 1000) }));
 }
 
@@ -47,13 +48,14 @@ describe('workflow resumer', () => {
       now: () => new Date(NOW),
     });
 
-  async function stage(workflowId: string, events: WorkflowEvent[], tenantId = 'acme'): Promise<void> {
+  async function stage(workflowId: string, events: StoredWorkflowEvent[], tenantId = 'acme'): Promise<void> {
     await store.workflows.create(tenantId, { workflowId, policyModule: 'm', version: 1, workflow: 'flow', context: {}, actorId: 'alice', startedAt: at(3_600_000) });
-    if (events.length > 0) await store.workflows.append(tenantId, workflowId, events);
+    // Payloads cut to what replay and the sweep read: the store keeps any entry.
+    if (events.length > 0) await store.workflows.append(tenantId, workflowId, events as WorkflowEvent[]);
   }
 
   it('acts on each log as replay sees it, once it has been still for the grace period', async () => {
-    const cases: Array<[id: string, events: WorkflowEvent[], status: string | null, expected: unknown[][]]> = [
+    const cases: Array<[id: string, events: StoredWorkflowEvent[], status: string | null, expected: unknown[][]]> = [
       ['ended', log(0, ['WORKFLOW_STARTED'], ['WORKFLOW_COMPLETED', { finalResult: true }]), 'COMPLETED', []],
       ['running-fresh', log(GRACE_MS - 1, ['WORKFLOW_STARTED']), 'RUNNING', []],
       ['running-still', log(GRACE_MS, ['WORKFLOW_STARTED'], ['POLICY_EVALUATED', { step: 'check', result: true }]), 'RUNNING', [['resume', 'acme', 'running-still']]],

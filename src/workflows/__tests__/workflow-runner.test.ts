@@ -3,9 +3,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkflowSignature, WorkflowStepInfo } from '../../language/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
+import type { StepEvaluation } from '../workflow-decision.js';
 import { WorkflowError, WorkflowErrorCode } from '../workflow-errors.js';
 import { MAX_EVENT_ERROR_LENGTH } from '../workflow-events.js';
-import { createWorkflowRunner, type StepEvaluation, type WorkflowRunner, type WorkflowRunnerDeps } from '../workflow-runner.js';
+import { createWorkflowRunner, type WorkflowRunner, type WorkflowRunnerDeps } from '../workflow-runner.js';
 import type { WorkflowRecord } from '../workflow-store.js';
 
 const TENANT = 'acme';
