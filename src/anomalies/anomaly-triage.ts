@@ -30,10 +30,25 @@ export interface AnomalyPageView {
 export interface AnomalyTriage {
   list(tenantId: string, request: AnomalyListRequest): Promise<AnomalyPageView>;
   get(tenantId: string, id: string): Promise<AnomalyDetail>;
-  /** PATCH: one of the permitted moves (409 otherwise); exactly one of concurrent changes wins. */
-  changeStatus(tenantId: string, id: string, target: TriageTarget, note: string | null, actorId: string): Promise<AnomalyDetail>;
-  /** OPEN → VERIFYING and queue the verification job (409 unless OPEN). */
-  startVerification(tenantId: string, id: string, actorId: string): Promise<void>;
+  /**
+   * PATCH: one of the permitted moves (409 otherwise); exactly one of concurrent changes wins.
+   * `onStored` gets the anomaly after the change as soon as the change is stored, before its audit
+   * record is written: from then on the change holds, even should this call still fail.
+   */
+  changeStatus(
+    tenantId: string,
+    id: string,
+    target: TriageTarget,
+    note: string | null,
+    actorId: string,
+    onStored?: (changed: AnomalyDetail) => void,
+  ): Promise<AnomalyDetail>;
+  /**
+   * OPEN → VERIFYING and queue the verification job (409 unless OPEN). `onStored` runs once both
+   * the change is stored and its job queued, before its audit record is written: from then on the
+   * verification holds, even should this call still fail.
+   */
+  startVerification(tenantId: string, id: string, actorId: string, onStored?: () => void): Promise<void>;
 }
 
 export interface AnomalyTriageDeps {
@@ -116,15 +131,16 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
       return detailView(await load(tenantId, id));
     },
 
-    async changeStatus(tenantId, id, target, note, actorId) {
-      const changed = await change(tenantId, id, target, note, actorId, (anomaly) => {
+    async changeStatus(tenantId, id, target, note, actorId, onStored) {
+      const permitted = (anomaly: AnomalyState) => {
         const allowed = TRIAGE_TRANSITIONS[anomaly.status];
         return allowed.includes(target) ? null : transitionNotPermitted(anomaly.status, target, allowed);
-      });
-      return detailView(changed);
+      };
+      const whenStored = onStored && (async (stored: AnomalyState) => onStored(detailView(stored)));
+      return detailView(await change(tenantId, id, target, note, actorId, permitted, whenStored));
     },
 
-    async startVerification(tenantId, id, actorId) {
+    async startVerification(tenantId, id, actorId, onStored) {
       // Queued as soon as the change is stored, before its record: should the record's write fail
       // (it then follows through the audit outbox), the anomaly still has the job that ends VERIFYING.
       const queueJob = async (verifying: AnomalyState) => {
@@ -133,6 +149,7 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
         } catch (error) {
           throw new VerificationNotQueued(error, verifying.statusSeq);
         }
+        onStored?.();
       };
       try {
         const whenOpen = (anomaly: AnomalyState) => (anomaly.status === 'OPEN' ? null : verificationNotPermitted(anomaly.status));

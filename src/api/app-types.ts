@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { ChainVerifier } from '../audit/index.js';
 import type { Principal, Role, TokenVerifier } from '../auth/index.js';
+import type { IdempotentResponse } from '../idempotency/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ServiceMetrics } from '../metrics/index.js';
 import type { Store } from '../store/index.js';
@@ -19,6 +20,12 @@ export interface AppState {
   principal?: Principal;
   /** The error envelope's code of a refusal a route answered itself, once its body is serialised. */
   errorCode?: string;
+  /**
+   * Set by a handler as soon as its effect is stored, before any step that may still fail (its
+   * audit record): the answer a repeat of the request's `Idempotency-Key` replays. The key then
+   * keeps that answer, whatever this attempt answers, and is never freed for a second run.
+   */
+  storedEffectAnswer?: IdempotentResponse;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -4,6 +4,7 @@ import {
   AnomalyError,
   AnomalyErrorCode,
   TRIAGE_TARGETS,
+  type AnomalyDetail,
   type AnomalySettings,
   type AnomalyTriage,
   type AnomalyType,
@@ -115,16 +116,25 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
       ctx.body = await triage.get(tenantOf(ctx), idParam(ctx));
     });
 
+    // Each change is stored before its audit record is written: once stored, a repeat of the
+    // request's Idempotency-Key replays the answer below, even should this attempt still fail.
     router.post(`${ANOMALIES_ROUTE}/:id/actions/verify`, guard, kit.idempotent, async (ctx) => {
-      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx));
+      const accepted = { status: 202, body: null };
+      const onStored = () => {
+        ctx.state.storedEffectAnswer = accepted;
+      };
+      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), onStored);
       // Body first: Koa turns a null body into 204 unless the status is set after it.
-      ctx.body = null;
-      ctx.status = 202;
+      ctx.body = accepted.body;
+      ctx.status = accepted.status;
     });
 
     router.patch(`${ANOMALIES_ROUTE}/:id/status`, guard, kit.idempotent, async (ctx) => {
       const { status, note } = parseStatusBody((ctx.request as { body?: unknown }).body);
-      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx));
+      const onStored = (changed: AnomalyDetail) => {
+        ctx.state.storedEffectAnswer = { status: 200, body: changed };
+      };
+      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), onStored);
     });
 
     router.get(ANOMALY_SETTINGS_ROUTE, guard, async (ctx) => {
