@@ -27,28 +27,34 @@ export interface AnomalyPageView {
   size: number;
 }
 
+/** What a request that must take effect once (it has an Idempotency-Key) adds to a change. */
+export interface OnceOnlyChange<T> {
+  /**
+   * The request's reference, stored with its change. A call with a reference whose change is
+   * already stored answers as the request did (the anomaly after that change) and changes nothing.
+   */
+  requestRef?: string;
+  /**
+   * Runs as soon as the change holds, before its audit record is written: from then on the change
+   * stays, even should this call still fail (its record cannot be written).
+   */
+  onStored?: (result: T) => void;
+}
+
 export interface AnomalyTriage {
   list(tenantId: string, request: AnomalyListRequest): Promise<AnomalyPageView>;
   get(tenantId: string, id: string): Promise<AnomalyDetail>;
-  /**
-   * PATCH: one of the permitted moves (409 otherwise); exactly one of concurrent changes wins.
-   * `onStored` gets the anomaly after the change as soon as the change is stored, before its audit
-   * record is written: from then on the change holds, even should this call still fail.
-   */
+  /** PATCH: one of the permitted moves (409 otherwise); exactly one of concurrent changes wins. */
   changeStatus(
     tenantId: string,
     id: string,
     target: TriageTarget,
     note: string | null,
     actorId: string,
-    onStored?: (changed: AnomalyDetail) => void,
+    once?: OnceOnlyChange<AnomalyDetail>,
   ): Promise<AnomalyDetail>;
-  /**
-   * OPEN → VERIFYING and queue the verification job (409 unless OPEN). `onStored` runs once both
-   * the change is stored and its job queued, before its audit record is written: from then on the
-   * verification holds, even should this call still fail.
-   */
-  startVerification(tenantId: string, id: string, actorId: string, onStored?: () => void): Promise<void>;
+  /** OPEN → VERIFYING and queue the verification job (409 unless OPEN); it holds once the job is queued. */
+  startVerification(tenantId: string, id: string, actorId: string, once?: OnceOnlyChange<void>): Promise<void>;
 }
 
 export interface AnomalyTriageDeps {
@@ -84,8 +90,20 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
   }
 
   /**
+   * The anomaly as the request `requestRef` left it, when its change to `to` is stored; else null.
+   * The request's newest change decides: a verification undone because its job could not be queued
+   * (its OPEN again carries the same reference) has not taken effect, and runs again.
+   */
+  async function changeMadeBy(tenantId: string, anomaly: AnomalyState, to: AnomalyStatus, requestRef: string): Promise<AnomalyState | null> {
+    const made = (await deps.anomalies.transitions(tenantId, anomaly.id)).filter((t) => t.requestRef === requestRef).at(-1);
+    if (made === undefined || made.to !== to) return null;
+    return { ...anomaly, status: made.to, statusSeq: made.seq, statusChangedAt: made.occurredAt };
+  }
+
+  /**
    * Appends `to` on top of the status read, deciding again after each lost race (the transition log's
-   * unique seq is the arbiter, on every store). `permitted` judges the status read each time.
+   * unique seq is the arbiter, on every store). `permitted` judges the status read each time. With
+   * a `requestRef`, a change that request already made is answered instead (see changeMadeBy).
    */
   async function change(
     tenantId: string,
@@ -95,15 +113,18 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
     actorId: string,
     permitted: (anomaly: AnomalyState) => AnomalyError | null,
     whenStored?: (changed: AnomalyState) => Promise<void>,
+    requestRef?: string,
   ): Promise<AnomalyState> {
     for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
       const anomaly = await load(tenantId, id);
+      const already = requestRef === undefined ? null : await changeMadeBy(tenantId, anomaly, to, requestRef);
+      if (already !== null) return already;
       const refusal = permitted(anomaly);
       if (refusal !== null) throw refusal;
       const occurredAt = now().toISOString();
       const seq = anomaly.statusSeq + 1;
       const changed: AnomalyState = { ...anomaly, status: to, statusSeq: seq, statusChangedAt: occurredAt };
-      const transition = { anomalyId: id, seq, from: anomaly.status, to, note, actorId, occurredAt };
+      const transition = { anomalyId: id, seq, from: anomaly.status, to, note, actorId, occurredAt, ...(requestRef === undefined ? {} : { requestRef }) };
       if (await transitions.append(tenantId, anomaly, transition, whenStored && (() => whenStored(changed)))) return changed;
     }
     throw new AnomalyError(503, AnomalyErrorCode.CONTENDED, `the status of anomaly \`${id}\` kept changing concurrently: retry`);
@@ -131,16 +152,18 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
       return detailView(await load(tenantId, id));
     },
 
-    async changeStatus(tenantId, id, target, note, actorId, onStored) {
+    async changeStatus(tenantId, id, target, note, actorId, once = {}) {
       const permitted = (anomaly: AnomalyState) => {
         const allowed = TRIAGE_TRANSITIONS[anomaly.status];
         return allowed.includes(target) ? null : transitionNotPermitted(anomaly.status, target, allowed);
       };
+      const { onStored, requestRef } = once;
       const whenStored = onStored && (async (stored: AnomalyState) => onStored(detailView(stored)));
-      return detailView(await change(tenantId, id, target, note, actorId, permitted, whenStored));
+      return detailView(await change(tenantId, id, target, note, actorId, permitted, whenStored, requestRef));
     },
 
-    async startVerification(tenantId, id, actorId, onStored) {
+    async startVerification(tenantId, id, actorId, once = {}) {
+      const { onStored, requestRef } = once;
       // Queued as soon as the change is stored, before its record: should the record's write fail
       // (it then follows through the audit outbox), the anomaly still has the job that ends VERIFYING.
       const queueJob = async (verifying: AnomalyState) => {
@@ -153,13 +176,13 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
       };
       try {
         const whenOpen = (anomaly: AnomalyState) => (anomaly.status === 'OPEN' ? null : verificationNotPermitted(anomaly.status));
-        await change(tenantId, id, 'VERIFYING', null, actorId, whenOpen, queueJob);
+        await change(tenantId, id, 'VERIFYING', null, actorId, whenOpen, queueJob, requestRef);
       } catch (error) {
         if (!(error instanceof VerificationNotQueued)) throw error;
         // Not left VERIFYING with no job to finish it: back to OPEN, and the caller may try again.
         const note = 'verification could not be queued';
         const stillOurs = (anomaly: AnomalyState) => (anomaly.statusSeq === error.seq ? null : transitionNotPermitted(anomaly.status, 'OPEN', []));
-        await change(tenantId, id, 'OPEN', note, actorId, stillOurs);
+        await change(tenantId, id, 'OPEN', note, actorId, stillOurs, undefined, requestRef);
         throw new AnomalyError(
           503,
           AnomalyErrorCode.VERIFICATION_UNAVAILABLE,

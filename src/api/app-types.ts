@@ -26,6 +26,13 @@ export interface AppState {
    * keeps that answer, whatever this attempt answers, and is never freed for a second run.
    */
   storedEffectAnswer?: IdempotentResponse;
+  /**
+   * Set by the idempotency middleware on a request with an `Idempotency-Key` that it runs: one
+   * reference for the key and the request, the same on every repeat. A handler that stores it with
+   * its effect lets a repeat find that effect even after the key was freed (the process stopped
+   * before it wrote the key's answer, and the key's lease ended).
+   */
+  idempotentRequestRef?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

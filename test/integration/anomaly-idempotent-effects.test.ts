@@ -1,8 +1,10 @@
 // One effect per Idempotency-Key: an anomaly status change stored before the store went away (its
 // audit record could not be written, so the request answers 503) keeps its key. A retry with that
 // key never applies the change again, even after another client moved the anomaly back; once the
-// store is back it replays the answer the change would have had. Real HTTP, Redis and SQLite; the
-// store "goes away" right after the change is stored, by wrapping the repositories.
+// store is back it replays the answer the change would have had. And should the key be freed all
+// the same (the process stopped before writing the key's answer), the retry finds the change by
+// the request's reference stored with it. Real HTTP, Redis and SQLite; the store "goes away" right
+// after the change is stored, and the process "stops", by wrapping the repositories.
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +15,7 @@ import {
   type StoredAnomaly,
   type VerificationRequest,
 } from '../../src/anomalies/index.js';
-import { createAnomalyRoutes } from '../../src/api/index.js';
+import { createAnomalyRoutes, IDEMPOTENCY_LEASE_MS } from '../../src/api/index.js';
 import { createAuditChainWriter, type AuditChainRepository, type AuditChainWriter } from '../../src/audit/index.js';
 import type { JwtKeyRing } from '../../src/auth/index.js';
 import type { IdempotencyRepository } from '../../src/idempotency/index.js';
@@ -48,9 +50,15 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
   let call: BearerCall;
   const prefix = `test-anomaly-idem-${Math.random().toString(36).slice(2, 10)}`;
   const tenant = { tenantId: 'acme' };
-  /** `stopAfterNextChange`: the store goes away once the next status change is stored. */
-  const fault = { away: false, stopAfterNextChange: false };
+  /**
+   * `stopAfterNextChange`: the store goes away once the next status change is stored;
+   * `keyAnswersLost`: the key's answer (or release) is never written, as when the process stops first.
+   */
+  const fault = { away: false, stopAfterNextChange: false, keyAnswersLost: false };
+  /** The app's clock runs this far ahead of the system's: a test moves it past a key's lease. */
+  let skewMs = 0;
   const queued: VerificationRequest[] = [];
+  let queueDown = false;
 
   beforeAll(async () => {
     redis = await connectRedis();
@@ -63,8 +71,10 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
   });
 
   beforeEach(async () => {
-    Object.assign(fault, { away: false, stopAfterNextChange: false });
+    Object.assign(fault, { away: false, stopAfterNextChange: false, keyAnswersLost: false });
+    skewMs = 0;
     queued.length = 0;
+    queueDown = false;
     target = sqliteTarget();
     store = await target.connect();
     const whileUp = <T>(write: () => Promise<T>) => (fault.away ? Promise.reject(unreachable()) : write());
@@ -80,17 +90,20 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
     const idempotency: IdempotencyRepository = {
       get: (...args) => whileUp(() => store.idempotency.get(...args)),
       putIfAbsent: (...args) => whileUp(() => store.idempotency.putIfAbsent(...args)),
-      complete: (...args) => whileUp(() => store.idempotency.complete(...args)),
-      release: (...args) => whileUp(() => store.idempotency.release(...args)),
+      complete: (...args) => (fault.keyAnswersLost ? Promise.resolve(true) : whileUp(() => store.idempotency.complete(...args))),
+      release: (...args) => (fault.keyAnswersLost ? Promise.resolve() : whileUp(() => store.idempotency.release(...args))),
     };
     writer = createAuditChainWriter(audit);
     const triage = createAnomalyTriage({
       anomalies,
       audit: writer,
-      enqueueVerification: async (request) => void queued.push(request),
+      enqueueVerification: async (request) => {
+        if (queueDown) throw new Error('the queue is unreachable');
+        queued.push(request);
+      },
     });
     const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: writer });
-    const app = createTestApp({ store: { ...store, idempotency }, redis, keyRing, prefix, routes: [createAnomalyRoutes({ triage, settings })] });
+    const app = createTestApp({ store: { ...store, idempotency }, redis, keyRing, prefix, routes: [createAnomalyRoutes({ triage, settings })], now: () => new Date(Date.now() + skewMs) });
     listener = await listen(app);
     call = createBearerCaller(listener.baseUrl, keyRing);
   });
@@ -158,5 +171,43 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(queued).toHaveLength(1);
     expect((await store.anomalies.transitions(tenant.tenantId, anomaly.id)).map((t) => t.to)).toEqual(['VERIFYING']);
+  });
+
+  it('PATCH …/status whose key was freed before its answer was written: the retry finds the change and makes no second one', async () => {
+    const anomaly = await seed();
+    const path = `/api/v1/audit/anomalies/${anomaly.id}/status`;
+    const resolve = () => call(tenant, 'ADMIN', 'PATCH', path, { status: 'RESOLVED', note: 'fixed' }, { 'idempotency-key': 'resolve-2' });
+
+    fault.keyAnswersLost = true;
+    await resolve();
+    fault.keyAnswersLost = false;
+    expect((await resolve()).body).toMatchObject({ code: IN_PROGRESS });
+
+    // Another client reopens the anomaly; then the first request's lease ends and frees its key.
+    expect((await call(tenant, 'ADMIN', 'PATCH', path, { status: 'OPEN' }, { 'idempotency-key': 'reopen-2' })).status).toBe(200);
+    skewMs = IDEMPOTENCY_LEASE_MS + 1000;
+
+    const retry = await resolve();
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ id: anomaly.id, status: 'RESOLVED' });
+    expect((await store.anomalies.transitions(tenant.tenantId, anomaly.id)).map((t) => t.to)).toEqual(['RESOLVED', 'OPEN']);
+    expect((await store.anomalies.get(tenant.tenantId, anomaly.id))?.status).toBe('OPEN');
+    // Its answer is now the key's, replayed.
+    expect((await resolve()).headers.get('idempotent-replayed')).toBe('true');
+
+    // The same change by another key is a change of its own.
+    expect((await call(tenant, 'ADMIN', 'PATCH', path, { status: 'RESOLVED', note: 'fixed' }, { 'idempotency-key': 'resolve-3' })).status).toBe(200);
+    expect((await store.anomalies.transitions(tenant.tenantId, anomaly.id)).map((t) => t.to)).toEqual(['RESOLVED', 'OPEN', 'RESOLVED']);
+  });
+
+  it('POST …/actions/verify whose job could not be queued is undone: a retry with its key runs it again', async () => {
+    const anomaly = await seed();
+    const verify = () => call(tenant, 'ADMIN', 'POST', `/api/v1/audit/anomalies/${anomaly.id}/actions/verify`, undefined, { 'idempotency-key': 'verify-2' });
+    queueDown = true;
+    expect((await verify()).body).toMatchObject({ code: 'ERR_ANOMALY_VERIFICATION_UNAVAILABLE' });
+    queueDown = false;
+    expect((await verify()).status).toBe(202);
+    expect(queued).toHaveLength(1);
+    expect((await store.anomalies.transitions(tenant.tenantId, anomaly.id)).map((t) => t.to)).toEqual(['VERIFYING', 'OPEN', 'VERIFYING']);
   });
 });

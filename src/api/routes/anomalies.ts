@@ -98,6 +98,12 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
+/** The keyed request's reference, stored with the change it makes (none without an Idempotency-Key). */
+function requestRefOf(ctx: AppContext): { requestRef?: string } {
+  const requestRef = ctx.state.idempotentRequestRef;
+  return requestRef === undefined ? {} : { requestRef };
+}
+
 /** Anomaly triage (role ADMIN, bearer token, tenant header) and the tenant's detection settings. */
 export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
   const { triage, settings } = options;
@@ -117,13 +123,14 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
     });
 
     // Each change is stored before its audit record is written: once stored, a repeat of the
-    // request's Idempotency-Key replays the answer below, even should this attempt still fail.
+    // request's Idempotency-Key replays the answer below, even should this attempt still fail; and
+    // the change keeps the request's reference, so a repeat after the key was freed finds it.
     router.post(`${ANOMALIES_ROUTE}/:id/actions/verify`, guard, kit.idempotent, async (ctx) => {
       const accepted = { status: 202, body: null };
       const onStored = () => {
         ctx.state.storedEffectAnswer = accepted;
       };
-      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), onStored);
+      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), { onStored, ...requestRefOf(ctx) });
       // Body first: Koa turns a null body into 204 unless the status is set after it.
       ctx.body = accepted.body;
       ctx.status = accepted.status;
@@ -134,7 +141,7 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
       const onStored = (changed: AnomalyDetail) => {
         ctx.state.storedEffectAnswer = { status: 200, body: changed };
       };
-      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), onStored);
+      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), { onStored, ...requestRefOf(ctx) });
     });
 
     router.get(ANOMALY_SETTINGS_ROUTE, guard, async (ctx) => {
