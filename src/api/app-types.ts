@@ -27,12 +27,20 @@ export interface AppState {
    */
   storedEffectAnswer?: IdempotentResponse;
   /**
-   * Set by the idempotency middleware on a request with an `Idempotency-Key` that it runs: one
-   * reference for the key and the request, the same on every repeat. A handler that stores it with
-   * its effect lets a repeat find that effect even after the key was freed (the process stopped
-   * before it wrote the key's answer, and the key's lease ended).
+   * Set by the idempotency middleware on a request with an `Idempotency-Key` that it runs: `ref`
+   * names the key and the request, the same on every repeat. A handler that stores it with its
+   * effect lets a repeat find that effect even after the key was freed (the process stopped before
+   * it wrote the key's answer, and the key's lease ended); effects stored before `since` (the key's
+   * replay period back from now) are forgotten, as the key is.
    */
-  idempotentRequestRef?: string;
+  idempotentRequest?: KeyedRequest;
+}
+
+/** A request with an `Idempotency-Key`, as a handler may record it with its effect. */
+export interface KeyedRequest {
+  ref: string;
+  /** ISO 8601. */
+  since: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

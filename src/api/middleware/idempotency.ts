@@ -77,8 +77,8 @@ function answerExisting(ctx: AppContext, existing: IdempotencyRecord, hash: stri
  * (or an unexpected error) is not kept: the key is released so a retry runs the request again;
  * unless the handler had stored its effect first (`ctx.state.storedEffectAnswer`): then the key
  * keeps that answer, so a retry replays it instead of applying the effect a second time. A handler
- * may store `ctx.state.idempotentRequestRef` with its effect, for a repeat to find it should the
- * key be freed all the same (its process stopped before writing the key's answer).
+ * may store `ctx.state.idempotentRequest` with its effect, for a repeat to find it should the key
+ * be freed all the same (its process stopped before writing the key's answer).
  * Needs `ctx.state.tenantId`, so it goes after the route's guard.
  */
 export function idempotent(options: IdempotencyOptions): AppMiddleware {
@@ -112,7 +112,10 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
       if (winner === null) throw new ApiError(409, ApiErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, `Idempotency-Key \`${key}\` is contended: retry`);
       return answerExisting(ctx, winner, hash, key);
     }
-    ctx.state.idempotentRequestRef = createHash('sha256').update(`${key}\n${hash}`, 'utf8').digest('hex');
+    ctx.state.idempotentRequest = {
+      ref: createHash('sha256').update(`${key}\n${hash}`, 'utf8').digest('hex'),
+      since: new Date(startedAt.getTime() - replayMs).toISOString(),
+    };
     const expiresAtMs = startedAt.getTime() + replayMs;
     const expiresAt = new Date(expiresAtMs).toISOString();
     const leaseEnds = startedAt.getTime() + leaseMs;

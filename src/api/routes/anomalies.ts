@@ -13,7 +13,7 @@ import {
 import { listNames } from '../../errors/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, RouteModule } from '../app-types.js';
+import type { AppContext, KeyedRequest, RouteModule } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { integerParam, queryValue } from '../query-params.js';
 
@@ -98,10 +98,10 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
-/** The keyed request's reference, stored with the change it makes (none without an Idempotency-Key). */
-function requestRefOf(ctx: AppContext): { requestRef?: string } {
-  const requestRef = ctx.state.idempotentRequestRef;
-  return requestRef === undefined ? {} : { requestRef };
+/** The keyed request, stored with the change it makes (none without an Idempotency-Key). */
+function keyedRequestOf(ctx: AppContext): { request?: KeyedRequest } {
+  const request = ctx.state.idempotentRequest;
+  return request === undefined ? {} : { request };
 }
 
 /** Anomaly triage (role ADMIN, bearer token, tenant header) and the tenant's detection settings. */
@@ -130,7 +130,7 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
       const onStored = () => {
         ctx.state.storedEffectAnswer = accepted;
       };
-      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), { onStored, ...requestRefOf(ctx) });
+      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), { onStored, ...keyedRequestOf(ctx) });
       // Body first: Koa turns a null body into 204 unless the status is set after it.
       ctx.body = accepted.body;
       ctx.status = accepted.status;
@@ -141,7 +141,7 @@ export function createAnomalyRoutes(options: AnomalyRouteOptions): RouteModule {
       const onStored = (changed: AnomalyDetail) => {
         ctx.state.storedEffectAnswer = { status: 200, body: changed };
       };
-      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), { onStored, ...requestRefOf(ctx) });
+      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), { onStored, ...keyedRequestOf(ctx) });
     });
 
     router.get(ANOMALY_SETTINGS_ROUTE, guard, async (ctx) => {
