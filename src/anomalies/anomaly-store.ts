@@ -55,6 +55,11 @@ export interface AnomalyTransition {
   occurredAt: string;
   /** What the verification job found, on the change it made; absent on every other change. */
   verification?: AnomalyVerification;
+  /**
+   * The reference of the keyed request that made the change (an API request with an
+   * Idempotency-Key): a repeat of that request finds its change by it. Absent on every other change.
+   */
+  requestRef?: string;
 }
 
 /**

@@ -78,6 +78,7 @@ export function assertTransition(transition: AnomalyTransition): void {
   assertText(transition.actorId, 'actorId');
   normaliseInstant(transition.occurredAt, 'occurredAt');
   if (transition.verification !== undefined) assertVerification(transition.verification);
+  if (transition.requestRef !== undefined) assertText(transition.requestRef, 'requestRef');
 }
 
 export function assertAuditedEntry(entry: AuditedAnomalyEntry): void {

@@ -61,12 +61,12 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       await store.anomalies.insert(tenant, anomaly('b-1'));
       expect(await store.anomalies.appendTransition(tenant, transition('b-1', 1, 'OPEN', 'VERIFYING'))).toBe(true);
       expect(await store.anomalies.appendTransition(tenant, transition('b-1', 1, 'OPEN', 'DISMISSED'))).toBe(false);
-      expect(await store.anomalies.appendTransition(tenant, transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared' }))).toBe(true);
+      expect(await store.anomalies.appendTransition(tenant, transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared', requestRef: 'req-1' }))).toBe(true);
       const state = await store.anomalies.get(tenant, 'b-1');
       expect(state).toMatchObject({ status: 'RESOLVED', statusSeq: 2, statusChangedAt: '2026-05-01T11:02:00.000Z' });
       expect(await store.anomalies.transitions(tenant, 'b-1')).toEqual([
         transition('b-1', 1, 'OPEN', 'VERIFYING'),
-        transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared' }),
+        transition('b-1', 2, 'VERIFYING', 'RESOLVED', { note: 'cleared', requestRef: 'req-1' }),
       ]);
       for (const broken of [
         transition('b-1', 3, 'OPEN', 'DISMISSED'), // leaves a status it is not in
@@ -74,6 +74,7 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
         transition('nobody', 1, 'OPEN', 'RESOLVED'), // unknown anomaly
         transition('b-1', 0, 'RESOLVED', 'OPEN'),
         transition('b-1', 3, 'RESOLVED', 'CLOSED' as 'OPEN'),
+        transition('b-1', 3, 'RESOLVED', 'OPEN', { requestRef: 42 as unknown as string }),
       ]) {
         await expect(store.anomalies.appendTransition(tenant, broken), JSON.stringify(broken)).rejects.toBeInstanceOf(StoreArgumentError);
       }

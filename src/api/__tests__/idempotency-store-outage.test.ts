@@ -1,6 +1,7 @@
 // A store that goes away while a keyed request runs must not hold the key for the whole lease once
 // it is back: the key's release (the request failed) or its stored answer (the request succeeded but
-// the answer could not be stored) is written as soon as the store answers again.
+// the answer could not be stored) is written as soon as the store answers again. A request that
+// failed after storing its effect keeps its key: a retry replays that effect's answer, never runs again.
 import Router from '@koa/router';
 import Koa from 'koa';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,7 +29,7 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
   let store: SqliteStore;
   let http: HttpListener;
   /** Which repository writes fail: the store is away for them. */
-  const away = { release: false, complete: false, handler: false };
+  const away = { release: false, complete: false, handler: false, afterEffect: false };
   let effects = 0;
 
   beforeEach(async () => {
@@ -52,6 +53,8 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
       (ctx) => {
         if (away.handler) throw unreachable();
         effects += 1;
+        ctx.state.storedEffectAnswer = { status: 200, body: { effects } };
+        if (away.afterEffect) throw unreachable();
         ctx.body = { effects };
       },
     );
@@ -62,7 +65,7 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
     app.use(router.routes());
     http = await listen(app);
     effects = 0;
-    Object.assign(away, { release: false, complete: false, handler: false });
+    Object.assign(away, { release: false, complete: false, handler: false, afterEffect: false });
   });
 
   afterEach(async () => {
@@ -97,6 +100,32 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
     away.complete = false;
     await expect.poll(async () => (await patch('k-complete')).status, { timeout: 15_000, interval: 200 }).toBe(200);
     expect((await patch('k-complete')).body).toEqual({ effects: 1 });
+    expect(effects).toBe(1);
+  });
+
+  it('a request that failed after storing its effect keeps its key: the retry waits, then replays the effect', async () => {
+    Object.assign(away, { afterEffect: true, complete: true });
+    const failed = await patch('k-effect');
+    expect(failed.status).toBe(503);
+    expect(effects).toBe(1);
+    Object.assign(away, { afterEffect: false });
+    expect((await patch('k-effect')).body.code).toBe('ERR_IDEMPOTENCY_REQUEST_IN_PROGRESS');
+    expect(effects).toBe(1);
+
+    away.complete = false;
+    await expect.poll(async () => (await patch('k-effect')).status, { timeout: 15_000, interval: 200 }).toBe(200);
+    expect((await patch('k-effect')).body).toEqual({ effects: 1 });
+    expect(effects).toBe(1);
+  });
+
+  it('a request that failed after storing its effect, on a store that answered, replays the effect at once', async () => {
+    away.afterEffect = true;
+    expect((await patch('k-effect-up')).status).toBe(503);
+    away.afterEffect = false;
+    const retry = await fetch(`${http.baseUrl}/thing`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'idempotency-key': 'k-effect-up' }, body: '{"x":1}' });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.json()).toEqual({ effects: 1 });
     expect(effects).toBe(1);
   });
 });

@@ -74,7 +74,11 @@ function answerExisting(ctx: AppContext, existing: IdempotencyRecord, hash: stri
  * With an `Idempotency-Key` header, the first request takes the key (one insert into the unique
  * (tenant, key) index decides between concurrent ones) and runs; its response is stored and
  * replayed to every repeat for `replayMs`. The key is scoped by tenant. A response that is a 5xx
- * (or an unexpected error) is not kept: the key is released so a retry runs the request again.
+ * (or an unexpected error) is not kept: the key is released so a retry runs the request again;
+ * unless the handler had stored its effect first (`ctx.state.storedEffectAnswer`): then the key
+ * keeps that answer, so a retry replays it instead of applying the effect a second time. A handler
+ * may store `ctx.state.idempotentRequest` with its effect, for a repeat to find it should the key
+ * be freed all the same (its process stopped before writing the key's answer).
  * Needs `ctx.state.tenantId`, so it goes after the route's guard.
  */
 export function idempotent(options: IdempotencyOptions): AppMiddleware {
@@ -108,24 +112,33 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
       if (winner === null) throw new ApiError(409, ApiErrorCode.IDEMPOTENCY_REQUEST_IN_PROGRESS, `Idempotency-Key \`${key}\` is contended: retry`);
       return answerExisting(ctx, winner, hash, key);
     }
-    const expiresAt = new Date(startedAt.getTime() + replayMs).toISOString();
+    ctx.state.idempotentRequest = {
+      ref: createHash('sha256').update(`${key}\n${hash}`, 'utf8').digest('hex'),
+      since: new Date(startedAt.getTime() - replayMs).toISOString(),
+    };
+    const expiresAtMs = startedAt.getTime() + replayMs;
+    const expiresAt = new Date(expiresAtMs).toISOString();
     const leaseEnds = startedAt.getTime() + leaseMs;
+    // A release is pointless once the lease has ended. An answer is tried for as long as it would
+    // be replayed: after an outage longer than the lease it is still written once the store is
+    // back, unless a retry took the expired key first (the write then changes nothing).
     const release = () => persist(() => repository.release(tenantId, key, owner), leaseEnds);
-    const complete = (answer: IdempotentResponse) => persist(() => repository.complete(tenantId, key, owner, answer, expiresAt), leaseEnds);
-    let response: IdempotentResponse;
+    const complete = (answer: IdempotentResponse) => persist(() => repository.complete(tenantId, key, owner, answer, expiresAt), expiresAtMs);
+    /** The effect is stored although this attempt fails: the key keeps its answer; the attempt answers as it would. */
+    const keepStoredEffect = (answer: IdempotentResponse) => complete(answer).catch(() => undefined);
     try {
       await next();
-      response = { status: ctx.status, body: ctx.body ?? null };
     } catch (error) {
-      if (!isExposedError(error) || error.status >= 500) {
-        await release().catch(() => undefined);
-        throw error;
-      }
-      await complete({ status: error.status, body: errorEnvelope(error.code, error.message) });
+      const stored = ctx.state.storedEffectAnswer;
+      if (stored !== undefined) await keepStoredEffect(stored);
+      else if (!isExposedError(error) || error.status >= 500) await release().catch(() => undefined);
+      else await complete({ status: error.status, body: errorEnvelope(error.code, error.message) });
       throw error;
     }
-    if (response.status >= 500) await release();
-    else await complete(response);
+    const stored = ctx.state.storedEffectAnswer;
+    if (ctx.status < 500) await complete({ status: ctx.status, body: ctx.body ?? null });
+    else if (stored !== undefined) await keepStoredEffect(stored);
+    else await release();
   };
 }
 
@@ -135,17 +148,17 @@ const SETTLE_MAX_PAUSE_MS = 2000;
 
 /**
  * Writes the key's outcome; when the store refuses (it is away), the request still fails as it
- * would, and the write is retried in the background until it succeeds or the lease ends. Otherwise
- * a store that came back after a few seconds would leave the key held for the whole lease, and every
- * retry of the request would get 409 "in progress" for up to a minute.
+ * would, and the write is retried in the background until it succeeds or `until` has passed.
+ * Otherwise a store that came back after a few seconds would leave the key held for the whole
+ * lease, and every retry of the request would get 409 "in progress" for up to a minute.
  */
-async function persist(write: () => Promise<unknown>, leaseEnds: number): Promise<void> {
+async function persist(write: () => Promise<unknown>, until: number): Promise<void> {
   try {
     await write();
   } catch (error) {
     let pause = SETTLE_FIRST_PAUSE_MS;
     const retry = () => {
-      if (Date.now() >= leaseEnds) return;
+      if (Date.now() >= until) return;
       write().catch(() => {
         pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS);
         setTimeout(retry, pause).unref();

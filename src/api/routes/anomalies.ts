@@ -4,6 +4,7 @@ import {
   AnomalyError,
   AnomalyErrorCode,
   TRIAGE_TARGETS,
+  type AnomalyDetail,
   type AnomalySettings,
   type AnomalyTriage,
   type AnomalyType,
@@ -12,7 +13,7 @@ import {
 import { listNames } from '../../errors/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext } from '../app-types.js';
+import type { AppContext, KeyedRequest } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
@@ -99,6 +100,12 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
+/** The keyed request, stored with the change it makes (none without an Idempotency-Key). */
+function keyedRequestOf(ctx: AppContext): { request?: KeyedRequest } {
+  const request = ctx.state.idempotentRequest;
+  return request === undefined ? {} : { request };
+}
+
 const anomalyId = { id: 'anomaly id' };
 
 /** Anomaly triage (role ADMIN, bearer token, tenant header) and the tenant's detection settings. */
@@ -163,11 +170,18 @@ export const ANOMALY_ROUTES = declareRoutes<AnomalyRouteOptions>([
         503: 'the verification queue is unavailable',
       },
     },
+    // Each change is stored before its audit record is written: once stored, a repeat of the
+    // request's Idempotency-Key replays the answer below, even should this attempt still fail; and
+    // the change keeps the request's reference, so a repeat after the key was freed finds it.
     handle: async (ctx, { triage }) => {
-      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx));
+      const accepted = { status: 202, body: null };
+      const onStored = () => {
+        ctx.state.storedEffectAnswer = accepted;
+      };
+      await triage.startVerification(tenantOf(ctx), idParam(ctx), actorOf(ctx), { onStored, ...keyedRequestOf(ctx) });
       // Body first: Koa turns a null body into 204 unless the status is set after it.
-      ctx.body = null;
-      ctx.status = 202;
+      ctx.body = accepted.body;
+      ctx.status = accepted.status;
     },
   },
   {
@@ -191,7 +205,10 @@ export const ANOMALY_ROUTES = declareRoutes<AnomalyRouteOptions>([
     },
     handle: async (ctx, { triage }) => {
       const { status, note } = parseStatusBody((ctx.request as { body?: unknown }).body);
-      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx));
+      const onStored = (changed: AnomalyDetail) => {
+        ctx.state.storedEffectAnswer = { status: 200, body: changed };
+      };
+      ctx.body = await triage.changeStatus(tenantOf(ctx), idParam(ctx), status, note, actorOf(ctx), { onStored, ...keyedRequestOf(ctx) });
     },
   },
   {

@@ -73,6 +73,8 @@ export interface AnomalyTransitionDocument extends AuditedEntryFields {
   occurredAt: string;
   /** What the verification job found (JSON text), on the change it made only. */
   verification?: string;
+  /** The keyed request that made the change, on such a change only. */
+  requestRef?: string;
 }
 
 /** `_id` is the tenant id; `values` is JSON text. */

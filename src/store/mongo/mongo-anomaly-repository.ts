@@ -43,6 +43,7 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
     actorId: doc.actorId,
     occurredAt: doc.occurredAt,
     ...(doc.verification === undefined ? {} : { verification: JSON.parse(doc.verification) as AnomalyVerification }),
+    ...(doc.requestRef === undefined ? {} : { requestRef: doc.requestRef }),
   };
 }
 
@@ -246,6 +247,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
           actorId: transition.actorId,
           occurredAt: normaliseInstant(transition.occurredAt, 'occurredAt'),
           ...(transition.verification === undefined ? {} : { verification: JSON.stringify(transition.verification) }),
+          ...(transition.requestRef === undefined ? {} : { requestRef: transition.requestRef }),
           ...owedFields,
         });
         return true;

@@ -50,9 +50,10 @@ interface TransitionRow {
   actor_id: string;
   occurred_at: string;
   verification: string | null;
+  request_ref: string | null;
 }
 
-const TRANSITION_COLUMNS = 'anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at, verification';
+const TRANSITION_COLUMNS = 'anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at, verification, request_ref';
 
 /** Every anomaly read comes with its newest transition (its status), joined in the same query. */
 const SELECT_STATE = `
@@ -95,6 +96,7 @@ function transitionOf(row: TransitionRow): AnomalyTransition {
     actorId: row.actor_id,
     occurredAt: row.occurred_at,
     ...(row.verification === null ? {} : { verification: JSON.parse(row.verification) as AnomalyVerification }),
+    ...(row.request_ref === null ? {} : { requestRef: row.request_ref }),
   };
 }
 
@@ -132,7 +134,7 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
   );
   const insertTransition = db.prepare(
     `INSERT INTO anomaly_transitions (tenant_id, ${TRANSITION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const transitions = db.prepare<[string, string], TransitionRow>(
     `SELECT ${TRANSITION_COLUMNS} FROM anomaly_transitions WHERE tenant_id = ? AND anomaly_id = ? ORDER BY seq`,
@@ -165,7 +167,7 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
     assertTransitionExtends(t, exists.get(tenantId, t.anomalyId) !== undefined, predecessor === undefined ? null : transitionOf(predecessor));
     insertTransition.run(
       tenantId, t.anomalyId, t.seq, t.from, t.to, t.note, t.actorId, normaliseInstant(t.occurredAt, 'occurredAt'),
-      t.verification === undefined ? null : JSON.stringify(t.verification), ...owedAuditValues(owed),
+      t.verification === undefined ? null : JSON.stringify(t.verification), t.requestRef ?? null, ...owedAuditValues(owed),
     );
     return true;
   });

@@ -118,6 +118,7 @@ describe('SQLite migrations', () => {
     const change = { anomalyId: 'a-1', seq: 2, from: 'DISMISSED' as const, to: 'OPEN' as const, note: null, actorId: 'bob', occurredAt: '2026-01-02T00:00:00.000Z' };
     await store.anomalies.appendTransition('acme', change, { recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } });
     expect(() => store.raw.prepare("UPDATE anomaly_transitions SET note = 'changed' WHERE seq = 2").run()).toThrow(/append-only/);
+    expect(() => store.raw.prepare("UPDATE anomaly_transitions SET request_ref = 'r' WHERE seq = 2").run()).toThrow(/append-only/);
     store.raw.prepare("UPDATE anomaly_transitions SET audit_claimed_by = 'q' WHERE seq = 2").run();
     await store.anomalies.markAudited('acme', { kind: 'transition', anomalyId: 'a-1', seq: 2 }, '2026-01-02T00:00:30.000Z');
     expect(() => store.raw.prepare('UPDATE anomaly_transitions SET audited_at = NULL WHERE seq = 2').run()).toThrow(/append-only/);
