@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { listNames } from '../errors/index.js';
+import { describeSchemaProblem, listNames, type BodyShape } from '../errors/index.js';
 import { MAX_NAME_LENGTH } from '../kernel/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
@@ -89,13 +89,23 @@ function invalid(message: string): WorkflowError {
   return new WorkflowError(400, WorkflowErrorCode.REQUEST_INVALID, message);
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown, shape: string): T {
+const NAME_RULE = `a name of 1 to ${MAX_NAME_LENGTH} characters`;
+const START_BODY: BodyShape = {
+  where: 'the request body',
+  fieldList: '`policyModule`, `workflow`, `version` and `context`',
+  fieldRules: { policyModule: NAME_RULE, workflow: NAME_RULE, version: 'a whole number of at least 0', context: 'a JSON object' },
+};
+const SIGNAL_BODY: BodyShape = {
+  where: 'the request body',
+  fieldList: '`signal` and `approved`',
+  fieldRules: { signal: 'a signal name of 1 to 128 characters', approved: 'true or false' },
+};
+
+/** The body checked against `schema`; a 400 naming the first problem otherwise. */
+function parse<T>(schema: z.ZodType<T>, body: unknown, shape: BodyShape): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\`: ` : '';
-  const detail = issue.code === 'unrecognized_keys' ? `unknown field ${listNames(issue.keys)}` : issue.message;
-  throw invalid(`the body must be ${shape}; ${where}${detail}`);
+  throw invalid(describeSchemaProblem(parsed.error, body, shape));
 }
 
 function conflict(message: string): WorkflowError {
@@ -197,7 +207,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
 
   return {
     async start(caller, body) {
-      const request = parse(startSchema, body, '{policyModule, workflow, version?, context}');
+      const request = parse(startSchema, body, START_BODY);
       const contextBytes = storedBytesOf(JSON.stringify(request.context));
       if (contextBytes > deps.quotas.contextMaxBytes) {
         throw new WorkflowError(
@@ -260,7 +270,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
     },
 
     async signal(caller, workflowId, body) {
-      const request = parse(signalSchema, body, '{signal, approved}');
+      const request = parse(signalSchema, body, SIGNAL_BODY);
       const record = await owned(caller, workflowId);
       return appendOnState(caller, record, (state, definition) => {
         const step = state.steps.find((s) => s.status === 'WAITING');

@@ -53,6 +53,16 @@ describe('PATCH /api/v1/audit/anomalies/{id}/status with a note', () => {
     expect(changes).toEqual([]);
   });
 
+  it('names the first problem of a body the way every other body is refused', async () => {
+    const refusal = async (body: string) => ((await (await patch(body)).json()) as { error: string }).error;
+    expect(await refusal('[1]')).toBe('the request body must be a JSON object with `status` and `note` (got an array)');
+    expect(await refusal('{"note":"x"}')).toBe('`status` is required');
+    expect(await refusal('{"status":7}')).toBe('`status` must be one of OPEN, RESOLVED, DISMISSED (got a number)');
+    expect(await refusal('{"status":"RESOLVED","extra":1}')).toBe('the request body has unknown field `extra`; it takes `status` and `note`');
+    expect(await refusal('{"status":"CLOSED"}')).toBe('`status` must be one of OPEN, RESOLVED, DISMISSED (got `CLOSED`)');
+    expect(changes).toEqual([]);
+  });
+
   it('takes any other text, surrogate pairs included', async () => {
     expect((await patch('{"status":"RESOLVED","note":"fixed \\ud83d\\ude00"}')).status).toBe(200);
     expect((await patch('{"status":"DISMISSED","note":null}')).status).toBe(200);

@@ -10,7 +10,7 @@ import {
   type AnomalyType,
   type TriageTarget,
 } from '../../anomalies/index.js';
-import { listNames } from '../../errors/index.js';
+import { describeSchemaProblem, type BodyShape } from '../../errors/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, KeyedRequest } from '../app-types.js';
@@ -51,26 +51,26 @@ function invalidBody(message: string): AnomalyError {
   return new AnomalyError(400, AnomalyErrorCode.REQUEST_INVALID, message);
 }
 
+/** What the status body takes, for the 400 that names its first problem. */
+const STATUS_BODY: BodyShape = {
+  where: 'the request body',
+  fieldList: '`status` and `note`',
+  fieldRules: {
+    status: `one of ${TRIAGE_TARGETS.join(', ')}`,
+    note: `text of at most ${ANOMALY_NOTE_MAX_LENGTH} characters without unpaired surrogates, or null`,
+  },
+};
+
 /** `{status, note?}`; VERIFYING and unknown values are 400 (only a verification job sets VERIFYING). */
 function parseStatusBody(body: unknown): { status: TriageTarget; note: string | null } {
-  const targets = TRIAGE_TARGETS.join(', ');
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalidBody(`the body must be a JSON object {"status": one of ${targets}, "note"?: text}`);
-  }
   const parsed = statusBodySchema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    if (issue.code === 'unrecognized_keys') throw invalidBody(`unknown field ${listNames(issue.keys)}: the body takes \`status\` and \`note\``);
-    const field = String(issue.path[0] ?? 'body');
-    if (field === 'status') throw invalidBody(`\`status\` is required and must be one of ${targets}`);
-    throw invalidBody(`\`note\` must be text of at most ${ANOMALY_NOTE_MAX_LENGTH} characters, without unpaired surrogates`);
-  }
+  if (!parsed.success) throw invalidBody(describeSchemaProblem(parsed.error, body, STATUS_BODY));
   const { status, note } = parsed.data;
   if (status === 'VERIFYING') {
     throw invalidBody(`\`status\` VERIFYING cannot be requested: POST ${ANOMALIES_ROUTE}/{id}/actions/verify starts a verification`);
   }
   if (!(TRIAGE_TARGETS as readonly string[]).includes(status)) {
-    throw invalidBody(`\`status\` must be one of ${targets} (got \`${status.slice(0, 64)}\`)`);
+    throw invalidBody(`\`status\` must be ${STATUS_BODY.fieldRules.status} (got \`${status.slice(0, 64)}\`)`);
   }
   return { status: status as TriageTarget, note: note ?? null };
 }

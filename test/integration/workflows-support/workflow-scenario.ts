@@ -167,13 +167,19 @@ export function workflowScenario(name: string, openStore?: () => Promise<Store>)
       expect((await startWith({ policyModule: 'acme.nothing', workflow: 'originateLoan', context: {} })).status).toBe(404);
       expect((await startWith({ policyModule: 'acme.origination', workflow: 'originateLoan', context: { applicant: applicant(1, 1) } })).status).toBe(400);
       expect((await startWith({ policyModule: 'acme.origination', workflow: 'originateLoan', context: { amount: 1, applicant: applicant(1, 1), extra: 1 } })).status).toBe(400);
-      expect((await startWith({ policyModule: 'acme.origination', context: {} })).status).toBe(400);
+      const missingWorkflow = await member<{ error: string; code: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.origination', context: {} });
+      expect([missingWorkflow.status, missingWorkflow.body.code, missingWorkflow.body.error]).toEqual([400, 'ERR_WORKFLOW_REQUEST_INVALID', '`workflow` is required']);
+      const notObject = await member<{ error: string }>('POST', '/api/v1/workflows', [1]);
+      expect(notObject.body.error).toBe('the request body must be a JSON object with `policyModule`, `workflow`, `version` and `context` (got an array)');
       expect((await h.call(h.policies.tenants.a, 'VIEWER', 'POST', '/api/v1/workflows', { policyModule: 'acme.origination', workflow: 'originateLoan', context: {} })).status).toBe(403);
 
       const pending = await start({ applicant: applicant(30, 700), amount: 1 });
       await waiting(pending);
       expect((await member('POST', `/api/v1/workflows/${pending}/signals`, { signal: 'other', approved: true })).status).toBe(409);
-      expect((await member('POST', `/api/v1/workflows/${pending}/signals`, { signal: 'underwriter-approval' })).status).toBe(400);
+      const unanswered = await member<{ error: string }>('POST', `/api/v1/workflows/${pending}/signals`, { signal: 'underwriter-approval' });
+      expect([unanswered.status, unanswered.body.error]).toEqual([400, '`approved` is required']);
+      const notBoolean = await member<{ error: string }>('POST', `/api/v1/workflows/${pending}/signals`, { signal: 'underwriter-approval', approved: 'yes' });
+      expect([notBoolean.status, notBoolean.body.error]).toEqual([400, '`approved` must be true or false (got a string of 3 characters)']);
       await member('POST', `/api/v1/workflows/${pending}/cancel`);
       await settled(pending);
     });
