@@ -2,6 +2,7 @@ import { createAuditChainWriter } from '../audit/index.js';
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
 import { observedAuditWriter } from '../metrics/index.js';
 import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
+import { isStoreUnreachable } from '../store/index.js';
 import type { Runtime } from './runtime.js';
 
 /** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
@@ -17,7 +18,7 @@ export function createEvaluationPath({ config, store, activationNotices, metrics
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
     maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
   });
-  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit), metrics);
+  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit, { isUnavailable: isStoreUnreachable }), metrics);
   const builtinVersions = createBuiltinVersions(builtins);
   const versions = createVersionResolver({
     policies: store.policies,
