@@ -2,7 +2,7 @@ import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } fro
 import { createAuditChainWriter, newAuditOutboxLease } from '../audit/index.js';
 import { observedAuditWriter, observeWorker } from '../metrics/index.js';
 import { isStoreUnreachable } from '../store/index.js';
-import { anomalySettingsOf } from './anomaly-settings.js';
+import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';

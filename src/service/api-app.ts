@@ -25,7 +25,7 @@ import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
-import { anomalySettingsOf } from './anomaly-settings.js';
+import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import type { Runtime } from './runtime.js';
 
