@@ -16,6 +16,12 @@ export interface AuditChainWriterOptions {
   maxConflicts?: number;
   /** Upper bound of the random pause after a lost race grows by this per conflict (capped at 8×). Default 2 ms. */
   conflictBackoffMs?: number;
+  /**
+   * True when an insert's error means the store is away or not answering. Only then are the appends
+   * queued behind the refused batch failed with it (they would wait on the same store); after any
+   * other error they are written in their turn. Default: never.
+   */
+  isUnavailable?: (error: unknown) => boolean;
   now?: () => Date;
   newId?: () => string;
 }
@@ -145,6 +151,7 @@ export function createAuditChainWriter(
   const flushIntervalMs = nonNegative(options.flushIntervalMs, 0, 'flushIntervalMs');
   const maxConflicts = positiveInteger(options.maxConflicts, 1000, 'maxConflicts');
   const conflictBackoffMs = nonNegative(options.conflictBackoffMs, 2, 'conflictBackoffMs');
+  const isUnavailable = options.isUnavailable ?? (() => false);
   const now = options.now ?? (() => new Date());
   const newId = options.newId ?? randomUUID;
 
@@ -197,9 +204,11 @@ export function createAuditChainWriter(
         inserted = await repository.insertBatch(lane.tenantId, records);
       } catch (error) {
         lane.head = undefined;
-        // The appends queued behind this batch wait on the same store: fail them now rather than let
-        // each spend a store timeout of its own in turn (behind a frozen store, 8 s apiece, queued).
-        for (const p of pending.concat(lane.queue.splice(0))) p.reject(error);
+        for (const p of pending) p.reject(error);
+        // When the store is away, the appends queued behind this batch wait on it too: fail them now
+        // rather than let each spend a store timeout of its own in turn (behind a frozen store, 8 s
+        // apiece, queued). Any other error is this batch's own; the queue is written in its turn.
+        if (isUnavailable(error)) for (const p of lane.queue.splice(0)) p.reject(error);
         return;
       }
       for (let i = 0; i < inserted; i += 1) pending[i]!.resolve(records[i]!);

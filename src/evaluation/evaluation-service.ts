@@ -9,7 +9,7 @@ import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.j
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
 import { sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
-import { withinStoreWait } from './store-wait.js';
+import { withinStoreWait, type StoreWaitExceeded, type StoreWaitPart } from './store-wait.js';
 import { policyEvaluatedEvent } from './stored-evaluation-audit.js';
 
 export interface EvaluationLimits {
@@ -23,14 +23,14 @@ export interface EvaluationLimits {
   /**
    * EVALUATION_STORE_WAIT_MS: how long one evaluation waits for the store, its policy lookups and
    * its audit records together, before it answers 503 (a stalled store answers nothing for long).
+   * Absent: no wait of its own; the evaluation waits as long as the store's own timeouts say.
    */
-  storeWaitMs: number;
+  storeWaitMs?: number;
 }
 
 export const DEFAULT_EVALUATION_LIMITS: EvaluationLimits = {
   contextMaxDepth: DEFAULT_CONTEXT_MAX_DEPTH,
   maxResponseBytes: 16 * 1024 * 1024,
-  storeWaitMs: 10_000,
 };
 
 export interface EvaluationServiceDeps {
@@ -43,6 +43,8 @@ export interface EvaluationServiceDeps {
   /** Deployed policies by reference. */
   policies: PolicyResolver;
   limits?: Partial<EvaluationLimits>;
+  /** Told once for every evaluation that answers 503 because the store did not answer within `storeWaitMs`. */
+  onStoreWaitExceeded?: (exceeded: StoreWaitExceeded) => void;
   now?: () => Date;
 }
 
@@ -146,11 +148,15 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     await Promise.all(writes);
   }
 
+  function storeWait<T>(tenantId: string, part: StoreWaitPart, work: Promise<T>, waitMs: number | undefined): Promise<T> {
+    return withinStoreWait(work, waitMs, () => deps.onStoreWaitExceeded?.({ tenantId, part, waitMs: limits.storeWaitMs ?? 0 }));
+  }
+
   async function evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]> {
     // The store's share of the wait is counted apart from the time the evaluation itself takes.
     const lookupStarted = Date.now();
-    const resolutions = await withinStoreWait(resolveAll(caller.tenantId, entries), limits.storeWaitMs);
-    const storeWaitLeftMs = limits.storeWaitMs - (Date.now() - lookupStarted);
+    const resolutions = await storeWait(caller.tenantId, 'policy lookup', resolveAll(caller.tenantId, entries), limits.storeWaitMs);
+    const storeWaitLeftMs = limits.storeWaitMs === undefined ? undefined : limits.storeWaitMs - (Date.now() - lookupStarted);
     const answers = new Array<EvaluationAnswer>(entries.length);
     const planned: Planned[] = [];
     const requests: EngineRequest[] = [];
@@ -194,7 +200,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy');
       answers[plan.index] = plan.kind === 'stored' ? { result: outcome, policy: plan.policy } : { result: outcome };
     });
-    await withinStoreWait(record(caller, planned, answers), storeWaitLeftMs);
+    await storeWait(caller.tenantId, 'audit records', record(caller, planned, answers), storeWaitLeftMs);
     return answers;
   }
 

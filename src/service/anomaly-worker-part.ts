@@ -1,7 +1,8 @@
 import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } from '../anomalies/index.js';
 import { createAuditChainWriter, newAuditOutboxLease } from '../audit/index.js';
 import { observedAuditWriter, observeWorker } from '../metrics/index.js';
-import { anomalySettingsOf } from './anomaly-settings.js';
+import { isStoreUnreachable } from '../store/index.js';
+import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
@@ -10,7 +11,7 @@ import type { Runtime } from './runtime.js';
 export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   const { config, logger, store } = runtime;
   const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
-  const audit = observedAuditWriter(createAuditChainWriter(store.audit), runtime.metrics);
+  const audit = observedAuditWriter(createAuditChainWriter(store.audit, { isUnavailable: isStoreUnreachable }), runtime.metrics);
   const settings = anomalySettingsOf(runtime, audit);
   const owing = {
     store,

@@ -25,7 +25,7 @@ import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
-import { anomalySettingsOf } from './anomaly-settings.js';
+import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import type { Runtime } from './runtime.js';
 
@@ -47,7 +47,10 @@ export interface ApiApp {
 
 export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
   const { config, logger, store } = runtime;
-  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins);
+  // A caller waits on the API's evaluations: they answer 503 once the store is slower than EVALUATION_STORE_WAIT_MS.
+  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins, {
+    storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
+  });
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
   // One claim owner for every audit record this process owes (deploys, rollbacks, anomaly status changes).
   const auditLease = newAuditOutboxLease();

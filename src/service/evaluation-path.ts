@@ -2,10 +2,23 @@ import { createAuditChainWriter } from '../audit/index.js';
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
 import { observedAuditWriter } from '../metrics/index.js';
 import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
+import { isStoreUnreachable } from '../store/index.js';
 import type { Runtime } from './runtime.js';
 
+export interface EvaluationPathOptions {
+  /**
+   * How long one evaluation waits for the store before it answers 503 (EVALUATION_STORE_WAIT_MS).
+   * Absent: as long as the store's own timeouts say.
+   */
+  storeWaitMs?: number;
+}
+
 /** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
-export function createEvaluationPath({ config, store, activationNotices, metrics }: Runtime, builtins: readonly BuiltinModule[]) {
+export function createEvaluationPath(
+  { config, logger, store, activationNotices, metrics }: Runtime,
+  builtins: readonly BuiltinModule[],
+  { storeWaitMs }: EvaluationPathOptions = {},
+) {
   const dispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({
       connection: config.REDIS_URL,
@@ -17,7 +30,7 @@ export function createEvaluationPath({ config, store, activationNotices, metrics
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
     maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
   });
-  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit), metrics);
+  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit, { isUnavailable: isStoreUnreachable }), metrics);
   const builtinVersions = createBuiltinVersions(builtins);
   const versions = createVersionResolver({
     policies: store.policies,
@@ -33,8 +46,10 @@ export function createEvaluationPath({ config, store, activationNotices, metrics
     limits: {
       contextMaxDepth: config.CONTEXT_MAX_DEPTH,
       maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES,
-      storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
+      ...(storeWaitMs === undefined ? {} : { storeWaitMs }),
     },
+    onStoreWaitExceeded: ({ tenantId, part, waitMs }) =>
+      logger.warn({ tenantId, part, waitMs }, 'evaluation answered 503: the store did not answer within EVALUATION_STORE_WAIT_MS'),
   });
   return { dispatcher, auditWriter, builtinVersions, versions, evaluation };
 }

@@ -16,6 +16,8 @@ import type { Runtime } from './runtime.js';
 /** The `workflow-run` consumer: advances workflows, each step through the one evaluation path. */
 export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
   const { config, logger, store } = runtime;
+  // No store wait here (EVALUATION_STORE_WAIT_MS is the API's): a step that timed out would fail its job,
+  // and the retry could store a second POLICY_EVALUATED record for it. A step waits as long as the store's own timeouts say.
   const { dispatcher, auditWriter, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });

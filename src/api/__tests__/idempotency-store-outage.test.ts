@@ -31,6 +31,10 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
   /** Which repository writes fail: the store is away for them. */
   const away = { release: false, complete: false, handler: false, afterEffect: false };
   let effects = 0;
+  /** Attempts to write each key's answer. */
+  let completions: Map<string, number>;
+  /** The warnings logged about a key (the error handler logs its own for each 503). */
+  let warnings: Array<Record<string, unknown>>;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pe-idem-outage-'));
@@ -40,16 +44,27 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
       get: (...args) => real.get(...args),
       putIfAbsent: (...args) => real.putIfAbsent(...args),
       release: (...args) => (away.release ? Promise.reject(unreachable()) : real.release(...args)),
-      complete: (...args) => (away.complete ? Promise.reject(unreachable()) : real.complete(...args)),
+      complete: (...args) => {
+        completions.set(args[1], (completions.get(args[1]) ?? 0) + 1);
+        return away.complete ? Promise.reject(unreachable()) : real.complete(...args);
+      },
     };
+    completions = new Map();
+    warnings = [];
+    const log = {
+      warn: (fields: Record<string, unknown>) => {
+        if ('idempotencyKey' in fields) warnings.push(fields);
+      },
+    } as unknown as AppState['log'];
     const router = new Router<AppState>();
     router.patch(
       '/thing',
       async (ctx, next) => {
         ctx.state.tenantId = TENANT;
+        ctx.state.log = log;
         await next();
       },
-      idempotent({ repository, leaseMs: LEASE_MS }),
+      idempotent({ repository, leaseMs: LEASE_MS, maxAnswersRetrying: 1 }),
       (ctx) => {
         if (away.handler) throw unreachable();
         effects += 1;
@@ -127,5 +142,26 @@ describe('an Idempotency-Key when the store goes away mid-request', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await retry.json()).toEqual({ effects: 1 });
     expect(effects).toBe(1);
+  });
+
+  it('logs the first refused write of a key; past maxAnswersRetrying keys an answer is not retried and its key stays held', async () => {
+    away.complete = true;
+    expect((await patch('k-retried')).status).toBe(503);
+    expect((await patch('k-held')).status).toBe(503);
+    const logged = () => warnings.map(({ idempotencyKey, write, retried }) => ({ idempotencyKey, write, retried }));
+    expect(logged()).toEqual([
+      { idempotencyKey: 'k-retried', write: 'answer', retried: true },
+      { idempotencyKey: 'k-held', write: 'answer', retried: false },
+    ]);
+
+    // The first key's answer is written again and again; the second's never, and no retry logs again.
+    await expect.poll(() => completions.get('k-retried'), { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+    expect(completions.get('k-held')).toBe(1);
+    expect(warnings).toHaveLength(2);
+
+    away.complete = false;
+    await expect.poll(async () => (await patch('k-retried')).status, { timeout: 15_000, interval: 200 }).toBe(200);
+    expect((await patch('k-held')).body.code).toBe('ERR_IDEMPOTENCY_REQUEST_IN_PROGRESS');
+    expect(effects).toBe(2);
   });
 });

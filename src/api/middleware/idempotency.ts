@@ -16,6 +16,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export const IDEMPOTENCY_REPLAY_MS = 24 * 3_600_000;
 /** A running request holds its key this long; past it (its process died, say) the key is free again. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
+/** Keys whose answer one middleware (one per API process) writes again in the background at once. */
+export const MAX_ANSWERS_RETRYING = 1_000;
 
 export interface IdempotencyOptions {
   repository: IdempotencyRepository;
@@ -23,6 +25,8 @@ export interface IdempotencyOptions {
   replayMs?: number;
   /** Default IDEMPOTENCY_LEASE_MS. */
   leaseMs?: number;
+  /** Default MAX_ANSWERS_RETRYING. */
+  maxAnswersRetrying?: number;
   now?: () => Date;
 }
 
@@ -85,6 +89,7 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
   const now = options.now ?? (() => new Date());
   const replayMs = options.replayMs ?? IDEMPOTENCY_REPLAY_MS;
   const leaseMs = options.leaseMs ?? IDEMPOTENCY_LEASE_MS;
+  const answersRetrying: RetrySlots = { inUse: 0, max: options.maxAnswersRetrying ?? MAX_ANSWERS_RETRYING };
   return async (ctx, next) => {
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (key === '') return next();
@@ -119,11 +124,19 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
     const expiresAtMs = startedAt.getTime() + replayMs;
     const expiresAt = new Date(expiresAtMs).toISOString();
     const leaseEnds = startedAt.getTime() + leaseMs;
+    const refused = (write: 'release' | 'answer') => (error: unknown, retried: boolean) =>
+      ctx.state.log?.warn(
+        { err: error, tenantId, idempotencyKey: key, write, retried },
+        retried
+          ? 'the outcome of a keyed request was not stored (the store refused); it is written again in the background'
+          : 'the answer of a keyed request was not stored (the store refused) and as many keys as allowed are retried already: the key is held until its lease ends',
+      );
     // A release is pointless once the lease has ended. An answer is tried for as long as it would
     // be replayed: after an outage longer than the lease it is still written once the store is
     // back, unless a retry took the expired key first (the write then changes nothing).
-    const release = () => persist(() => repository.release(tenantId, key, owner), leaseEnds);
-    const complete = (answer: IdempotentResponse) => persist(() => repository.complete(tenantId, key, owner, answer, expiresAt), expiresAtMs);
+    const release = () => persist(() => repository.release(tenantId, key, owner), leaseEnds, refused('release'));
+    const complete = (answer: IdempotentResponse) =>
+      persist(() => repository.complete(tenantId, key, owner, answer, expiresAt), expiresAtMs, refused('answer'), answersRetrying);
     /** The effect is stored although this attempt fails: the key keeps its answer; the attempt answers as it would. */
     const keepStoredEffect = (answer: IdempotentResponse) => complete(answer).catch(() => undefined);
     try {
@@ -146,25 +159,47 @@ export function idempotent(options: IdempotencyOptions): AppMiddleware {
 const SETTLE_FIRST_PAUSE_MS = 250;
 const SETTLE_MAX_PAUSE_MS = 2000;
 
+/** How many keys' writes are retried in the background at once, and how many may be. */
+interface RetrySlots {
+  inUse: number;
+  readonly max: number;
+}
+
 /**
  * Writes the key's outcome; when the store refuses (it is away), the request still fails as it
- * would, and the write is retried in the background until it succeeds or `until` has passed.
- * Otherwise a store that came back after a few seconds would leave the key held for the whole
- * lease, and every retry of the request would get 409 "in progress" for up to a minute.
+ * would, `onRefused` is told once, and the write is retried in the background until it succeeds or
+ * `until` has passed. Otherwise a store that came back after a few seconds would leave the key held
+ * for the whole lease, and every retry of the request would get 409 "in progress" for up to a minute.
+ * With `slots`, a write is retried only while fewer than `slots.max` are: past that, the key is
+ * held until its lease ends and is then free, so a retry of the request runs again (a handler that
+ * stored `idempotentRequest` with its effect finds that effect instead of applying it twice).
  */
-async function persist(write: () => Promise<unknown>, until: number): Promise<void> {
+async function persist(
+  write: () => Promise<unknown>,
+  until: number,
+  onRefused: (error: unknown, retried: boolean) => void,
+  slots?: RetrySlots,
+): Promise<void> {
   try {
     await write();
   } catch (error) {
-    let pause = SETTLE_FIRST_PAUSE_MS;
-    const retry = () => {
-      if (Date.now() >= until) return;
-      write().catch(() => {
-        pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS);
-        setTimeout(retry, pause).unref();
-      });
-    };
-    setTimeout(retry, pause).unref();
+    const retried = slots === undefined || slots.inUse < slots.max;
+    onRefused(error, retried);
+    if (retried) {
+      if (slots !== undefined) slots.inUse += 1;
+      const done = () => {
+        if (slots !== undefined) slots.inUse -= 1;
+      };
+      let pause = SETTLE_FIRST_PAUSE_MS;
+      const retry = () => {
+        if (Date.now() >= until) return done();
+        write().then(done, () => {
+          pause = Math.min(pause * 2, SETTLE_MAX_PAUSE_MS);
+          setTimeout(retry, pause).unref();
+        });
+      };
+      setTimeout(retry, pause).unref();
+    }
     throw error;
   }
 }

@@ -153,25 +153,41 @@ describe('createAuditChainWriter', () => {
     await writer.close();
   });
 
-  it('fails the appends of a batch the store refuses and those queued behind it, then carries on', async () => {
+  /** The audit repository of `store`, whose first insert throws `error`. */
+  function failingOnce(error: Error): AuditChainRepository {
     let fail = true;
-    const flaky: AuditChainRepository = {
+    return {
       ...store.audit,
       scan: store.audit.scan.bind(store.audit),
       async insertBatch(tenantId, records) {
         if (fail) {
           fail = false;
-          throw new Error('disk full');
+          throw error;
         }
         return store.audit.insertBatch(tenantId, records);
       },
     };
-    const writer = createAuditChainWriter(flaky, { batchSize: 2 });
+  }
+
+  it('when the store is unavailable, fails the appends of the refused batch and those queued behind it, then carries on', async () => {
+    const away = new Error('store away');
+    const writer = createAuditChainWriter(failingOnce(away), { batchSize: 2, isUnavailable: (error) => error === away });
     const results = await Promise.allSettled([1, 2, 3].map((n) => writer.append('acme', event(n))));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    for (const result of results) expect((result as PromiseRejectedResult).reason).toEqual(new Error('disk full'));
+    for (const result of results) expect((result as PromiseRejectedResult).reason).toBe(away);
     expect((await writer.append('acme', event(4))).seq).toBe(1);
     expect((await stored(store, 'acme')).map((record) => record.payload)).toEqual([{ n: 4 }]);
+    await writer.close();
+  });
+
+  it('after any other error, fails only the refused batch and writes the appends queued behind it', async () => {
+    const refused = new Error('disk full');
+    const writer = createAuditChainWriter(failingOnce(refused), { batchSize: 2, isUnavailable: () => false });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => writer.append('acme', event(n))));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason).toBe(refused);
+    expect((results[2] as PromiseFulfilledResult<AuditRecord>).value.seq).toBe(1);
+    expect((await stored(store, 'acme')).map((record) => record.payload)).toEqual([{ n: 3 }]);
     await writer.close();
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../audit/index.js';
 import { DependencyUnavailableError } from '../../errors/index.js';
 import type { EngineRequest, ItemResult } from '../../engine/index.js';
@@ -8,6 +8,7 @@ import { RequesterGoneError } from '../evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from '../evaluation-request.js';
 import { createEvaluationService, type EvaluationAnswer, type EvaluationServiceDeps } from '../evaluation-service.js';
 import type { PolicyResolver } from '../policy-resolver.js';
+import type { StoreWaitExceeded } from '../store-wait.js';
 
 type Answer = (request: EngineRequest) => ItemResult;
 const echo: Answer = (request) =>
@@ -168,30 +169,104 @@ describe('evaluation service', () => {
     expect(outcome).toMatchObject({ kind: 'compiled', ok: true });
     expect(calls).toEqual([[{ kind: 'compile', tenantId: 'acme', source: 'Module m.', locale: 'de' }]]);
   });
-  it('answers 503 when the store has not stored its records within storeWaitMs, and counts the lookup against it', async () => {
-    const never = new Promise<never>(() => {});
-    const { deps } = edges();
-    const stalledAudit = createEvaluationService({ ...deps, audit: { append: () => never }, limits: { storeWaitMs: 30 } });
-    const refused = await stalledAudit.evaluate(caller, [source('a', 1)], { trace: false }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(DependencyUnavailableError);
-    expect(refused).toMatchObject({ status: 503, code: 'ERR_SERVICE_UNAVAILABLE', headers: { 'Retry-After': '2' } });
+  describe('store wait', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-    const stalledLookup = createEvaluationService({ ...deps, policies: { resolve: () => never }, limits: { storeWaitMs: 30 } });
-    expect(await stalledLookup.evaluate(caller, [stored('known')], { trace: false }).catch((error: unknown) => error)).toBeInstanceOf(DependencyUnavailableError);
+    /** A promise settled by hand. */
+    function deferred<T>() {
+      let resolve!: (value: T) => void;
+      const promise = new Promise<T>((res) => {
+        resolve = res;
+      });
+      return { promise, resolve };
+    }
 
-    // A lookup that took most of the wait leaves the records only the rest of it.
-    let lookups = 0;
-    const slowLookup: PolicyResolver = {
-      async resolve(tenantId, request) {
-        lookups += 1;
-        await new Promise((resolve) => setTimeout(resolve, 60));
-        return deps.policies.resolve(tenantId, request);
-      },
-    };
-    const slowAudit = { append: () => new Promise<never>((resolve) => setTimeout(() => resolve({} as never), 60)) };
-    const both = createEvaluationService({ ...deps, policies: slowLookup, audit: slowAudit, limits: { storeWaitMs: 100 } });
-    expect(await both.evaluate(caller, [stored('known')], { trace: false }).catch((error: unknown) => error)).toBeInstanceOf(DependencyUnavailableError);
-    expect(lookups).toBe(1);
-    expect((await createEvaluationService({ ...deps, limits: { storeWaitMs: 100 } }).evaluate(caller, [stored('known')], { trace: false })).map(valueOrCode)).toEqual(['g:{}']);
+    /** Follows a call: what it answered or failed with, once it has settled. */
+    function follow<T>(promise: Promise<T>) {
+      const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+      promise.then(
+        (value) => Object.assign(state, { settled: true, value }),
+        (error: unknown) => Object.assign(state, { settled: true, error }),
+      );
+      return state;
+    }
+
+    function service(overrides: Partial<EvaluationServiceDeps>, storeWaitMs?: number) {
+      const { deps } = edges();
+      const exceeded: StoreWaitExceeded[] = [];
+      const evaluation = createEvaluationService({
+        ...deps,
+        ...overrides,
+        ...(storeWaitMs === undefined ? {} : { limits: { storeWaitMs } }),
+        onStoreWaitExceeded: (event) => exceeded.push(event),
+      });
+      return { deps, evaluation, exceeded };
+    }
+
+    it('answers 503 when the records are not stored within storeWaitMs, and tells which part did not answer', async () => {
+      const { evaluation, exceeded } = service({ audit: { append: () => new Promise<never>(() => {}) } }, 30);
+      const call = follow(evaluation.evaluate(caller, [source('a', 1)], { trace: false }));
+      await vi.advanceTimersByTimeAsync(29);
+      expect(call.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(call.error).toBeInstanceOf(DependencyUnavailableError);
+      expect(call.error).toMatchObject({ status: 503, code: 'ERR_SERVICE_UNAVAILABLE', headers: { 'Retry-After': '2' } });
+      expect(exceeded).toEqual([{ tenantId: 'acme', part: 'audit records', waitMs: 30 }]);
+    });
+
+    it('answers 503 when the policy lookup does not answer within storeWaitMs', async () => {
+      const { evaluation, exceeded } = service({ policies: { resolve: () => new Promise<never>(() => {}) } }, 30);
+      const call = follow(evaluation.evaluate(caller, [stored('known')], { trace: false }));
+      await vi.advanceTimersByTimeAsync(30);
+      expect(call.error).toBeInstanceOf(DependencyUnavailableError);
+      expect(exceeded).toEqual([{ tenantId: 'acme', part: 'policy lookup', waitMs: 30 }]);
+    });
+
+    it('counts the lookup against the wait: the records get only what it left', async () => {
+      const lookup = deferred<void>();
+      const { policies } = edges().deps;
+      const slowLookup: PolicyResolver = {
+        async resolve(tenantId, request) {
+          await lookup.promise;
+          return policies.resolve(tenantId, request);
+        },
+      };
+      const slow = service({ policies: slowLookup, audit: { append: () => new Promise<never>(() => {}) } }, 100);
+      const call = follow(slow.evaluation.evaluate(caller, [stored('known')], { trace: false }));
+      await vi.advanceTimersByTimeAsync(60);
+      lookup.resolve();
+      await vi.advanceTimersByTimeAsync(39);
+      expect(call.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(call.error).toBeInstanceOf(DependencyUnavailableError);
+      expect(slow.exceeded).toEqual([{ tenantId: 'acme', part: 'audit records', waitMs: 100 }]);
+
+      // Records as slow as that answer when the lookup took nothing.
+      const record = deferred<never>();
+      const quick = service({ audit: { append: () => record.promise } }, 100);
+      const answered = follow(quick.evaluation.evaluate(caller, [stored('known')], { trace: false }));
+      await vi.advanceTimersByTimeAsync(60);
+      record.resolve({} as never);
+      await vi.advanceTimersByTimeAsync(0);
+      expect((answered.value as EvaluationAnswer[]).map(valueOrCode)).toEqual(['g:{}']);
+      expect(quick.exceeded).toEqual([]);
+    });
+
+    it('without storeWaitMs, waits for the store as long as it takes', async () => {
+      const record = deferred<never>();
+      const { evaluation, exceeded } = service({ audit: { append: () => record.promise } });
+      const call = follow(evaluation.evaluate(caller, [source('a', 1)], { trace: false }));
+      await vi.advanceTimersByTimeAsync(600_000);
+      expect(call.settled).toBe(false);
+      record.resolve({} as never);
+      await vi.advanceTimersByTimeAsync(0);
+      expect((call.value as EvaluationAnswer[]).map(valueOrCode)).toEqual(['a:{"x":1}']);
+      expect(exceeded).toEqual([]);
+    });
   });
 });

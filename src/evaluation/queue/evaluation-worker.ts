@@ -1,17 +1,9 @@
 import { Worker } from 'bullmq';
 import type { EnginePool } from '../../engine/index.js';
-import {
-  cancelChannelName,
-  createRedisClient,
-  createRunRegistry,
-  QUEUE_NAMES,
-  queuePrefix,
-  type PolicyEvaluateCancel,
-  type PolicyEvaluateJobData,
-  type PolicyEvaluateJobSummary,
-  type RedisConnection,
-} from '../../jobs/index.js';
+import { createRedisClient, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
+import { cancelChannelName, type PolicyEvaluateCancel, type PolicyEvaluateJobData, type PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
 import { createPolicyEvaluateProcessor } from './policy-evaluate.processor.js';
+import { createRunRegistry } from './run-registry.js';
 
 export interface EvaluationWorkerOptions {
   connection: RedisConnection;

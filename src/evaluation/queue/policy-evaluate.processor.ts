@@ -1,6 +1,8 @@
 import type { Job } from 'bullmq';
 import type { EnginePool } from '../../engine/index.js';
-import { replyMessages, type PolicyEvaluateJobData, type PolicyEvaluateJobSummary, type RunRegistry, type SettledItem } from '../../jobs/index.js';
+import type { PolicyEvaluateJobData, PolicyEvaluateJobSummary } from './policy-evaluate-job.js';
+import { replyMessages, type SettledItem } from './reply-messages.js';
+import type { RunRegistry } from './run-registry.js';
 
 export interface PolicyEvaluateProcessorDeps {
   pool: EnginePool;

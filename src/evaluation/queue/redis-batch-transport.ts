@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { createRedisClient, QUEUE_NAMES, queuePrefix, type BatchTransport, type DeliverResult, type RedisConnection } from '../../jobs/index.js';
+import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from '../dispatch-errors.js';
 import {
   cancelChannelName,
-  createRedisClient,
-  QUEUE_NAMES,
-  queuePrefix,
   replyChannelName,
-  type BatchTransport,
-  type DeliverResult,
   type PolicyEvaluateCancel,
   type PolicyEvaluateJobData,
   type PolicyEvaluateReply,
-  type RedisConnection,
-} from '../../jobs/index.js';
-import { DispatcherClosedError, EvaluationQueueError, EvaluationWorkerError, NoWorkerAvailableError } from '../dispatch-errors.js';
+} from './policy-evaluate-job.js';
 
 export interface RedisBatchTransportOptions {
   connection: RedisConnection;

@@ -37,7 +37,7 @@ describe('observed stores', () => {
     await workflows.append('acme', 'w-1', [{ sequence: 1, eventType: 'WORKFLOW_STARTED', payload: {}, occurredAt: at }]);
     // A writer that lost the race for sequence 1 stores nothing and counts nothing.
     await workflows.append('acme', 'w-1', [{ sequence: 1, eventType: 'WORKFLOW_STARTED', payload: {}, occurredAt: at }]);
-    await workflows.append('acme', 'w-1', [{ sequence: 2, eventType: 'WORKFLOW_COMPLETED', payload: {}, occurredAt: at }]);
+    await workflows.append('acme', 'w-1', [{ sequence: 2, eventType: 'WORKFLOW_COMPLETED', payload: { finalResult: true }, occurredAt: at }]);
     expect(await value(metrics, 'policy_engine_workflow_events_total', { event_type: 'WORKFLOW_STARTED' })).toBe(1);
     expect(await value(metrics, 'policy_engine_workflow_events_total', { event_type: 'WORKFLOW_COMPLETED' })).toBe(1);
     await store.close();

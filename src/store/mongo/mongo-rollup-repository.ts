@@ -7,7 +7,7 @@ import {
   normaliseRollupQuery,
   normaliseRollupScan,
   rollupKey,
-} from '../policy-store-rules.js';
+} from '../rollup-store-rules.js';
 import { assertPageSize, assertTenantId, normaliseInstant } from '../store-rules.js';
 import { POLICY_COLLECTIONS, type RollupDocument } from './mongo-policy-collections.js';
 

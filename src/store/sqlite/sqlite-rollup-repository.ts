@@ -6,7 +6,7 @@ import {
   normaliseRollupQuery,
   normaliseRollupScan,
   type NormalisedRollupQuery,
-} from '../policy-store-rules.js';
+} from '../rollup-store-rules.js';
 import { assertPageSize, assertTenantId, normaliseInstant } from '../store-rules.js';
 
 interface BucketRow {

@@ -1,4 +1,4 @@
-import type { EngineRun } from '../engine/index.js';
+import type { EngineRun } from '../../engine/index.js';
 import type { PolicyEvaluateCancel } from './policy-evaluate-job.js';
 
 export interface RunRegistryOptions {

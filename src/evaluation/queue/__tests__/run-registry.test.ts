@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineRun } from '../../engine/index.js';
+import type { EngineRun } from '../../../engine/index.js';
 import { createRunRegistry } from '../run-registry.js';
 
 // The engine run is the edge of this unit: a stand-in records what it was told to cancel.

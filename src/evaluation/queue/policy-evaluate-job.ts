@@ -1,5 +1,5 @@
-import type { EvaluationBatch, ItemResult } from '../engine/index.js';
-import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
+import type { EvaluationBatch, ItemResult } from '../../engine/index.js';
+import { QUEUE_NAMES, queuePrefix } from '../../jobs/index.js';
 
 /** One micro-batch: the data of a `policy-evaluate` job. */
 export interface PolicyEvaluateJobData {
