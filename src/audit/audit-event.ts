@@ -1,4 +1,4 @@
-import { hasLoneSurrogate, isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
+import { hasLoneSurrogate, isName, isValidTenantId, MAX_NAME_LENGTH } from '../kernel/index.js';
 
 /** What a caller appends; the writer adds id, seq, previousHash and hash. */
 export interface AuditEvent {
@@ -31,11 +31,12 @@ export function assertAuditTenantId(tenantId: unknown): asserts tenantId is stri
   }
 }
 
+/** A name the record holds (the actor's id bounded alike): the kernel's name rule. */
 function requiredName(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH) {
-    throw new AuditEventError(`\`${field}\` must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
-  }
-  return value;
+  if (typeof value === 'string' && isName(value)) return value;
+  // Canonical JSON (RFC 8785) has no form for a lone surrogate.
+  if (typeof value === 'string' && hasLoneSurrogate(value)) throw new AuditEventError(`\`${field}\` contains a lone surrogate`);
+  throw new AuditEventError(`\`${field}\` must be a non-empty string of at most ${MAX_NAME_LENGTH} characters`);
 }
 
 function optionalName(value: unknown, field: string): string | null {

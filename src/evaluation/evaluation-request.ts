@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { describeSchemaProblem, jsonTypeName } from '../errors/index.js';
-import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../kernel/index.js';
+import { hasLoneSurrogate, MAX_NAME_LENGTH, nameSchema } from '../kernel/index.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
 import { EvaluationErrorCode, EvaluationRequestError } from './evaluation-errors.js';
 
@@ -37,21 +37,21 @@ export type BatchEntry =
   | { kind: 'stored'; request: StoredPolicyRequest }
   | { kind: 'invalid'; code: string; message: string };
 
-// Lone surrogates cannot be stored in canonical JSON (the audit hash), so names must be well formed.
-const name = (max: number) => z.string().min(1).max(max).refine((text) => !hasLoneSurrogate(text));
+// Audit records hold the locale too, so it is well formed like a name (canonical JSON has no form for a lone surrogate).
+const locale = z.string().min(1).max(MAX_LOCALE_LENGTH).refine((text) => !hasLoneSurrogate(text));
 const context = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 
 const sourceFields = {
   source: z.string(),
-  functionName: name(MAX_NAME_LENGTH),
+  functionName: nameSchema,
   context,
-  locale: name(MAX_LOCALE_LENGTH).optional(),
+  locale: locale.optional(),
 };
 /** The bodies of the evaluation routes, exported for the OpenAPI document. */
 export const sourceSchema = z.strictObject(sourceFields);
 export const storedSchema = z.strictObject({
-  policyModule: name(MAX_NAME_LENGTH),
-  policyFunction: name(MAX_NAME_LENGTH),
+  policyModule: nameSchema,
+  policyFunction: nameSchema,
   // 0 names the built-in module.
   version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditEvent } from '../audit/index.js';
 import type { EvaluationOutcome } from '../engine/index.js';
-import { MAX_NAME_LENGTH, wellFormedText } from '../kernel/index.js';
+import { isName, wellFormedText } from '../kernel/index.js';
 import type { SourceEvaluationRequest } from './evaluation-request.js';
 
 /**
@@ -36,7 +36,7 @@ export function sourceEvaluatedEvent(
   return {
     eventType: SOURCE_EVALUATED,
     // Audit names are bounded; a module name beyond that is recorded as unknown rather than failing the request.
-    policyModule: result.moduleName !== undefined && result.moduleName.length <= MAX_NAME_LENGTH ? result.moduleName : null,
+    policyModule: result.moduleName !== undefined && isName(result.moduleName) ? result.moduleName : null,
     policyFunction: request.functionName,
     actorId,
     payload,

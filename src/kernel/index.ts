@@ -1,3 +1,3 @@
-export { MAX_NAME_LENGTH } from './names.js';
+export { isName, MAX_NAME_LENGTH, nameSchema } from './names.js';
 export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';
 export { hasLoneSurrogate, wellFormedPrefix, wellFormedText } from './well-formed-text.js';

@@ -1,4 +1,4 @@
-import { MAX_NAME_LENGTH } from '../kernel/index.js';
+import { isName, MAX_NAME_LENGTH } from '../kernel/index.js';
 import { PolicyLogError } from '../policies/policy-log-error.js';
 import type { AuditedRegistryEntry, PolicyActivation, PolicyModuleVersion, PolicyRuleQuery } from '../policies/policy-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
@@ -9,8 +9,8 @@ import { compareText, normaliseInstant } from './store-rules.js';
 const KINDS = new Set(['DEPLOY', 'ROLLBACK']);
 
 export function assertPolicyName(value: unknown, field: string): asserts value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_NAME_LENGTH) {
-    throw new StoreArgumentError(`${field} must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+  if (typeof value !== 'string' || !isName(value)) {
+    throw new StoreArgumentError(`${field} must be a well-formed string of 1 to ${MAX_NAME_LENGTH} characters`);
   }
 }
 

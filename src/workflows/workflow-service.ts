@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { describeSchemaProblem, listNames, type BodyShape } from '../errors/index.js';
-import { MAX_NAME_LENGTH } from '../kernel/index.js';
+import { MAX_NAME_LENGTH, nameSchema } from '../kernel/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
@@ -75,11 +75,10 @@ export interface WorkflowServiceDeps {
   now?: () => Date;
 }
 
-const name = z.string().min(1).max(MAX_NAME_LENGTH);
 /** The bodies of the workflow routes, exported for the OpenAPI document. */
 export const startSchema = z.strictObject({
-  policyModule: name,
-  workflow: name,
+  policyModule: nameSchema,
+  workflow: nameSchema,
   version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context: z.record(z.string(), z.unknown()),
 });

@@ -132,6 +132,8 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       const tenant = newTenant('bad-version');
       await expect(repo.insertVersion(tenant, moduleVersion('m.x', 0))).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.insertVersion(tenant, moduleVersion('', 1))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insertVersion(tenant, moduleVersion('m'.repeat(257), 1))).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(repo.insertVersion(tenant, moduleVersion('m.\uD800', 1))).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.insertVersion(tenant, moduleVersion('m.x', 1, { createdAt: 'soon' }))).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(repo.insertVersion('', moduleVersion('m.x', 1))).rejects.toBeInstanceOf(StoreArgumentError);
       expect(await repo.latestVersion(tenant, 'm.x')).toBe(0);

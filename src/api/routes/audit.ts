@@ -13,7 +13,7 @@ import {
   type AuditRecord,
   type ChainVerifier,
 } from '../../audit/index.js';
-import { MAX_NAME_LENGTH } from '../../kernel/index.js';
+import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
 import { AUDIT_EVENT_TYPES } from '../audit-event-types.js';
@@ -61,8 +61,9 @@ function listPoints(ctx: AppContext): number {
 
 function pathName(ctx: AppContext, name: string): string {
   const value = (ctx as AppContext & { params: Record<string, string> }).params[name] ?? '';
-  if (value.length === 0 || value.length > MAX_NAME_LENGTH) {
-    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` must be 1-${MAX_NAME_LENGTH} characters`);
+  if (!isName(value)) {
+    const rule = hasLoneSurrogate(value) ? 'must be well-formed text (no unpaired surrogates)' : `must be 1-${MAX_NAME_LENGTH} characters`;
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` ${rule}`);
   }
   return value;
 }

@@ -10,7 +10,7 @@ import {
   type RequestLimits,
 } from '../../evaluation/index.js';
 import { describeSchemaProblem } from '../../errors/index.js';
-import { hasLoneSurrogate, MAX_NAME_LENGTH } from '../../kernel/index.js';
+import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   MAX_RULES_PER_MODULE,
@@ -75,7 +75,8 @@ function pathParam(ctx: AppContext, param: string): string {
 
 function moduleParam(ctx: AppContext): string {
   const value = pathParam(ctx, 'policyModule');
-  if (value.length > MAX_NAME_LENGTH) {
+  // pathParam has refused an empty or ill-formed value: what is left to fail is the length.
+  if (!isName(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `a policy module name has at most ${MAX_NAME_LENGTH} characters`);
   }
   return value;
@@ -110,7 +111,7 @@ function statusParam(ctx: AppContext): PolicyStatus | undefined {
 function moduleQuery(ctx: AppContext): string | undefined {
   const value = queryValue(ctx, 'policyModule');
   if (value === undefined) return undefined;
-  if (value.length === 0 || value.length > MAX_NAME_LENGTH || hasLoneSurrogate(value)) {
+  if (!isName(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, `query parameter \`policyModule\` must be 1-${MAX_NAME_LENGTH} characters`);
   }
   return value;

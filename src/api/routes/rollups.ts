@@ -8,7 +8,7 @@ import {
   TooManyVersionsError,
   type RollupStep,
 } from '../../anomalies/index.js';
-import { MAX_NAME_LENGTH } from '../../kernel/index.js';
+import { hasLoneSurrogate, isName, MAX_NAME_LENGTH, nameSchema } from '../../kernel/index.js';
 import type { RollupRepository } from '../../rollups/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
@@ -36,7 +36,8 @@ function nameParam(ctx: AppContext, name: 'policyModule' | 'policyFunction'): st
   if (value === undefined || value.length === 0) {
     throw invalid(`query parameter \`${name}\` is required: the ${what} name, 1-${MAX_NAME_LENGTH} characters`);
   }
-  if (value.length > MAX_NAME_LENGTH) {
+  if (hasLoneSurrogate(value)) throw invalid(`query parameter \`${name}\` must be well-formed text (no unpaired surrogates)`);
+  if (!isName(value)) {
     throw invalid(`query parameter \`${name}\` is ${count(value.length)} characters long: a ${what} name has at most ${MAX_NAME_LENGTH}`);
   }
   return value;
@@ -57,7 +58,7 @@ function tenantOf(ctx: AppContext): string {
   return tenantId;
 }
 
-const policyName = (what: string) => z.string().min(1).max(MAX_NAME_LENGTH).describe(what);
+const policyName = (what: string) => nameSchema.describe(what);
 const rollupQuery = z.object({
   policyModule: policyName('module name'),
   policyFunction: policyName('rule name'),

@@ -90,3 +90,22 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   const suggestion = suggestName(name, candidates);
   return suggestion === null ? '' : `; did you mean \`${suggestion}\`?`;
 }
+
+const MAX_LISTED_NAMES = 10;
+
+/** The names in backticks, comma-separated, the first 10 only (then `…`): the choices a help lists. */
+function listChoices(names: readonly string[]): string {
+  const listed = names.slice(0, MAX_LISTED_NAMES).map((name) => `\`${name}\``).join(', ');
+  return names.length > MAX_LISTED_NAMES ? `${listed}, …` : listed;
+}
+
+/**
+ * For a name that is not among `candidates`: the message's "did you mean" (or the empty string)
+ * and, when no name is close, help that lists the choices after `choose` ("name one of its rules").
+ * The candidates are read once, so an iterator will do.
+ */
+export function nameHint(name: string, candidates: Iterable<string>, choose: string): { hint: string; help: string | undefined } {
+  const names = [...candidates];
+  const hint = didYouMean(name, names);
+  return { hint, help: hint === '' && names.length > 0 ? `${choose}: ${listChoices(names)}` : undefined };
+}

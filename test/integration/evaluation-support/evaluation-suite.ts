@@ -118,6 +118,7 @@ export function runEvaluationSuite(openStore: () => Promise<Store>, dispose: () 
           code: raw.code,
           severity: 'error',
           message: expect.any(String),
+          help: expect.any(String),
           span: { start: expect.any(Number), end: expect.any(Number), line: 1, column: expect.any(Number), endLine: expect.any(Number), endColumn: expect.any(Number) },
         });
       });

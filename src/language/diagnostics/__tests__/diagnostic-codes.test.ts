@@ -8,7 +8,9 @@ import {
   DIAGNOSTIC_CODES,
   DIAGNOSTIC_DEFINITIONS,
   DivisionByZero,
+  FunctionNotFound,
   MissingTerminator,
+  RuleFailed,
   UnexpectedCharacter,
   UnknownName,
   UnreachableStatement,
@@ -53,9 +55,32 @@ describe('diagnostic code declarations', () => {
   it('build diagnostics with their code and severity, and help only when a fix is worded', () => {
     expect(DivisionByZero()).toEqual({ code: 'PL3001', severity: 'error', message: 'division by zero', help: expect.any(String) });
     expect(UnreachableStatement().severity).toBe('warning');
-    expect(MissingTerminator('.', 'statement')).toStrictEqual({ code: 'PL1007', severity: 'error', message: 'missing `.` at the end of the statement' });
+    expect(MissingTerminator('.', 'statement')).toStrictEqual({
+      code: 'PL1007',
+      severity: 'error',
+      message: 'missing `.` at the end of the statement',
+      help: 'end the line with `.`: every statement ends with one, the last of a block too',
+    });
+    expect(RuleFailed('too young')).toStrictEqual({ code: 'PL3004', severity: 'error', message: 'too young' });
     expect(UnknownName.unknown('scor', ['score'])).toStrictEqual({ code: 'PL2001', severity: 'error', message: 'unknown name `scor`; did you mean `score`?' });
     expect(UnknownName.unknown('x', [])).toHaveProperty('help');
     expect(UnexpectedCharacter("'").help).toBe('text is written in double quotes: "…"');
+  });
+
+  it('list the choices in help when no close name exists, reading the candidates once', () => {
+    const rules = new Map([['approve', 1], ['score', 2]]);
+    expect(FunctionNotFound('main', 'm', rules.keys())).toStrictEqual({
+      code: 'PL6002',
+      severity: 'error',
+      message: 'function `main` not found in module `m`',
+      help: 'name one of its rules: `approve`, `score`',
+    });
+    expect(FunctionNotFound('scor', 'm', rules.keys())).toStrictEqual({
+      code: 'PL6002',
+      severity: 'error',
+      message: 'function `scor` not found in module `m`; did you mean `score`?',
+    });
+    const many = Array.from({ length: 12 }, (_, i) => `rule${i}`);
+    expect(FunctionNotFound('main', 'm', many).help).toBe(`name one of its rules: ${many.slice(0, 10).map((name) => `\`${name}\``).join(', ')}, …`);
   });
 });

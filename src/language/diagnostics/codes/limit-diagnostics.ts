@@ -3,6 +3,7 @@ import { defineDiagnostic } from '../define-diagnostic.js';
 
 export const SourceTooLarge = defineDiagnostic('PL4001', 'source is larger than 64 KiB', (bytes: number, maxBytes: number) => ({
   message: `source is ${bytes} bytes of UTF-8, larger than the limit of ${maxBytes} bytes (64 KiB)`,
+  help: 'move some of its rules into another module',
 }));
 
 export const NestingTooDeep = defineDiagnostic('PL4002', 'nesting deeper than 64 levels (source, a result or a value in the decision trace)', {
@@ -21,10 +22,12 @@ export const StepBudgetExceeded = defineDiagnostic('PL4003', 'step budget exceed
 /** Raised by the host that enforces the wall-time limit, never by compile or evaluate themselves. */
 export const EvaluationTimedOut = defineDiagnostic('PL4004', 'evaluation timed out (wall-time limit enforced outside the interpreter thread)', (limitMs: number) => ({
   message: `evaluation timed out after ${limitMs} ms`,
+  help: 'loop over fewer items, or split the work into several evaluations',
 }));
 
 export const TextTooLong = defineDiagnostic('PL4005', 'text value longer than the interpreter allows (2^24 characters)', (maxLength: number) => ({
   message: `text would be longer than ${maxLength} characters`,
+  help: 'build a shorter text, e.g. join fewer or shorter parts',
 }));
 
 export const ResultTooLarge = defineDiagnostic('PL4006', 'result is larger than `maxResultBytes` (default 1 MiB of JSON)', (limit: number) => ({
@@ -34,6 +37,7 @@ export const ResultTooLarge = defineDiagnostic('PL4006', 'result is larger than 
 
 export const TraceTooLarge = defineDiagnostic('PL4007', 'decision trace is larger than `maxTraceBytes` (default 1 MiB of JSON)', (limit: number) => ({
   message: `decision trace is larger than ${limit} bytes (maxTraceBytes)`,
+  help: 'evaluate without the trace, or with a smaller context',
 }));
 
 export const AwaitTooLong = defineDiagnostic('PL4008', 'the time limit of an awaited signal is longer than 365 days', (maxMinutes: number, amount: number, unit: string) => ({

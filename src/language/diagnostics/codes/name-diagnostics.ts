@@ -3,7 +3,7 @@
  * declarations, rules and fields. A "did you mean" is added to the message when a close name exists.
  */
 import { defineDiagnostic } from '../define-diagnostic.js';
-import { didYouMean } from '../suggest-name.js';
+import { didYouMean, nameHint } from '../suggest-name.js';
 
 export const UnknownName = defineDiagnostic('PL2001', 'unknown name', {
   recordType: (name: string) => ({ message: `\`${name}\` is a record type, not a value`, help: `build one with \`${name} with … set to …\`` }),
@@ -17,9 +17,10 @@ export const UnknownName = defineDiagnostic('PL2001', 'unknown name', {
     const hint = didYouMean(name, candidates);
     return { message: `unknown name \`${name}\`${hint}`, help: hint === '' ? 'bind it with `Let` first, or take it as a parameter of the rule' : undefined };
   },
-  noVariant: (enumName: string, variant: string, variants: Iterable<string>) => ({
-    message: `\`${enumName}\` has no variant \`${variant}\`${didYouMean(variant, variants)}`,
-  }),
+  noVariant: (enumName: string, variant: string, variants: Iterable<string>) => {
+    const { hint, help } = nameHint(variant, variants, 'name one of its variants');
+    return { message: `\`${enumName}\` has no variant \`${variant}\`${hint}`, help };
+  },
 });
 
 export const UnknownType = defineDiagnostic('PL2002', 'unknown type', {
@@ -28,8 +29,14 @@ export const UnknownType = defineDiagnostic('PL2002', 'unknown type', {
     return { message: `unknown type \`${name}\`${hint}`, help: hint === '' ? 'declare it with `Define`, or use `Int`, `Float`, `Text` or `Bool`' : undefined };
   },
   notAType: (name: string, kind: 'rule' | 'workflow') => ({ message: `\`${name}\` is a ${kind}, not a type` }),
-  unknownEnum: (name: string, enums: Iterable<string>) => ({ message: `unknown enum \`${name}\`${didYouMean(name, enums)}` }),
-  unknownRecordType: (name: string, records: Iterable<string>) => ({ message: `unknown record type \`${name}\`${didYouMean(name, records)}` }),
+  unknownEnum: (name: string, enums: Iterable<string>) => {
+    const hint = didYouMean(name, enums);
+    return { message: `unknown enum \`${name}\`${hint}`, help: hint === '' ? 'declare it with `Define`' : undefined };
+  },
+  unknownRecordType: (name: string, records: Iterable<string>) => {
+    const hint = didYouMean(name, records);
+    return { message: `unknown record type \`${name}\`${hint}`, help: hint === '' ? 'declare it with `Define`' : undefined };
+  },
   notRecordType: (name: string) => ({ message: `\`${name}\` is not a record type`, help: 'only a record type is built with `with … set to …`' }),
 });
 
@@ -59,12 +66,18 @@ export const RecursiveCall = defineDiagnostic('PL2011', 'rule calls form a cycle
 
 export const UnknownCallee = defineDiagnostic('PL2012', 'unknown rule or function', {
   unknown: (callee: string, candidates: Iterable<string>) => ({ message: `unknown rule or function \`${callee}\`${didYouMean(callee, candidates)}` }),
-  unknownRule: (callee: string, rules: Iterable<string>) => ({ message: `unknown rule \`${callee}\`${didYouMean(callee, rules)}` }),
+  unknownRule: (callee: string, rules: Iterable<string>) => {
+    const { hint, help } = nameHint(callee, rules, 'call one of the rules of the module');
+    return { message: `unknown rule \`${callee}\`${hint}`, help };
+  },
   workflow: (callee: string) => ({ message: `\`${callee}\` is a workflow, not a rule`, help: 'a step calls a rule of the module' }),
 });
 
 export const WrongArgumentCount = defineDiagnostic('PL2013', 'wrong number of arguments', {
-  rule: (callee: string, count: number, got: number) => ({ message: `rule \`${callee}\` takes ${count} argument${count === 1 ? '' : 's'}, got ${got}` }),
+  rule: (callee: string, count: number, got: number) => ({
+    message: `rule \`${callee}\` takes ${count} argument${count === 1 ? '' : 's'}, got ${got}`,
+    help: `pass one argument for each parameter of \`${callee}\`, in the order they are declared`,
+  }),
   /** `arity` is already worded, e.g. "1 to 2 arguments". */
   builtin: (name: string, arity: string, got: number) => ({ message: `\`${name}\` takes ${arity}, got ${got}` }),
 });
@@ -75,12 +88,18 @@ export const MissingField = defineDiagnostic('PL2014', 'record construction is m
 }));
 
 export const UnknownOrDuplicateField = defineDiagnostic('PL2015', 'record construction sets an unknown or duplicate field', {
-  unknown: (record: string, field: string, fields: Iterable<string>) => ({ message: `\`${record}\` has no field \`${field}\`${didYouMean(field, fields)}` }),
+  unknown: (record: string, field: string, fields: Iterable<string>) => {
+    const { hint, help } = nameHint(field, fields, 'set its fields');
+    return { message: `\`${record}\` has no field \`${field}\`${hint}`, help };
+  },
   setTwice: (field: string) => ({ message: `field \`${field}\` is set twice`, help: 'set each field once' }),
 });
 
 export const UnknownFieldAccess = defineDiagnostic('PL2016', 'unknown field in field access', {
-  noField: (record: string, field: string, fields: Iterable<string>) => ({ message: `\`${record}\` has no field \`${field}\`${didYouMean(field, fields)}` }),
+  noField: (record: string, field: string, fields: Iterable<string>) => {
+    const { hint, help } = nameHint(field, fields, 'read one of its fields');
+    return { message: `\`${record}\` has no field \`${field}\`${hint}`, help };
+  },
   notRecord: (field: string, type: string) => ({ message: `cannot read field \`${field}\` of a \`${type}\` value; only records have fields` }),
 });
 

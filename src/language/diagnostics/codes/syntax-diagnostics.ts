@@ -43,9 +43,9 @@ export const UnevenIndentation = defineDiagnostic('PL1005', 'indentation is not 
 
 // PL1006 (a token the grammar did not expect) has many situations: unexpected-token.ts.
 
-/** The message already names the fix, so no help repeats it. */
 export const MissingTerminator = defineDiagnostic('PL1007', 'missing `.` at the end of a statement or declaration', (terminator: string, what: 'statement' | 'declaration') => ({
   message: `missing \`${terminator}\` at the end of the ${what}`,
+  help: `end the line with \`${terminator}\`: every ${what} ends with one${what === 'statement' ? ', the last of a block too' : ''}`,
 }));
 
 export const MissingColon = defineDiagnostic('PL1008', 'missing `:` at the end of a block header', (colon: string) => ({

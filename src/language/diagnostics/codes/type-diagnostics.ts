@@ -3,7 +3,7 @@
  * paths and bindings. Types arrive as their names; a `ShownType` also carries the kind, for help.
  */
 import { defineDiagnostic } from '../define-diagnostic.js';
-import { didYouMean } from '../suggest-name.js';
+import { nameHint } from '../suggest-name.js';
 import { conversionHelp, TEXT_SHOWN, type ShownType } from './shown-type.js';
 
 export const TypeMismatch = defineDiagnostic('PL2006', 'type mismatch (expected one type, found another)', {
@@ -62,15 +62,17 @@ export const PatternMismatch = defineDiagnostic('PL2018', '`Match` pattern does 
     message: `\`${pattern}\` is a variant of \`${owner}\`, but the value matched is a \`${enumName}\``,
     help: `name a variant of \`${enumName}\``,
   }),
-  noVariant: (enumName: string, variant: string, variants: Iterable<string>) => ({
-    message: `\`${enumName}\` has no variant \`${variant}\`${didYouMean(variant, variants)}`,
-  }),
+  noVariant: (enumName: string, variant: string, variants: Iterable<string>) => {
+    const { hint, help } = nameHint(variant, variants, 'name one of its variants');
+    return { message: `\`${enumName}\` has no variant \`${variant}\`${hint}`, help };
+  },
   notInt: (pattern: string) => ({ message: `\`${pattern}\` does not fit: the value matched is an \`Int\``, help: 'write an `Int` literal, like `1`' }),
   notText: (pattern: string) => ({ message: `\`${pattern}\` does not fit: the value matched is a \`Text\``, help: 'write a text in double quotes, like `"a"`' }),
 });
 
 export const ForEachNeedsList = defineDiagnostic('PL2019', '`For each` needs a list', (found: string) => ({
   message: `\`For each\` needs a list, found \`${found}\``,
+  help: 'loop over a value of a `List of …` type; a single value needs no loop',
 }));
 
 const EMPTY_LIST_HELP = 'give the list at least one element or bind it where its type is known';

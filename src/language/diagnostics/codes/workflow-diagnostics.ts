@@ -22,6 +22,9 @@ export const StepArgumentNotParameter = defineDiagnostic(
 );
 
 export const InvalidAwait = defineDiagnostic('PL2028', 'an awaited signal needs a name and a time limit of at least 1', {
-  signalName: (maxLength: number) => ({ message: `a signal name must be 1 to ${maxLength} characters, not blank` }),
+  signalName: (maxLength: number) => ({
+    message: `a signal name must be 1 to ${maxLength} characters, not blank`,
+    help: 'name the signal in the quotes, like `"approval"`',
+  }),
   timeLimit: () => ({ message: 'the time limit of an awaited signal must be at least 1', help: 'leave out `within` for a signal that may take any time' }),
 });

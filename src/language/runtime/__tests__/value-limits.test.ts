@@ -159,7 +159,13 @@ describe('maxTraceBytes', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.diagnostics).toEqual([
-      { code: 'PL4007', severity: 'error', message: 'decision trace is larger than 1048576 bytes (maxTraceBytes)', span: null },
+      {
+        code: 'PL4007',
+        severity: 'error',
+        message: 'decision trace is larger than 1048576 bytes (maxTraceBytes)',
+        help: 'evaluate without the trace, or with a smaller context',
+        span: null,
+      },
     ]);
     expect(JSON.stringify(result.trace).length).toBeLessThanOrEqual(1024 * 1024);
     expect(result.trace!.length).toBeGreaterThan(0);
