@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DETECTION_SETTING_BOUNDS, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -81,16 +81,6 @@ export const anomalyPage = z.object({
 });
 
 const settingValues = z.object(Object.fromEntries(DETECTION_SETTING_NAMES.map((name) => [name, z.number()])));
-/** The PUT body: any of the settings, each within its bounds; absent ones follow the defaults. */
-export const anomalySettingsBody = z.strictObject(
-  Object.fromEntries(
-    DETECTION_SETTING_NAMES.map((name) => {
-      const { min, max, integer } = DETECTION_SETTING_BOUNDS[name];
-      const number = integer ? z.number().int() : z.number();
-      return [name, number.min(min).max(max).optional()];
-    }),
-  ),
-);
 export const anomalySettings = z.object({ defaults: settingValues, overrides: settingValues.partial(), effective: settingValues, bounds: json });
 
 /** Sums of evaluations; the rates are null where there were none. */

@@ -3,6 +3,7 @@ import {
   ANOMALY_TYPES,
   AnomalyError,
   AnomalyErrorCode,
+  anomalySettingsBodySchema,
   TRIAGE_TARGETS,
   type AnomalyDetail,
   type AnomalySettings,
@@ -231,7 +232,7 @@ export const ANOMALY_ROUTES = declareRoutes<AnomalyRouteOptions>([
     path: ANOMALY_SETTINGS_ROUTE,
     auth: 'bearer',
     role: 'ADMIN',
-    body: answers.anomalySettingsBody,
+    body: anomalySettingsBodySchema,
     doc: {
       tag: 'anomalies',
       summary: 'Replace the tenant\'s overrides',
