@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, ANOMALY_TYPES, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { POLICY_STATUSES } from '../../policies/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -58,17 +59,15 @@ export const chainVerification = z.object({
   reason: z.string().nullable(),
 });
 
-const anomalyType = z.enum(['HIGH_FAILURE_RATE', 'ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION']);
-export const anomalyStatus = z.enum(['OPEN', 'VERIFYING', 'RESOLVED', 'DISMISSED']);
 export const anomaly = z.object({
   id: z.string(),
-  type: anomalyType,
+  type: z.enum(ANOMALY_TYPES),
   policyModule: z.string(),
   policyFunction: z.string(),
   versionId: z.string(),
   detectedAt: instant,
-  status: anomalyStatus,
-  severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
+  status: z.enum(ANOMALY_STATUSES),
+  severity: z.enum(ANOMALY_SEVERITIES),
   summary: z.string(),
 });
 export const anomalyDetail = anomaly.extend({ metrics: json, recommendedActions: z.array(z.string()) }).passthrough();
@@ -132,7 +131,7 @@ export const policy = z.object({
   policyFunction: z.string(),
   version: z.number().int(),
   versionId: z.string(),
-  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  status: z.enum(POLICY_STATUSES),
   builtin: z.boolean(),
   locale: z.string(),
   createdAt: instant,
@@ -155,7 +154,7 @@ const moduleVersionSummary = z.object({
   policyModule: z.string(),
   version: z.number().int(),
   versionId: z.string(),
-  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  status: z.enum(POLICY_STATUSES),
   builtin: z.boolean(),
   locale: z.string(),
   sourceHash: z.string(),
