@@ -167,7 +167,6 @@ const moduleVersionSummary = z.object({
 export const moduleVersion = moduleVersionSummary.extend({ functions: z.array(signature) });
 export const moduleVersionPage = page(moduleVersionSummary);
 export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
-export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
 export const versionSource = z.object({
   policyModule: z.string(),
   version: z.number().int(),
