@@ -178,4 +178,3 @@ export const rolledBack = z.object({ policyModule: z.string(), version: z.number
 export const health = z.object({ status: z.literal('ok') });
 export const readiness = z.object({ status: z.string(), checks: z.object({ store: z.enum(['ok', 'failed']), redis: z.enum(['ok', 'failed']) }) }).passthrough();
 export const version = z.object({ service: z.string(), version: z.string(), api: z.array(z.string()), node: z.string() });
-export const graphqlAnswer = z.object({ data: json.nullable().optional(), errors: z.array(json).optional() });
