@@ -18,6 +18,7 @@ import type { AppContext, KeyedRequest } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
+import { pathValue, tenantOf } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 export const ANOMALIES_ROUTE = '/api/v1/audit/anomalies';
@@ -86,19 +87,13 @@ function typeParam(ctx: AppContext): AnomalyType | undefined {
 }
 
 function idParam(ctx: AppContext): string {
-  return (ctx as AppContext & { params: Record<string, string> }).params.id ?? '';
+  return pathValue(ctx, 'id');
 }
 
 function actorOf(ctx: AppContext): string {
   const principal = ctx.state.principal;
   if (principal === undefined) throw new Error('anomaly route reached without a principal');
   return principal.subject;
-}
-
-function tenantOf(ctx: AppContext): string {
-  const tenantId = ctx.state.tenantId;
-  if (tenantId === undefined) throw new Error('anomaly route reached without a tenant');
-  return tenantId;
 }
 
 /** The keyed request, stored with the change it makes (none without an Idempotency-Key). */
