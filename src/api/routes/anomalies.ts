@@ -12,9 +12,10 @@ import {
   type TriageTarget,
 } from '../../anomalies/index.js';
 import { describeSchemaProblem, type BodyShape } from '../../errors/index.js';
+import type { KeyedRequest } from '../../idempotency/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, KeyedRequest } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
