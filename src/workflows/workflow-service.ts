@@ -76,7 +76,7 @@ export interface WorkflowServiceDeps {
 }
 
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
-/** The bodies of the workflow routes, exported for the OpenAPI document. */
+/** The bodies of the workflow routes: the service checks with them, and the routes declare them. */
 export const startSchema = z.strictObject({
   policyModule: name,
   workflow: name,
