@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AuditChainWriter } from '../audit/index.js';
 import { listNames, listProblems } from '../errors/index.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
@@ -45,31 +46,44 @@ function invalid(message: string): AnomalyError {
 }
 
 /**
- * Checks a whole body and names its problems at once (the unknown names together, the first few
- * of them: see listNames); unknown names are refused, not ignored.
+ * The PUT body, for the route and its OpenAPI document alike: any of the settings, each within its
+ * bounds; null or absent follows the default; unknown names are refused, not ignored.
  */
-function parseOverrides(body: unknown): Partial<DetectionSettings> {
+export const anomalySettingsBodySchema = z.strictObject(
+  Object.fromEntries(
+    DETECTION_SETTING_NAMES.map((name) => {
+      const { min, max, integer } = DETECTION_SETTING_BOUNDS[name];
+      const number = integer ? z.number().int() : z.number();
+      return [name, number.min(min).max(max).nullable().optional()];
+    }),
+  ),
+);
+
+/**
+ * Why `body` failed the schema, naming its problems at once in the body's order (the unknown names
+ * together, the first few of them: see listNames). The schema decides what fails; settingProblem,
+ * reading the same bounds, says why.
+ */
+function bodyProblem(body: unknown, issues: readonly z.core.$ZodIssue[]): string {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid(`the body must be a JSON object of settings (${DETECTION_SETTING_NAMES.join(', ')})`);
+    return `the body must be a JSON object of settings (${DETECTION_SETTING_NAMES.join(', ')})`;
   }
-  const overrides: Partial<DetectionSettings> = {};
-  const problems: string[] = [];
-  const unknown: string[] = [];
-  for (const [name, value] of Object.entries(body)) {
-    if (!(DETECTION_SETTING_NAMES as string[]).includes(name)) {
-      unknown.push(name);
-      continue;
-    }
-    if (value === null) continue;
-    const problem = settingProblem(name as DetectionSettingName, value);
-    if (problem !== null) problems.push(problem);
-    else overrides[name as DetectionSettingName] = value as number;
-  }
+  const failed = new Set(issues.map((issue) => issue.path[0]));
+  const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+  const problems = Object.entries(body).flatMap(([name, value]) =>
+    failed.has(name) ? [settingProblem(name as DetectionSettingName, value) ?? `\`${name}\` is not valid`] : [],
+  );
   if (unknown.length > 0) {
     problems.push(`${listNames(unknown)} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} (settings: ${DETECTION_SETTING_NAMES.join(', ')})`);
   }
-  if (problems.length > 0) throw invalid(listProblems(problems, (problem) => problem));
-  return overrides;
+  return listProblems(problems, (problem) => problem);
+}
+
+/** The tenant's overrides in `body`, in the body's order; a null setting is left out (it follows the default). */
+function parseOverrides(body: unknown): Partial<DetectionSettings> {
+  const parsed = anomalySettingsBodySchema.safeParse(body);
+  if (!parsed.success) throw invalid(bodyProblem(body, parsed.error.issues));
+  return Object.fromEntries(Object.entries(body as object).filter(([, value]) => value !== null)) as Partial<DetectionSettings>;
 }
 
 export function createAnomalySettings(deps: AnomalySettingsDeps): AnomalySettings {

@@ -1,4 +1,5 @@
 import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
+import type { KeyedRequest } from '../idempotency/index.js';
 import type { AnomalyStatus, AnomalyType } from './anomaly-enums.js';
 import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
 import { TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
@@ -25,14 +26,6 @@ export interface AnomalyPageView {
   totalPages: number;
   page: number;
   size: number;
-}
-
-/** A request that must take effect once (it has an Idempotency-Key). */
-interface KeyedRequest {
-  /** Stored with the request's change. */
-  ref: string;
-  /** ISO 8601: a change stored before it is forgotten, as the request's key is. */
-  since: string;
 }
 
 /** What a request that must take effect once adds to a change. */

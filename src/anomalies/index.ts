@@ -41,7 +41,7 @@ export {
 } from './anomaly-events.js';
 export { TRIAGE_TARGETS, TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
 export { anomalyVersionId, type AnomalyDetail, type AnomalyListItem } from './anomaly-view.js';
-export { createAnomalySettings, type AnomalySettings, type AnomalySettingsDeps, type AnomalySettingsView } from './anomaly-settings.js';
+export { anomalySettingsBodySchema, createAnomalySettings, type AnomalySettings, type AnomalySettingsDeps, type AnomalySettingsView } from './anomaly-settings.js';
 export {
   createAnomalyDetector,
   type AnomalyDetector,

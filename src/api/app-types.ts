@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Principal } from '../auth/index.js';
-import type { IdempotentResponse } from '../idempotency/index.js';
+import type { IdempotentResponse, KeyedRequest } from '../idempotency/index.js';
 import type { Logger } from '../logging/index.js';
 
 /** What middleware leaves in `ctx.state` for the handlers after it. */
@@ -29,13 +29,6 @@ export interface AppState {
    * replay period back from now) are forgotten, as the key is.
    */
   idempotentRequest?: KeyedRequest;
-}
-
-/** A request with an `Idempotency-Key`, as a handler may record it with its effect. */
-export interface KeyedRequest {
-  ref: string;
-  /** ISO 8601. */
-  since: string;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

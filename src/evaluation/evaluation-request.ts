@@ -47,7 +47,7 @@ const sourceFields = {
   context,
   locale: locale.optional(),
 };
-/** The bodies of the evaluation routes, exported for the OpenAPI document. */
+/** The bodies of the evaluation routes: the parsers below check with them, and the routes declare them. */
 export const sourceSchema = z.strictObject(sourceFields);
 export const storedSchema = z.strictObject({
   policyModule: nameSchema,
@@ -56,7 +56,10 @@ export const storedSchema = z.strictObject({
   version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   context,
 });
-export const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
+/** The batch envelope, checked first; each item is then judged on its own (parseBatchItem). */
+const batchSchema = z.strictObject({ items: z.array(z.unknown()) });
+/** The batch body as the routes declare it: each item a source item or a deployed policy's reference. */
+export const declaredBatchSchema = batchSchema.extend({ items: z.array(z.union([sourceSchema, storedSchema])) });
 
 /** What each field must be, for messages that name the field and what was sent instead. */
 const FIELD_RULES: Record<string, string> = {

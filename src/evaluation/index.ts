@@ -27,7 +27,7 @@ export {
   type EvaluationServiceDeps,
 } from './evaluation-service.js';
 export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
-export { batchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';
+export { declaredBatchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';
 export { createCallerGone, type CallerGone, type CallerGoneSource } from './caller-gone.js';
 export {
   DispatcherClosedError,

@@ -1,7 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import { z } from 'zod';
 import {
-  answerSchemas as answers,
   bindRoutes,
   declareRoutes,
   errorEnvelope,
@@ -16,6 +14,7 @@ import { createGraphqlHandler, type GraphqlEndpoint, type GraphqlRequest } from 
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
+import { graphqlAnswer, graphqlQueryParams, graphqlRequestBody } from './graphql-http-schemas.js';
 import { resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
 import type { PolicyReader } from './policy-reader.js';
 
@@ -142,9 +141,7 @@ export const GRAPHQL_ROUTES = declareRoutes<GraphqlScope>(
     path: GRAPHQL_PATH,
     auth: 'signed' as const,
     role: 'VIEWER' as const,
-    ...(method === 'get'
-      ? { query: z.object({ query: z.string(), variables: z.string().optional(), operationName: z.string().optional() }) }
-      : { body: z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).optional(), operationName: z.string().optional() }) }),
+    ...(method === 'get' ? { query: graphqlQueryParams } : { body: graphqlRequestBody }),
     around: refusalsAsGraphqlErrors,
     read: countDecisions,
     cost: { points: (ctx) => (ctx as unknown as GraphqlKoaContext).state.graphql?.decisions ?? 1 },
@@ -153,13 +150,13 @@ export const GRAPHQL_ROUTES = declareRoutes<GraphqlScope>(
         ? {
             tag: 'graphql',
             summary: 'A GraphQL query in the query string',
-            success: { status: 200, schema: answers.graphqlAnswer, description: 'GraphQL over HTTP' },
+            success: { status: 200, schema: graphqlAnswer, description: 'GraphQL over HTTP' },
             errors: { 400: 'not a valid GraphQL request', 405: 'a mutation sent with GET' },
           }
         : {
             tag: 'graphql',
             summary: 'A GraphQL query (policy lookups and domain decisions)',
-            success: { status: 200, schema: answers.graphqlAnswer, description: 'GraphQL over HTTP' },
+            success: { status: 200, schema: graphqlAnswer, description: 'GraphQL over HTTP' },
             errors: { 400: 'not a valid GraphQL request, a mutation, or over a limit' },
           },
     handle: serve,

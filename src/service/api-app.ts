@@ -27,6 +27,7 @@ import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryA
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { createEvaluationPath } from './evaluation-path.js';
+import { inRouteGroupOrder } from './route-group-order.js';
 import type { Runtime } from './runtime.js';
 
 export interface ApiAppInputs {
@@ -103,15 +104,15 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     requestRedis.disconnect();
   };
   const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
-  // In the order of the OpenAPI document, which is built from them.
-  const routes: RouteGroup[] = [
-    createHealthRoutes({ store, redis: runtime.redis }),
-    createVersionRoutes(),
-    createMetricsRoutes(runtime.metrics),
-    createOpenApiRoutes(() => routes),
-    createConsoleRoutes(),
-    createAuditRoutes({ records: store.audit, verifier: auditVerifier }),
-    createAnomalyRoutes({
+  // Registered, and listed by the OpenAPI document built from them, in ROUTE_GROUP_ORDER.
+  const routes: RouteGroup[] = inRouteGroupOrder({
+    health: createHealthRoutes({ store, redis: runtime.redis }),
+    version: createVersionRoutes(),
+    metrics: createMetricsRoutes(runtime.metrics),
+    openapi: createOpenApiRoutes(() => routes),
+    console: createConsoleRoutes(),
+    audit: createAuditRoutes({ records: store.audit, verifier: auditVerifier }),
+    anomalies: createAnomalyRoutes({
       triage: createAnomalyTriage({
         anomalies: store.anomalies,
         audit: auditWriter,
@@ -121,8 +122,8 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       }),
       settings: anomalySettingsOf(runtime, auditWriter),
     }),
-    createRollupRoutes(store.rollups),
-    createEvaluationRoutes({
+    rollups: createRollupRoutes(store.rollups),
+    evaluation: createEvaluationRoutes({
       service: evaluation,
       tenants: signingSecrets,
       nonceGuard,
@@ -130,7 +131,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       maxBatchItems: config.EVALUATE_BATCH_MAX_ITEMS,
       limits: requestLimits,
     }),
-    createPolicyRoutes({
+    policies: createPolicyRoutes({
       catalog,
       service: evaluation,
       tenants: signingSecrets,
@@ -138,7 +139,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
       limits: requestLimits,
     }),
-    createWorkflowRoutes({
+    workflows: createWorkflowRoutes({
       service: createWorkflowService({
         workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
         quotas: {
@@ -157,7 +158,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
     }),
     // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
-    createGraphqlRoute({
+    graphql: createGraphqlRoute({
       tenants: signingSecrets,
       nonceGuard,
       policies: createPolicyLookup(catalog),
@@ -175,7 +176,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
         introspection: config.GRAPHQL_INTROSPECTION,
       },
     }),
-  ];
+  });
   const app = createApp({
     logger,
     idempotency: store.idempotency,

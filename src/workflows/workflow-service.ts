@@ -75,7 +75,7 @@ export interface WorkflowServiceDeps {
   now?: () => Date;
 }
 
-/** The bodies of the workflow routes, exported for the OpenAPI document. */
+/** The bodies of the workflow routes: the service checks with them, and the routes declare them. */
 export const startSchema = z.strictObject({
   policyModule: nameSchema,
   workflow: nameSchema,

@@ -36,7 +36,7 @@ function tamperSuite(makeTarget: () => StoreTarget): void {
   let target: StoreTarget;
   let store: Store;
   let threads: ChainPageThreads;
-  /** The API's verifier (hashing on threads, a verified prefix kept per tenant), as main.ts builds it. */
+  /** The API's verifier (hashing on threads, a verified prefix kept per tenant), as src/service/api-app.ts builds it. */
   let verifier: ChainVerifier;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// Every route of the service as main.ts registers them, in its order (the OpenAPI document's), for
+// Every route of the service in the order the API registers them (the OpenAPI document's), for
 // suites that walk the documented operations without building the app.
 import {
   ANOMALY_ROUTES,
@@ -16,21 +16,22 @@ import {
   type RouteSpec,
 } from '../../src/api/index.js';
 import { GRAPHQL_ROUTES } from '../../src/graphql/index.js';
+import { inRouteGroupOrder } from '../../src/service/index.js';
 
-export const SERVICE_ROUTES: readonly RouteSpec[] = [
-  ...HEALTH_ROUTES,
-  ...VERSION_ROUTES,
-  ...METRICS_ROUTES,
-  ...OPENAPI_ROUTES,
-  ...CONSOLE_ROUTES,
-  ...AUDIT_ROUTES,
-  ...ANOMALY_ROUTES,
-  ...ROLLUP_ROUTES,
-  ...EVALUATION_ROUTES,
-  ...POLICY_ROUTES,
-  ...WORKFLOW_ROUTES,
-  ...GRAPHQL_ROUTES,
-];
+export const SERVICE_ROUTES: readonly RouteSpec[] = inRouteGroupOrder<readonly RouteSpec[]>({
+  health: HEALTH_ROUTES,
+  version: VERSION_ROUTES,
+  metrics: METRICS_ROUTES,
+  openapi: OPENAPI_ROUTES,
+  console: CONSOLE_ROUTES,
+  audit: AUDIT_ROUTES,
+  anomalies: ANOMALY_ROUTES,
+  rollups: ROLLUP_ROUTES,
+  evaluation: EVALUATION_ROUTES,
+  policies: POLICY_ROUTES,
+  workflows: WORKFLOW_ROUTES,
+  graphql: GRAPHQL_ROUTES,
+}).flat();
 
 /** A route the OpenAPI document shows. */
 export type ApiOperation = RouteSpec & { doc: OperationText };

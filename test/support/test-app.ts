@@ -36,8 +36,9 @@ export interface TestAppParts {
 }
 
 /**
- * The chain verifier as main.ts builds it with the default settings. Its threads start on first use
- * and end when idle; an idle thread does not keep the process alive, so nothing needs closing.
+ * The chain verifier as the API app (src/service/api-app.ts) builds it with the default settings.
+ * Its threads start on first use and end when idle; an idle thread does not keep the process
+ * alive, so nothing needs closing.
  */
 export function testChainVerifier(store: Store, options: { fullIntervalMs?: number } = {}): ChainVerifier {
   return createChainVerifier({
@@ -49,9 +50,9 @@ export function testChainVerifier(store: Store, options: { fullIntervalMs?: numb
 }
 
 /**
- * The route groups every app of the suites has ahead of `own`, built as main.ts builds them: health,
- * version, the OpenAPI document (of these routes) and its page, the console, the audit chain and
- * the rollups.
+ * The route groups every app of the suites has ahead of `own`, built as the API app builds them:
+ * health, version, the OpenAPI document (of these routes) and its page, the console, the audit
+ * chain and the rollups.
  */
 export function withCommonRoutes(parts: { store: Store; redis: Redis; auditVerifier: ChainVerifier }, own: readonly RouteGroup[]): RouteGroup[] {
   const routes: RouteGroup[] = [

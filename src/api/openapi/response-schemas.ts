@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DETECTION_SETTING_BOUNDS, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, ANOMALY_TYPES, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
+import { POLICY_STATUSES } from '../../policies/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -58,17 +59,15 @@ export const chainVerification = z.object({
   reason: z.string().nullable(),
 });
 
-const anomalyType = z.enum(['HIGH_FAILURE_RATE', 'ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION']);
-export const anomalyStatus = z.enum(['OPEN', 'VERIFYING', 'RESOLVED', 'DISMISSED']);
 export const anomaly = z.object({
   id: z.string(),
-  type: anomalyType,
+  type: z.enum(ANOMALY_TYPES),
   policyModule: z.string(),
   policyFunction: z.string(),
   versionId: z.string(),
   detectedAt: instant,
-  status: anomalyStatus,
-  severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
+  status: z.enum(ANOMALY_STATUSES),
+  severity: z.enum(ANOMALY_SEVERITIES),
   summary: z.string(),
 });
 export const anomalyDetail = anomaly.extend({ metrics: json, recommendedActions: z.array(z.string()) }).passthrough();
@@ -81,16 +80,6 @@ export const anomalyPage = z.object({
 });
 
 const settingValues = z.object(Object.fromEntries(DETECTION_SETTING_NAMES.map((name) => [name, z.number()])));
-/** The PUT body: any of the settings, each within its bounds; absent ones follow the defaults. */
-export const anomalySettingsBody = z.strictObject(
-  Object.fromEntries(
-    DETECTION_SETTING_NAMES.map((name) => {
-      const { min, max, integer } = DETECTION_SETTING_BOUNDS[name];
-      const number = integer ? z.number().int() : z.number();
-      return [name, number.min(min).max(max).optional()];
-    }),
-  ),
-);
 export const anomalySettings = z.object({ defaults: settingValues, overrides: settingValues.partial(), effective: settingValues, bounds: json });
 
 /** Sums of evaluations; the rates are null where there were none. */
@@ -142,7 +131,7 @@ export const policy = z.object({
   policyFunction: z.string(),
   version: z.number().int(),
   versionId: z.string(),
-  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  status: z.enum(POLICY_STATUSES),
   builtin: z.boolean(),
   locale: z.string(),
   createdAt: instant,
@@ -165,7 +154,7 @@ const moduleVersionSummary = z.object({
   policyModule: z.string(),
   version: z.number().int(),
   versionId: z.string(),
-  status: z.enum(['ACTIVE', 'SUPERSEDED', 'RETIRED']),
+  status: z.enum(POLICY_STATUSES),
   builtin: z.boolean(),
   locale: z.string(),
   sourceHash: z.string(),
@@ -178,7 +167,6 @@ const moduleVersionSummary = z.object({
 export const moduleVersion = moduleVersionSummary.extend({ functions: z.array(signature) });
 export const moduleVersionPage = page(moduleVersionSummary);
 export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
-export const compileRefusal = errorEnvelope.extend({ diagnostics: z.array(diagnostic) });
 export const versionSource = z.object({
   policyModule: z.string(),
   version: z.number().int(),
@@ -190,4 +178,3 @@ export const rolledBack = z.object({ policyModule: z.string(), version: z.number
 export const health = z.object({ status: z.literal('ok') });
 export const readiness = z.object({ status: z.string(), checks: z.object({ store: z.enum(['ok', 'failed']), redis: z.enum(['ok', 'failed']) }) }).passthrough();
 export const version = z.object({ service: z.string(), version: z.string(), api: z.array(z.string()), node: z.string() });
-export const graphqlAnswer = z.object({ data: json.nullable().optional(), errors: z.array(json).optional() });

@@ -3,6 +3,7 @@ import {
   ANOMALY_TYPES,
   AnomalyError,
   AnomalyErrorCode,
+  anomalySettingsBodySchema,
   TRIAGE_TARGETS,
   type AnomalyDetail,
   type AnomalySettings,
@@ -11,12 +12,14 @@ import {
   type TriageTarget,
 } from '../../anomalies/index.js';
 import { describeSchemaProblem, type BodyShape } from '../../errors/index.js';
+import type { KeyedRequest } from '../../idempotency/index.js';
 import { hasLoneSurrogate } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppContext, KeyedRequest } from '../app-types.js';
+import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
+import { pathValue, tenantOf } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 export const ANOMALIES_ROUTE = '/api/v1/audit/anomalies';
@@ -85,19 +88,13 @@ function typeParam(ctx: AppContext): AnomalyType | undefined {
 }
 
 function idParam(ctx: AppContext): string {
-  return (ctx as AppContext & { params: Record<string, string> }).params.id ?? '';
+  return pathValue(ctx, 'id');
 }
 
 function actorOf(ctx: AppContext): string {
   const principal = ctx.state.principal;
   if (principal === undefined) throw new Error('anomaly route reached without a principal');
   return principal.subject;
-}
-
-function tenantOf(ctx: AppContext): string {
-  const tenantId = ctx.state.tenantId;
-  if (tenantId === undefined) throw new Error('anomaly route reached without a tenant');
-  return tenantId;
 }
 
 /** The keyed request, stored with the change it makes (none without an Idempotency-Key). */
@@ -231,7 +228,7 @@ export const ANOMALY_ROUTES = declareRoutes<AnomalyRouteOptions>([
     path: ANOMALY_SETTINGS_ROUTE,
     auth: 'bearer',
     role: 'ADMIN',
-    body: answers.anomalySettingsBody,
+    body: anomalySettingsBodySchema,
     doc: {
       tag: 'anomalies',
       summary: 'Replace the tenant\'s overrides',

@@ -21,6 +21,7 @@ import { ApiErrorCode } from '../error-codes.js';
 import { jsonArrayBody } from '../json-array-body.js';
 import * as answers from '../openapi/response-schemas.js';
 import { booleanParam, integerParam, timeRangeParams } from '../query-params.js';
+import { pathValue, tenantOf } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 function eventTypeParam(ctx: AppContext): string {
@@ -60,18 +61,12 @@ function listPoints(ctx: AppContext): number {
 }
 
 function pathName(ctx: AppContext, name: string): string {
-  const value = (ctx as AppContext & { params: Record<string, string> }).params[name] ?? '';
+  const value = pathValue(ctx, name);
   if (!isName(value)) {
     const rule = hasLoneSurrogate(value) ? 'must be well-formed text (no unpaired surrogates)' : `must be 1-${MAX_NAME_LENGTH} characters`;
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${name}\` ${rule}`);
   }
   return value;
-}
-
-function tenantOf(ctx: AppContext): string {
-  const tenantId = ctx.state.tenantId;
-  if (tenantId === undefined) throw new Error('audit route reached without a tenant');
-  return tenantId;
 }
 
 /** What the audit routes read: the tenant's records, and the verifier of its chain. */

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../app-types.js';
+import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 export const CONSOLE_ROUTE = '/console';
@@ -86,7 +87,7 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     path: `${CONSOLE_ROUTE}/vendor/{file}`,
     auth: 'none',
     handle: (ctx, files) => {
-      const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
+      const name = pathValue(ctx, 'file');
       secure(ctx);
       // Only the listed files: the parameter never reaches the file system otherwise.
       if (!Object.hasOwn(VENDOR_FILES, name)) return;
@@ -98,7 +99,7 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     path: `${CONSOLE_ROUTE}/{file}`,
     auth: 'none',
     handle: (ctx, files) => {
-      const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
+      const name = pathValue(ctx, 'file');
       secure(ctx);
       const path = files.own(name);
       if (path === undefined) return;

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import {
   batchEvaluationBodySchema,
   parseBatchEvaluationBody,
   parseSourceEvaluationBody,
   sourceEvaluationBodySchema,
-  storedEvaluationBodySchema,
   toResponseItem,
   type EvaluationService,
   type RequestLimits,
@@ -67,7 +65,7 @@ export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
     // A batch spends one point per item, so a batch buys no more evaluations than single requests.
     cost: { points: (ctx, options) => batchCost(ctx.request.body, options.maxBatchItems) },
     query: traceQuery,
-    body: batchEvaluationBodySchema.extend({ items: z.array(z.union([sourceEvaluationBodySchema, storedEvaluationBodySchema])) }),
+    body: batchEvaluationBodySchema,
     doc: {
       tag: 'evaluation',
       summary: 'Evaluate many items at once',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument } from '../openapi/openapi-document.js';
+import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 /** The files of the API reference page, from the swagger-ui-dist package: nothing from a CDN. */
@@ -75,7 +76,7 @@ export const OPENAPI_ROUTES = declareRoutes<OpenApiPages>([
     path: '/docs/{file}',
     auth: 'none',
     handle: (ctx, pages) => {
-      const name = (ctx as { params?: Record<string, string> }).params?.file ?? '';
+      const name = pathValue(ctx, 'file');
       // Only the listed files: the parameter never reaches the file system otherwise.
       if (!Object.hasOwn(UI_FILES, name)) return;
       const type = UI_FILES[name]!;

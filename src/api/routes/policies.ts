@@ -32,6 +32,7 @@ import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue } from '../query-params.js';
+import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
 import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
@@ -66,7 +67,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T
 }
 
 function pathParam(ctx: AppContext, param: string): string {
-  const value = (ctx as AppContext & { params: Record<string, string> }).params[param] ?? '';
+  const value = pathValue(ctx, param);
   if (value.length === 0 || value.length > 512 || hasLoneSurrogate(value)) {
     throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, `path parameter \`${param}\` must be 1-512 characters`);
   }

@@ -15,6 +15,7 @@ import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam, queryValue, timeRangeParams } from '../query-params.js';
+import { tenantOf } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
 
 /** Where the rollups are read. */
@@ -50,12 +51,6 @@ function stepParam(ctx: AppContext): RollupStep {
     throw invalid(`query parameter \`step\` must be one of ${ROLLUP_STEPS.join(', ')} (got \`${step.slice(0, 64)}\`)`);
   }
   return step as RollupStep;
-}
-
-function tenantOf(ctx: AppContext): string {
-  const tenantId = ctx.state.tenantId;
-  if (tenantId === undefined) throw new Error('rollup route reached without a tenant');
-  return tenantId;
 }
 
 const policyName = (what: string) => nameSchema.describe(what);

@@ -4,6 +4,7 @@ import type { AppContext } from '../app-types.js';
 import { AUTHENTICATION_ERRORS } from '../openapi/authentication-errors.js';
 import * as answers from '../openapi/response-schemas.js';
 import { integerParam } from '../query-params.js';
+import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type Authentication, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
 import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
 
@@ -14,7 +15,7 @@ export interface WorkflowRouteOptions extends SignedRequestOptions {
 }
 
 function workflowIdOf(ctx: AppContext): string {
-  return (ctx as AppContext & { params: Record<string, string> }).params.workflowId ?? '';
+  return pathValue(ctx, 'workflowId');
 }
 
 const workflowId = { workflowId: 'workflow id' };

@@ -72,7 +72,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const store = options.wrapStore ? options.wrapStore(realStore) : realStore;
   const ownRedis = options.redis === undefined;
   const redis = options.redis ?? new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  // The rate limiter refuses to queue commands, so start serving once the connection is up (as main.ts does).
+  // The rate limiter refuses to queue commands, so start serving once the connection is up (as src/service/request-redis.ts does).
   if (ownRedis && redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
   const keyPrefix = `test-${randomUUID()}`;
   const keyRing = randomKeyRing(['current', 'previous']);

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/**
+ * GraphQL over HTTP as the OpenAPI document declares it. graphql-http checks the requests itself
+ * and answers in its own form, so these only describe them.
+ */
+const json = z.record(z.string(), z.unknown());
+
+/** GET: the request in the query string, its variables as JSON text. */
+export const graphqlQueryParams = z.object({ query: z.string(), variables: z.string().optional(), operationName: z.string().optional() });
+
+/** POST: the request as a JSON object. */
+export const graphqlRequestBody = z.object({ query: z.string(), variables: json.optional(), operationName: z.string().optional() });
+
+export const graphqlAnswer = z.object({ data: json.nullable().optional(), errors: z.array(json).optional() });
