@@ -69,15 +69,8 @@ export function normaliseInstant(value: string, name: string): string {
   return new Date(time).toISOString();
 }
 
-export interface NormalisedAuditQuery {
-  eventType?: string;
-  policyModule?: string;
-  policyFunction?: string;
-  from?: string;
-  to?: string;
-  before?: number;
-  limit: number;
-}
+/** An AuditQuery whose fields were checked, its instants in `toISOString()` form. */
+export type NormalisedAuditQuery = AuditQuery;
 
 export function normaliseAuditQuery(query: AuditQuery): NormalisedAuditQuery {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
