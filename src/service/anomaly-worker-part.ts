@@ -18,7 +18,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     settings,
     audit,
     builtinModules,
-    auditLease: newAuditOutboxLease(),
+    auditLease: newAuditOutboxLease(config.AUDIT_OUTBOX_LEASE_SECONDS * 1000),
     onAuditMarkError: (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
   };
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;

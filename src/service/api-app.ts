@@ -54,7 +54,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
   });
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
   // One claim owner for every audit record this process owes (deploys, rollbacks, anomaly status changes).
-  const auditLease = newAuditOutboxLease();
+  const auditLease = newAuditOutboxLease(config.AUDIT_OUTBOX_LEASE_SECONDS * 1000);
   const onAuditMarkError = (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it');
   const catalog = createPolicyCatalog({
     policies: store.policies,

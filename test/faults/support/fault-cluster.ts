@@ -73,6 +73,12 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
     SHUTDOWN_GRACE_SECONDS: '15',
     // A frozen store answers 503 after this, well inside the suite's 15 s hang limit (default 10 s).
     MONGODB_SOCKET_TIMEOUT_MS: '3000',
+    // A change stored while its audit record failed has its record written within half a minute, not
+    // the default minute, so the findings can wait for every owed record. Still longer than a write
+    // can be held up here (a 10 s freeze, then the 3 s socket timeout), so the writer and the
+    // follower never both write one.
+    AUDIT_OUTBOX_LEASE_SECONDS: '30',
+    AUDIT_OUTBOX_INTERVAL_SECONDS: '1',
   };
   const members: Member[] = [];
   const ended: Member[] = [];

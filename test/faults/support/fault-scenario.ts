@@ -64,6 +64,22 @@ async function finishWorkflows(cluster: FaultCluster, store: MongoStore, token: 
   }
 }
 
+/**
+ * Waits until no deploy, rollback or anomaly change owes its audit record any more: a change stored
+ * while its record failed is answered (or replayed to its key) at once, and its record follows from
+ * the audit outbox follower once the writer's claim ended. Whatever is still owed after the deadline
+ * shows up in the findings as a change not in the chain.
+ */
+async function writtenOwedRecords(store: MongoStore): Promise<void> {
+  const everyClaim = '9999-12-31T23:59:59.999Z';
+  const deadline = Date.now() + 75_000;
+  while (Date.now() < deadline) {
+    const [anomalies, registry] = await Promise.all([store.anomalies.owedAudits(everyClaim, 1), store.policies.owedAudits(everyClaim, 1)]);
+    if (anomalies.length === 0 && registry.length === 0) return;
+    await pause(500);
+  }
+}
+
 export async function runFaultScenario(name: string, faults: (cluster: FaultCluster) => Promise<void>): Promise<ScenarioResult> {
   const anomalies = Array.from({ length: ANOMALIES }, (_, index) => seededAnomaly(index));
   const cluster = await startFaultCluster({
@@ -85,6 +101,7 @@ export async function runFaultScenario(name: string, faults: (cluster: FaultClus
     await load.stop();
     const store = await cluster.openStore();
     await finishWorkflows(cluster, store, admin);
+    await writtenOwedRecords(store);
     const findings = await collectFindings(cluster, store, load.ledger);
     return { name, ledger: load.ledger, findings, troubles: cluster.troubles() };
   } finally {
