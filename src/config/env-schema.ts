@@ -165,7 +165,7 @@ export const envSchema = z.object({
   // How often an API process writes the audit records whose own write failed (deploys, rollbacks, anomaly status changes).
   AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // How long the process that stored such an entry has to write its record before the follower may.
-  AUDIT_OUTBOX_LEASE_SECONDS: integer(2, 3600).default(60),
+  AUDIT_OUTBOX_LEASE_SECONDS: integer(10, 3600).default(60),
   // GET /api/v1/audit/verify (src/audit/README.md): walks hashing on threads at once per API process…
   AUDIT_VERIFY_CONCURRENCY: integer(1, 64).default(2),
   // …and how old a tenant's last walk from seq 1 may be before a verification walks the whole chain again.
