@@ -15,5 +15,9 @@ export function isName(value: string): boolean {
   return value.length > 0 && value.length <= MAX_NAME_LENGTH && !hasLoneSurrogate(value);
 }
 
-/** The same rule for a zod schema (request bodies and the OpenAPI document). */
-export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH).refine((text) => !hasLoneSurrogate(text));
+/**
+ * The same rule for a zod schema (request bodies and the OpenAPI document). The bounds are stated
+ * for the document; `isName` decides, since zod counts code points where the rule counts UTF-16
+ * units (a name of 200 emoji is 400 of them, as the store and the audit records count).
+ */
+export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH).refine(isName);

@@ -7,7 +7,7 @@ import {
   type AuditOutboxLease,
 } from '../audit/index.js';
 import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
-import { MAX_NAME_LENGTH } from '../kernel/index.js';
+import { MAX_NAME_LENGTH, wellFormedPrefix } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
@@ -335,7 +335,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         throw new PolicyRegistryError(
           400,
           PolicyErrorCode.REQUEST_INVALID,
-          `the name \`${long.slice(0, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
+          `the name \`${wellFormedPrefix(long, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
         );
       }
       // Checked just before storing, so only deploys racing within these few milliseconds can pass it together.

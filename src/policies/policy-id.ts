@@ -1,3 +1,5 @@
+import { isName } from '../kernel/index.js';
+
 /**
  * Ids are derived, not stored: a policy is `<module>.<function>@<version>` and a module version
  * `<module>@<version>` (version 0 is the built-in module). Module and function names are
@@ -29,5 +31,9 @@ export function parsePolicyId(id: string): ParsedPolicyId | null {
   const name = id.slice(0, at);
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return null;
-  return { policyModule: name.slice(0, dot), policyFunction: name.slice(dot + 1), version };
+  const policyModule = name.slice(0, dot);
+  const policyFunction = name.slice(dot + 1);
+  // No policy has a name past the rule, so such an id names none (and never reaches the store).
+  if (!isName(policyModule) || !isName(policyFunction)) return null;
+  return { policyModule, policyFunction, version };
 }

@@ -150,6 +150,12 @@ describe('policy registry lifecycle', () => {
     expect([malformed.status, malformed.code, malformed.body.error]).toEqual([400, 'ERR_EVALUATION_REQUEST_INVALID', '`context` is required']);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.pricing.price@7'))).status).toBe(404);
     expect((await failure(client.request('GET', '/api/v1/policies/not-an-id'))).status).toBe(404);
+    // Names past the rule in UTF-16 units (the store's count), however few characters they look: a 400 or a 404, never the store's refusal.
+    const wide = '\u{1F600}'.repeat(200);
+    const wideByName = await failure(client.request('POST', '/api/v1/policies/evaluate', { policyModule: wide, policyFunction: 'price', context: {} }));
+    expect([wideByName.status, wideByName.code]).toEqual([400, 'ERR_EVALUATION_REQUEST_INVALID']);
+    expect((await failure(client.request('GET', `/api/v1/policies/${'m'.repeat(257)}.price@1`))).status).toBe(404);
+    expect((await failure(client.request('GET', `/api/v1/policies/${encodeURIComponent(`acme.${wide}`)}.price@1`))).status).toBe(404);
     expect((await failure(client.request('GET', '/api/v1/policies/acme.nothing/versions'))).code).toBe('ERR_POLICY_NOT_FOUND');
   });
 

@@ -17,7 +17,7 @@ describe('policy ids', () => {
   });
 
   it('refuses anything else', () => {
-    for (const id of ['', 'lending.loan', 'loan@1', '.rate@1', 'lending.@1', 'lending.loan.rate@', 'lending.loan.rate@01', 'lending.loan.rate@-1', 'lending.loan.rate@1.5', 'lending.loan.rate@99999999999999999']) {
+    for (const id of ['', 'lending.loan', 'loan@1', '.rate@1', 'lending.@1', 'lending.loan.rate@', 'lending.loan.rate@01', 'lending.loan.rate@-1', 'lending.loan.rate@1.5', 'lending.loan.rate@99999999999999999', `${'m'.repeat(257)}.rate@1`, `lending.${'\u{1F600}'.repeat(200)}@1`, 'lending.\uD800@1']) {
       expect(parsePolicyId(id), id).toBeNull();
     }
   });
