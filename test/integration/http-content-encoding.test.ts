@@ -102,3 +102,18 @@ describe('deeply nested JSON bodies', () => {
     });
   }
 });
+
+describe('wide JSON objects in bodies', () => {
+  const wide = (members: number, at = '') =>
+    Buffer.from(`{"x":[${at}{${Array.from({ length: members }, (_, i) => `"k${i}":"a:b,{}\\"[]"`).join(',')}}]}`);
+  for (const route of ROUTES) {
+    it(`refuses an object of more than 10,000 members on the ${route.name} route with 400, and admits 10,000 (colons in strings do not count)`, async () => {
+      const response = await send(route.path, wide(10_001), undefined);
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ result: null, code: 'ERR_REQUEST_JSON_TOO_WIDE' });
+      expect(response.body.error).toBe('request body has an object of more than 10,000 members; the limit is 10,000');
+      const fits = await send(route.path, wide(10_000, '[{"y":1}],'), undefined);
+      expect(fits.body.code).not.toBe('ERR_REQUEST_JSON_TOO_WIDE');
+    });
+  }
+});
