@@ -29,10 +29,17 @@ export const MAX_JSON_NESTING = 128;
  */
 export const MAX_JSON_OBJECT_MEMBERS = 10_000;
 
-/** Deepest nesting of `[` and `{` in JSON text (outside strings); stops counting above `stopAbove`. */
-export function jsonNesting(text: string, stopAbove: number): number {
-  let depth = 0;
-  let deepest = 0;
+/** What of JSON text's shape passes a bound, if anything: its nesting, or the members of one object. */
+type JsonShapeExcess = 'nesting' | 'members' | null;
+
+/**
+ * One pass over JSON text (outside strings): the deepest nesting of `[` and `{`, and the most
+ * members of one object (colons occur only between an object's keys and values). Stops at the
+ * first bound passed.
+ */
+function jsonShapeExcess(text: string, maxNesting: number, maxMembers: number): JsonShapeExcess {
+  // One count per open array or object; an array's is never incremented.
+  const members: number[] = [];
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
@@ -41,40 +48,15 @@ export function jsonNesting(text: string, stopAbove: number): number {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      depth += 1;
-      if (depth > deepest) {
-        deepest = depth;
-        if (deepest > stopAbove) return deepest;
-      }
-    } else if (c === 0x5d || c === 0x7d) depth -= 1;
-  }
-  return deepest;
-}
-
-/** Most members of any one object in JSON text (outside strings); stops counting above `stopAbove`. */
-export function widestJsonObject(text: string, stopAbove: number): number {
-  // One count per open array or object; an array's is never incremented (colons only occur in objects).
-  const members: number[] = [];
-  let widest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) members.push(0);
-    else if (c === 0x5d || c === 0x7d) members.pop();
+      if (members.push(0) > maxNesting) return 'nesting';
+    } else if (c === 0x5d || c === 0x7d) members.pop();
     else if (c === 0x3a && members.length > 0) {
       const count = members[members.length - 1]! + 1;
+      if (count > maxMembers) return 'members';
       members[members.length - 1] = count;
-      if (count > widest) {
-        widest = count;
-        if (widest > stopAbove) return widest;
-      }
     }
   }
-  return widest;
+  return null;
 }
 
 const JSON_TYPE = 'application/json';
@@ -147,14 +129,15 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
       received.stop();
       keepRawBody(ctx.req, received.bytes());
       const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
-      if (typeof raw === 'string' && jsonNesting(raw, maxNesting) > maxNesting) {
+      const excess = typeof raw === 'string' ? jsonShapeExcess(raw, maxNesting, maxMembers) : null;
+      if (excess === 'nesting') {
         throw new ApiError(
           400,
           ApiErrorCode.REQUEST_JSON_TOO_DEEP,
           `request body nests arrays and objects more than ${maxNesting} levels deep; the limit is ${maxNesting}`,
         );
       }
-      if (typeof raw === 'string' && widestJsonObject(raw, maxMembers) > maxMembers) {
+      if (excess === 'members') {
         throw new ApiError(
           400,
           ApiErrorCode.REQUEST_JSON_TOO_WIDE,
