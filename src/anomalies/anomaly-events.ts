@@ -1,6 +1,5 @@
 import type { AuditEvent } from '../audit/index.js';
-import type { AnomalyStatus } from './anomaly-enums.js';
-import type { AnomalyState, AnomalyVerification, StoredAnomaly } from './anomaly-store.js';
+import type { AnomalyState, AnomalyTransition, StoredAnomaly } from './anomaly-store.js';
 import { anomalyVersionId } from './anomaly-view.js';
 
 /** Audit event types of anomaly detection and triage. */
@@ -32,15 +31,8 @@ export function detectedEvent(anomaly: StoredAnomaly, actorId: string): AuditEve
   };
 }
 
-export interface StatusChange {
-  from: AnomalyStatus;
-  to: AnomalyStatus;
-  note: string | null;
-  actorId: string;
-  occurredAt: string;
-  /** Set when a verification job made the change: what it found. */
-  verification?: AnomalyVerification;
-}
+/** What a status change's record is made of: the stored change without its numbering or request reference. */
+export type StatusChange = Pick<AnomalyTransition, 'from' | 'to' | 'note' | 'actorId' | 'occurredAt' | 'verification'>;
 
 export function statusChangedEvent(anomaly: AnomalyState | StoredAnomaly, change: StatusChange): AuditEvent {
   return {
