@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
+import { createOwedRecordWriter, newAuditOutboxLease, type AuditRecorder, type AuditOutboxLease } from '../audit/index.js';
 import type { PolicyRepository } from '../policies/index.js';
 import type { RollupRepository, RollupVersionKey } from '../rollups/index.js';
 import { detectedRecordId } from './anomaly-audit-ids.js';
@@ -58,7 +58,7 @@ export interface AnomalyDetector {
 export interface AnomalyDetectorDeps {
   store: { rollups: RollupRepository; policies: PolicyRepository; anomalies: AnomalyRepository };
   settings: Pick<AnomalySettings, 'effective'>;
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   builtinModules: ReadonlySet<string>;
   /** How much one round may do per tenant (default: DEFAULT_DETECTION_BUDGET). */
   budget?: DetectionBudget;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuditChainWriter } from '../audit/index.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { listNames, listProblems } from '../errors/index.js';
 import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { settingsChangedEvent } from './anomaly-events.js';
@@ -37,7 +37,7 @@ export interface AnomalySettings {
 export interface AnomalySettingsDeps {
   repository: AnomalySettingsRepository;
   defaults: Readonly<DetectionSettings>;
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   now?: () => Date;
 }
 

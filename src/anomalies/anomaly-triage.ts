@@ -1,4 +1,4 @@
-import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
+import type { AuditRecorder, AuditOutboxLease } from '../audit/index.js';
 import type { KeyedRequest } from '../idempotency/index.js';
 import type { AnomalyStatus, AnomalyType } from './anomaly-enums.js';
 import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
@@ -60,7 +60,7 @@ export interface AnomalyTriage {
 
 export interface AnomalyTriageDeps {
   anomalies: AnomalyRepository;
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   /** The claim this process stores status changes under (default: a new one); see audited-transitions.ts. */
   auditLease?: AuditOutboxLease;
   /** A change's record was written but the change not marked: harmless, worth a log line. */

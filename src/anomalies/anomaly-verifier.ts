@@ -1,4 +1,4 @@
-import type { AuditChainWriter, AuditOutboxLease } from '../audit/index.js';
+import type { AuditRecorder, AuditOutboxLease } from '../audit/index.js';
 import type { PolicyRepository } from '../policies/index.js';
 import type { RollupRepository } from '../rollups/index.js';
 import type { AnomalyStatus } from './anomaly-enums.js';
@@ -33,7 +33,7 @@ export interface AnomalyVerifier {
 export interface AnomalyVerifierDeps {
   store: { rollups: RollupRepository; policies: PolicyRepository; anomalies: AnomalyRepository };
   settings: Pick<AnomalySettings, 'effective'>;
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   /** The claim this process stores status changes under (default: a new one); see audited-transitions.ts. */
   auditLease?: AuditOutboxLease;
   /** A change's record was written but the change not marked: harmless, worth a log line. */

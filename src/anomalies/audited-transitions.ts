@@ -1,4 +1,4 @@
-import { createOwedRecordWriter, newAuditOutboxLease, type AuditChainWriter, type AuditOutboxLease } from '../audit/index.js';
+import { createOwedRecordWriter, newAuditOutboxLease, type AuditRecorder, type AuditOutboxLease } from '../audit/index.js';
 import { statusChangedRecordId } from './anomaly-audit-ids.js';
 import { statusChangedEvent } from './anomaly-events.js';
 import type { AnomalyRepository, AnomalyState, AnomalyTransition } from './anomaly-store.js';
@@ -21,7 +21,7 @@ export interface AuditedTransitions {
 
 export interface AuditedTransitionsDeps {
   anomalies: AnomalyRepository;
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   /** The claim this process stores changes under (default: a new one). */
   auditLease?: AuditOutboxLease;
   /** A record was written but its change not marked: harmless (the follower marks it), worth a log line. */

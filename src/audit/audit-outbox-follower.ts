@@ -1,8 +1,8 @@
-import type { AuditChainRepository } from './audit-chain-store.js';
-import type { AuditChainWriter } from './audit-chain-writer.js';
+import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditEvent } from './audit-event.js';
 import { claimFrom, hasTimeToWrite, type AuditOutboxLease } from './audit-outbox-lease.js';
 import type { AuditOutboxRepository, OwedAuditEntry } from './audit-outbox-store.js';
+import { findAuditRecord, type AuditRecordSources } from './find-audit-record.js';
 
 /**
  * Writes the audit records that stored entries owe when their own write did not happen (the
@@ -10,8 +10,8 @@ import type { AuditOutboxRepository, OwedAuditEntry } from './audit-outbox-store
  * outbox: every entry is stored owing its record, claimed by the writer that stored it
  * (owed-record-writer.ts); the follower takes over the entries whose claim ended.
  *
- * Per entry: claim it (of concurrent claimers in any process one wins), ask the chain whether the
- * record is already there (written, then its writer stopped before marking), append it when not —
+ * Per entry: claim it (of concurrent claimers in any process one wins), ask whether the
+ * record is already stored (written, then its writer stopped before marking), append it when not —
  * made of what is stored, with the entry's record id — and mark the entry audited. A failure leaves
  * the entry owed under this follower's claim; the next pass after the claim ends tries again.
  */
@@ -30,9 +30,9 @@ export interface AuditOutbox<Entry> {
 export interface AuditOutboxFollowerDeps {
   /** The logs to follow (entries of any type: each outbox gets back only the entries it listed). */
   outboxes: readonly AuditOutbox<unknown>[];
-  /** The chain, asked whether an owed record is already in it. */
-  auditRecords: Pick<AuditChainRepository, 'findById'>;
-  audit: Pick<AuditChainWriter, 'append'>;
+  /** Where an owed record may be already: stored, linked or not. */
+  auditRecords: AuditRecordSources;
+  audit: Pick<AuditRecorder, 'append'>;
   lease: AuditOutboxLease;
   /** Owed entries settled per outbox and pass. Default 100. */
   batchSize?: number;
@@ -74,7 +74,7 @@ export function createAuditOutboxFollower(deps: AuditOutboxFollowerDeps): AuditO
     const at = now();
     const claim = claimFrom(lease, at);
     if (!(await outbox.entries.claimAudit(owed.tenantId, owed.entry, claim, at.toISOString()))) return 'skipped';
-    const stored = await deps.auditRecords.findById(owed.tenantId, owed.recordId);
+    const stored = await findAuditRecord(deps.auditRecords, owed.tenantId, owed.recordId);
     if (stored === null) {
       const event = await outbox.recordOf(owed);
       // As for the writer that stored the entry: a claim too far gone is left for the next pass.

@@ -7,14 +7,17 @@ export {
   type NormalisedAuditEvent,
 } from './audit-event.js';
 export {
-  createAuditChainWriter,
-  AuditWriterClosedError,
-  AuditChainContentionError,
+  createAuditRecorder,
+  AuditRecorderClosedError,
   type AuditAppendOptions,
-  type AuditChainWriter,
-  type AuditChainWriterOptions,
-  type AuditChainWriterStats,
-} from './audit-chain-writer.js';
+  type AuditRecorder,
+  type AuditRecorderOptions,
+  type AuditRecorderStats,
+} from './audit-recorder.js';
+export { computeAuditContentHash, type AuditReceipt } from './audit-content-hash.js';
+export { createAuditLinker, newLinkerHolder, type AuditLinker, type AuditLinkerOptions } from './audit-linker.js';
+export { createRedisLinkNotices, type LinkNotices } from './link-notices.js';
+export type { AuditLinkRepository, HeldLease, LinkerLease, UnlinkedAuditEntry, UnlinkedAuditRecord, UnlinkedSummary } from './audit-link-store.js';
 export {
   verifyChain,
   type ChainVerification,
@@ -46,3 +49,4 @@ export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease
 export { owedRecordId } from './owed-record-id.js';
 export { createOwedRecordWriter } from './owed-record-writer.js';
 export { createAuditOutboxFollower, type AuditOutbox, type AuditOutboxFollower, type FollowPass } from './audit-outbox-follower.js';
+export { findAuditRecord, type AuditRecordSources, type FoundAuditRecord } from './find-audit-record.js';

@@ -1,4 +1,4 @@
-import type { AuditChainWriter } from './audit-chain-writer.js';
+import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditEvent } from './audit-event.js';
 import { claimFrom, hasTimeToWrite, type AuditOutboxLease } from './audit-outbox-lease.js';
 import type { AuditClaim, AuditOutboxRepository, OwedAudit } from './audit-outbox-store.js';
@@ -21,7 +21,7 @@ export interface OwedRecordWriter {
 }
 
 export interface OwedRecordWriterDeps {
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   lease: AuditOutboxLease;
   now?: () => Date;
   /** A record was written but marking its entry failed: harmless, worth a log line. */

@@ -166,6 +166,11 @@ export const envSchema = z.object({
   AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // How long the process that stored such an entry has to write its record before the follower may.
   AUDIT_OUTBOX_LEASE_SECONDS: integer(10, 3600).default(60),
+  // The linker (src/audit/README.md): a tenant's chain is linked by the one process holding its lease;
+  // another takes the tenant over this long after the holder stopped renewing it (it died, or froze).
+  AUDIT_LINK_LEASE_SECONDS: integer(2, 3600).default(10),
+  // How often a process links the tenants it holds and looks for records waiting with no one linking them.
+  AUDIT_LINK_SWEEP_MS: integer(50, 60_000).default(500),
   // GET /api/v1/audit/verify (src/audit/README.md): walks hashing on threads at once per API process…
   AUDIT_VERIFY_CONCURRENCY: integer(1, 64).default(2),
   // …and how old a tenant's last walk from seq 1 may be before a verification walks the whole chain again.

@@ -1,4 +1,4 @@
-import type { AuditChainWriter } from '../audit/index.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { RollupRepository } from '../rollups/index.js';
 import type { CallerGone } from './caller-gone.js';
@@ -37,7 +37,7 @@ export interface EvaluationServiceDeps {
   /** Where evaluations run (the `policy-evaluate` queue in the service). */
   dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
   /** The batched audit chain writer: SOURCE_EVALUATED and POLICY_EVALUATED records. */
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   /** Per-minute rollups of stored-policy evaluations (what anomaly detection reads). */
   rollups: RollupRepository;
   /** Deployed policies by reference. */

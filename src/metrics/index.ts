@@ -1,5 +1,5 @@
 export { createServiceMetrics, type ServiceMetrics } from './service-metrics.js';
-export { observedAuditWriter } from './observed-audit-writer.js';
+export { observedAuditRecorder } from './observed-audit-recorder.js';
 export { observedWorkflowRepository } from './observed-workflow-repository.js';
 export { observeWorker } from './observe-worker.js';
 export { observeQueueDepths } from './queue-depths.js';

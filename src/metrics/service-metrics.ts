@@ -10,6 +10,7 @@ export interface ServiceMetrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly evaluations: Counter<'kind' | 'outcome' | 'code'>;
   readonly auditAppendLag: Histogram<never>;
+  readonly auditLinkLag: Histogram<never>;
   readonly auditRecords: Counter<'event_type'>;
   readonly anomalyEvents: Counter<'type' | 'status'>;
   readonly workflowEvents: Counter<'event_type'>;
@@ -46,7 +47,13 @@ export function createServiceMetrics(defaultLabels: Record<string, string> = {})
     }),
     auditAppendLag: new Histogram({
       name: 'policy_engine_audit_append_lag_seconds',
-      help: 'Time from an audit append to the record being stored in the chain',
+      help: 'Time from an audit append to the record being durably stored (before the answer leaves)',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    auditLinkLag: new Histogram({
+      name: 'policy_engine_audit_link_lag_seconds',
+      help: 'Time from an audit record being stored to its link into the tenant chain, observed by the linking process',
       buckets: LATENCY_BUCKETS,
       registers,
     }),

@@ -1,7 +1,7 @@
 import {
   createOwedRecordWriter,
   newAuditOutboxLease,
-  type AuditChainWriter,
+  type AuditRecorder,
   type AuditClaim,
   type AuditEvent,
   type AuditOutboxLease,
@@ -131,7 +131,7 @@ export interface PolicyPage {
 export interface PolicyCatalogDeps {
   policies: PolicyRepository;
   /** The batched audit chain writer shared with the rest of the API. */
-  audit: Pick<AuditChainWriter, 'append'>;
+  audit: Pick<AuditRecorder, 'append'>;
   /** Compiles a deployed source in the engine (EvaluationService.compile): never on the API's event loop. */
   compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
   /** The built-in library, visible to every tenant as version 0. */

@@ -1,7 +1,6 @@
 import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } from '../anomalies/index.js';
-import { createAuditChainWriter, newAuditOutboxLease } from '../audit/index.js';
-import { observedAuditWriter, observeWorker } from '../metrics/index.js';
-import { isStoreUnreachable } from '../store/index.js';
+import { newAuditOutboxLease } from '../audit/index.js';
+import { observeWorker } from '../metrics/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
@@ -11,7 +10,7 @@ import type { Runtime } from './runtime.js';
 export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   const { config, logger, store } = runtime;
   const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
-  const audit = observedAuditWriter(createAuditChainWriter(store.audit, { isUnavailable: isStoreUnreachable }), runtime.metrics);
+  const audit = runtime.audit.recorder;
   const settings = anomalySettingsOf(runtime, audit);
   const owing = {
     store,
@@ -37,7 +36,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
       onDetectionError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
     });
   } catch (error) {
-    await audit.close();
+    await audit.flush();
     throw error;
   }
   observeWorker(workers.detectWorker, runtime.metrics);
@@ -47,7 +46,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     name: 'anomalies',
     async stop() {
       await workers.close();
-      await audit.close();
+      await audit.flush();
     },
   };
 }

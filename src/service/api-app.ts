@@ -49,9 +49,10 @@ export interface ApiApp {
 export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
   const { config, logger, store } = runtime;
   // A caller waits on the API's evaluations: they answer 503 once the store is slower than EVALUATION_STORE_WAIT_MS.
-  const { dispatcher, auditWriter, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins, {
+  const { dispatcher, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins, {
     storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
   });
+  const auditWriter = runtime.audit.recorder;
   const requestLimits = { contextMaxDepth: config.CONTEXT_MAX_DEPTH };
   // One claim owner for every audit record this process owes (deploys, rollbacks, anomaly status changes).
   const auditLease = newAuditOutboxLease(config.AUDIT_OUTBOX_LEASE_SECONDS * 1000);
@@ -70,7 +71,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
   // when their own write failed, in this or any process.
   const auditOutboxFollower = createAuditOutboxFollower({
     outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
-    auditRecords: store.audit,
+    auditRecords: { chain: store.audit, links: store.auditLinks },
     audit: auditWriter,
     lease: auditLease,
     onError: (error, outbox, owed) =>
@@ -99,7 +100,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     await dispatcher.close();
     await anomalyQueues.close();
     await workflowQueue.close();
-    await auditWriter.close();
+    await auditWriter.flush();
     await chainPageThreads.close();
     requestRedis.disconnect();
   };

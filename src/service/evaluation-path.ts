@@ -1,8 +1,5 @@
-import { createAuditChainWriter } from '../audit/index.js';
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
-import { observedAuditWriter } from '../metrics/index.js';
 import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
-import { isStoreUnreachable } from '../store/index.js';
 import type { Runtime } from './runtime.js';
 
 export interface EvaluationPathOptions {
@@ -15,7 +12,7 @@ export interface EvaluationPathOptions {
 
 /** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
 export function createEvaluationPath(
-  { config, logger, store, activationNotices, metrics }: Runtime,
+  { config, logger, store, activationNotices, audit }: Runtime,
   builtins: readonly BuiltinModule[],
   { storeWaitMs }: EvaluationPathOptions = {},
 ) {
@@ -30,7 +27,6 @@ export function createEvaluationPath(
     maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
     maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
   });
-  const auditWriter = observedAuditWriter(createAuditChainWriter(store.audit, { isUnavailable: isStoreUnreachable }), metrics);
   const builtinVersions = createBuiltinVersions(builtins);
   const versions = createVersionResolver({
     policies: store.policies,
@@ -40,7 +36,7 @@ export function createEvaluationPath(
   });
   const evaluation: EvaluationService = createEvaluationService({
     dispatcher,
-    audit: auditWriter,
+    audit: audit.recorder,
     rollups: store.rollups,
     policies: versions,
     limits: {
@@ -51,5 +47,5 @@ export function createEvaluationPath(
     onStoreWaitExceeded: ({ tenantId, part, waitMs }) =>
       logger.warn({ tenantId, part, waitMs }, 'evaluation answered 503: the store did not answer within EVALUATION_STORE_WAIT_MS'),
   });
-  return { dispatcher, auditWriter, builtinVersions, versions, evaluation };
+  return { dispatcher, builtinVersions, versions, evaluation };
 }

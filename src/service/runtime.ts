@@ -6,6 +6,7 @@ import type { Logger } from '../logging/index.js';
 import { createServiceMetrics, observeQueueDepths, type ServiceMetrics } from '../metrics/index.js';
 import { createRedisActivationNotices, type ActivationNotices } from '../policies/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { openAuditPath, type AuditPath } from './audit-path.js';
 import { awaitRedisReady, probeRedis } from './redis-probe.js';
 import { StartupError } from './startup-error.js';
 
@@ -22,6 +23,8 @@ export interface Runtime {
   metrics: ServiceMetrics;
   /** Every queue, for looking at (metrics, the operators' dashboard). */
   queues: Queue[];
+  /** The one recorder every part stores audit records through, and this process's linker. */
+  audit: AuditPath;
 }
 
 async function openConfiguredStore(config: Config): Promise<Store> {
@@ -67,11 +70,22 @@ export async function openRuntime(config: Config, logger: Logger, role: ProcessR
   // The connection's own listener logs its errors; the queues' would repeat them once per queue.
   const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX, () => {});
   observeQueueDepths(metrics, queues);
-  return { config, logger, store, redis, activationNotices, metrics, queues };
+  let audit: AuditPath;
+  try {
+    audit = await openAuditPath({ config, logger, store, redis, metrics });
+  } catch (error) {
+    await activationNotices.close();
+    await Promise.allSettled(queues.map((queue) => queue.close()));
+    redis.disconnect();
+    await store.close();
+    throw error;
+  }
+  return { config, logger, store, redis, activationNotices, metrics, queues, audit };
 }
 
-/** Stops sharing: activation notices, the queues looked at, the runtime connection, then the store. */
+/** Stops sharing: the audit path (stored, linked, leases given back), activation notices, the queues looked at, the runtime connection, then the store. */
 export async function closeRuntime(runtime: Runtime): Promise<void> {
+  await runtime.audit.close();
   await runtime.activationNotices.close();
   await Promise.allSettled(runtime.queues.map((queue) => queue.close()));
   runtime.redis.disconnect();

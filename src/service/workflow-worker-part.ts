@@ -18,7 +18,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   const { config, logger, store } = runtime;
   // No store wait here (EVALUATION_STORE_WAIT_MS is the API's): a step that timed out would fail its job,
   // and the retry could store a second POLICY_EVALUATED record for it. A step waits as long as the store's own timeouts say.
-  const { dispatcher, auditWriter, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
+  const { dispatcher, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
   const workflows = observedWorkflowRepository(store.workflows, runtime.metrics);
@@ -32,7 +32,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
     await evaluation.flush();
     await dispatcher.close();
     await queue.close();
-    await auditWriter.close();
+    await runtime.audit.recorder.flush();
   };
   let worker: Awaited<ReturnType<typeof startWorkflowWorker>>;
   try {

@@ -1,6 +1,7 @@
 import type { AnomalySettingsRepository } from '../anomalies/anomaly-settings-store.js';
 import type { AnomalyRepository } from '../anomalies/anomaly-store.js';
 import type { AuditChainRepository } from '../audit/audit-chain-store.js';
+import type { AuditLinkRepository } from '../audit/audit-link-store.js';
 import type { IdempotencyRepository } from '../idempotency/idempotency-store.js';
 import type { PolicyRepository } from '../policies/policy-store.js';
 import type { RollupRepository } from '../rollups/rollup-store.js';
@@ -16,6 +17,8 @@ import type { WorkflowRepository } from '../workflows/workflow-store.js';
 export interface Store {
   readonly kind: 'sqlite' | 'mongo';
   readonly audit: AuditChainRepository;
+  /** Records stored before they are linked, and the linker leases. */
+  readonly auditLinks: AuditLinkRepository;
   readonly tenants: TenantRepository;
   readonly idempotency: IdempotencyRepository;
   readonly policies: PolicyRepository;

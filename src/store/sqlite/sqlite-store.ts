@@ -9,6 +9,7 @@ import { migrate } from './migrate.js';
 import { createSqliteAnomalyRepository } from './sqlite-anomaly-repository.js';
 import { createSqliteAnomalySettingsRepository } from './sqlite-anomaly-settings-repository.js';
 import { createSqliteAuditChainRepository } from './sqlite-audit-chain-repository.js';
+import { createSqliteAuditLinkRepository } from './sqlite-audit-link-repository.js';
 import { createSqliteIdempotencyRepository } from './sqlite-idempotency-repository.js';
 import { createSqlitePolicyRepository } from './sqlite-policy-repository.js';
 import { createSqliteRollupRepository } from './sqlite-rollup-repository.js';
@@ -50,6 +51,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     kind: 'sqlite',
     raw: db,
     audit,
+    auditLinks: createSqliteAuditLinkRepository(db),
     tenants,
     idempotency,
     policies: createSqlitePolicyRepository(db),

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from './audit-chain-store.js';
+import { computeAuditHash } from './audit-hash.js';
+import type { AuditLinkRepository, HeldLease, UnlinkedAuditRecord } from './audit-link-store.js';
+
+export interface AuditLinkerOptions {
+  /** Who this process links as: host, pid and a random part, which is what an operator looks for. */
+  holder?: string;
+  /** How long a lease lasts without renewal; another process takes a tenant over after it. Default 10 s. */
+  leaseMs?: number;
+  /** Most records linked in one write. Default 500. */
+  batchSize?: number;
+  /** Tenants linked at once; the others wait their turn, one batch per turn. Default 4. */
+  concurrency?: number;
+  /** A held tenant without records to link for this long is let go. Default 5 s. */
+  idleMs?: number;
+  /** Records stored this long ago and still unlinked are looked for by the sweep. Default 1 s. */
+  sweepAfterMs?: number;
+  now?: () => Date;
+  /** A tenant's records were linked; `lagMs` per record, from stored to linked. */
+  onLinked?: (tenantId: string, records: readonly AuditRecord[], lagMs: readonly number[]) => void;
+  /** Records of a tenant whose lease another process holds were stored here: tell that process. */
+  onHeldElsewhere?: (tenantId: string) => void;
+  /** The linker lost a tenant's lease while linking (another holder took over): nothing was written. */
+  onFenced?: (tenantId: string) => void;
+  onError?: (error: unknown, tenantId: string | null) => void;
+}
+
+export interface AuditLinker {
+  readonly holder: string;
+  /** Records of the tenant were stored (here, or in another process that told us). */
+  notify(tenantId: string): void;
+  /** One sweep: links the tenants this linker holds, and those whose records wait with no one linking them. */
+  sweep(): Promise<void>;
+  /** Resolves when every tenant notified before the call has been linked as far as this linker can. */
+  settled(): Promise<void>;
+  /** Sweeps every `intervalMs` until stop(). */
+  start(intervalMs: number): void;
+  /** Ends the sweeps, finishes the links in progress and gives every lease back. */
+  stop(): Promise<void>;
+}
+
+interface TenantLink {
+  tenantId: string;
+  lease: HeldLease | null;
+  head: ChainHead | null;
+  /** Records were stored since the last read of the unlinked records. */
+  dirty: boolean;
+  queued: boolean;
+  running: boolean;
+  lastActive: number;
+}
+
+export function newLinkerHolder(): string {
+  return `${hostname().slice(0, 64)}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+function whole(value: number | undefined, fallback: number, name: string): number {
+  const result = value ?? fallback;
+  if (!Number.isSafeInteger(result) || result < 1) throw new RangeError(`${name} must be a positive whole number`);
+  return result;
+}
+
+/** Records for `unlinked` on top of `head`, in stored order. */
+function chainOf(unlinked: readonly UnlinkedAuditRecord[], head: ChainHead | null): AuditRecord[] {
+  let seq = head?.seq ?? 0;
+  let previousHash = head?.hash ?? GENESIS_PREVIOUS_HASH;
+  return unlinked.map(({ contentHash: _c, storedAt: _s, ...content }) => {
+    seq += 1;
+    const linked = { ...content, seq, previousHash };
+    const record: AuditRecord = { ...linked, hash: computeAuditHash(linked) };
+    previousHash = record.hash;
+    return record;
+  });
+}
+
+/**
+ * Links stored records into their tenant's chain: for each tenant, the one process holding its
+ * lease takes the records in stored order, gives them seq, previousHash and hash, and writes them
+ * with the lease's epoch, which the store checks (a holder that lost its lease writes nothing).
+ * Tenants take turns, one batch each, so a busy chain never holds a quiet one back.
+ */
+export function createAuditLinker(repository: AuditLinkRepository, options: AuditLinkerOptions = {}): AuditLinker {
+  const holder = options.holder ?? newLinkerHolder();
+  const leaseMs = whole(options.leaseMs, 10_000, 'leaseMs');
+  const batchSize = whole(options.batchSize, 500, 'batchSize');
+  const concurrency = whole(options.concurrency, 4, 'concurrency');
+  const idleMs = whole(options.idleMs, 5_000, 'idleMs');
+  const sweepAfterMs = whole(options.sweepAfterMs, 1_000, 'sweepAfterMs');
+  const now = options.now ?? (() => new Date());
+
+  const tenants = new Map<string, TenantLink>();
+  const turns: TenantLink[] = [];
+  let active = 0;
+  let stopped = false;
+  let idleWaiters: (() => void)[] = [];
+
+  function linkOf(tenantId: string): TenantLink {
+    let link = tenants.get(tenantId);
+    if (link === undefined) {
+      link = { tenantId, lease: null, head: null, dirty: false, queued: false, running: false, lastActive: Date.now() };
+      tenants.set(tenantId, link);
+    }
+    return link;
+  }
+
+  function enqueue(link: TenantLink): void {
+    if (stopped || link.queued || link.running) return;
+    link.queued = true;
+    turns.push(link);
+    pump();
+  }
+
+  function pump(): void {
+    while (active < concurrency && turns.length > 0) {
+      const link = turns.shift()!;
+      link.queued = false;
+      link.running = true;
+      active += 1;
+      void turn(link).finally(() => {
+        link.running = false;
+        active -= 1;
+        if (link.dirty) enqueue(link);
+        pump();
+        if (active === 0 && turns.length === 0) {
+          const waiters = idleWaiters;
+          idleWaiters = [];
+          for (const wake of waiters) wake();
+        }
+      });
+    }
+  }
+
+  /** The lease, taken or renewed when less than half of it is left; null when another process holds it. */
+  async function leaseFor(link: TenantLink): Promise<HeldLease | null> {
+    const at = now();
+    if (link.lease !== null && Date.parse(link.lease.until) - at.getTime() > leaseMs / 2) return link.lease;
+    const lease = await repository.takeLease(link.tenantId, holder, new Date(at.getTime() + leaseMs).toISOString(), at.toISOString());
+    if (lease !== null && (link.lease === null || lease.epoch !== link.lease.epoch)) link.head = lease.head;
+    link.lease = lease;
+    return lease;
+  }
+
+  /** One batch of one tenant; requeued while records remain. */
+  async function turn(link: TenantLink): Promise<void> {
+    link.dirty = false;
+    try {
+      const lease = await leaseFor(link);
+      if (lease === null) {
+        tenants.delete(link.tenantId);
+        options.onHeldElsewhere?.(link.tenantId);
+        return;
+      }
+      const unlinked = await repository.unlinked(link.tenantId, batchSize);
+      if (unlinked.length === 0) return;
+      link.lastActive = Date.now();
+      const records = chainOf(unlinked, link.head);
+      if (!(await repository.link(link.tenantId, lease, records))) {
+        // Another process holds the lease now (this one was paused or slow past it): it links.
+        link.lease = null;
+        tenants.delete(link.tenantId);
+        options.onFenced?.(link.tenantId);
+        return;
+      }
+      const last = records[records.length - 1]!;
+      link.head = { seq: last.seq, hash: last.hash };
+      const linkedAt = now().getTime();
+      options.onLinked?.(link.tenantId, records, unlinked.map((u) => linkedAt - Date.parse(u.storedAt)));
+      if (unlinked.length === batchSize) link.dirty = true;
+    } catch (error) {
+      // What the store did is unknown: read the lease and head afresh next time.
+      link.lease = null;
+      options.onError?.(error, link.tenantId);
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    const at = Date.now();
+    for (const link of [...tenants.values()]) {
+      if (link.running || link.queued) continue;
+      if (at - link.lastActive > idleMs) {
+        tenants.delete(link.tenantId);
+        if (link.lease !== null) {
+          await repository.releaseLease(link.tenantId, link.lease).catch((error: unknown) => options.onError?.(error, link.tenantId));
+        }
+        continue;
+      }
+      link.dirty = true;
+      enqueue(link);
+    }
+    try {
+      const waiting = await repository.tenantsWaiting(new Date(now().getTime() - sweepAfterMs).toISOString(), 100);
+      for (const tenantId of waiting) notify(tenantId);
+    } catch (error) {
+      options.onError?.(error, null);
+    }
+  }
+
+  function notify(tenantId: string): void {
+    const link = linkOf(tenantId);
+    link.dirty = true;
+    link.lastActive = Date.now();
+    enqueue(link);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+
+  function scheduleSweep(intervalMs: number): void {
+    timer = setTimeout(() => {
+      sweeping = sweep().finally(() => {
+        sweeping = undefined;
+        if (!stopped) scheduleSweep(intervalMs);
+      });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  function settled(): Promise<void> {
+    if (active === 0 && turns.length === 0) return Promise.resolve();
+    return new Promise((resolve) => idleWaiters.push(resolve));
+  }
+
+  return {
+    holder,
+    notify,
+    sweep,
+    settled,
+
+    start(intervalMs) {
+      if (!Number.isFinite(intervalMs) || intervalMs < 1) throw new RangeError('intervalMs must be at least 1');
+      scheduleSweep(intervalMs);
+    },
+
+    async stop() {
+      await settled();
+      stopped = true;
+      clearTimeout(timer);
+      await sweeping;
+      await settled();
+      for (const link of tenants.values()) {
+        if (link.lease !== null) {
+          await repository.releaseLease(link.tenantId, link.lease).catch((error: unknown) => options.onError?.(error, link.tenantId));
+        }
+      }
+      tenants.clear();
+    },
+  };
+}
