@@ -29,8 +29,12 @@ export interface AuditLinkerOptions {
 
 export interface AuditLinker {
   readonly holder: string;
-  /** Records of the tenant were stored (here, or in another process that told us). */
-  notify(tenantId: string): void;
+  /**
+   * Records of the tenant were stored: here, or (`heard`) in another process that told us. Only
+   * records stored here are announced to the holder when another process holds the tenant, so a
+   * notice never echoes between processes.
+   */
+  notify(tenantId: string, options?: { heard?: boolean }): void;
   /** One sweep: links the tenants this linker holds, and those whose records wait with no one linking them. */
   sweep(): Promise<void>;
   /** Resolves when every tenant notified before the call has been linked as far as this linker can. */
@@ -47,9 +51,13 @@ interface TenantLink {
   head: ChainHead | null;
   /** Records were stored since the last read of the unlinked records. */
   dirty: boolean;
+  /** Some of them were stored by this process: if another holds the tenant, it is told. */
+  storedHere: boolean;
   queued: boolean;
   running: boolean;
   lastActive: number;
+  /** Another process held the lease when last asked: not asked again before this time (ms). */
+  elsewhereUntil: number;
 }
 
 export function newLinkerHolder(): string {
@@ -99,7 +107,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   function linkOf(tenantId: string): TenantLink {
     let link = tenants.get(tenantId);
     if (link === undefined) {
-      link = { tenantId, lease: null, head: null, dirty: false, queued: false, running: false, lastActive: Date.now() };
+      link = { tenantId, lease: null, head: null, dirty: false, storedHere: false, queued: false, running: false, lastActive: Date.now(), elsewhereUntil: 0 };
       tenants.set(tenantId, link);
     }
     return link;
@@ -145,11 +153,19 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   /** One batch of one tenant; requeued while records remain. */
   async function turn(link: TenantLink): Promise<void> {
     link.dirty = false;
+    const storedHere = link.storedHere;
+    link.storedHere = false;
     try {
+      // While another process links the tenant, tell it of records stored here instead of asking
+      // the store for the lease at every insert.
+      if (Date.now() < link.elsewhereUntil) {
+        if (storedHere) options.onHeldElsewhere?.(link.tenantId);
+        return;
+      }
       const lease = await leaseFor(link);
       if (lease === null) {
-        tenants.delete(link.tenantId);
-        options.onHeldElsewhere?.(link.tenantId);
+        link.elsewhereUntil = Date.now() + leaseMs / 2;
+        if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
       const unlinked = await repository.unlinked(link.tenantId, batchSize);
@@ -159,7 +175,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       if (!(await repository.link(link.tenantId, lease, records))) {
         // Another process holds the lease now (this one was paused or slow past it): it links.
         link.lease = null;
-        tenants.delete(link.tenantId);
+        link.elsewhereUntil = Date.now() + leaseMs / 2;
         options.onFenced?.(link.tenantId);
         return;
       }
@@ -191,15 +207,16 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     }
     try {
       const waiting = await repository.tenantsWaiting(new Date(now().getTime() - sweepAfterMs).toISOString(), 100);
-      for (const tenantId of waiting) notify(tenantId);
+      for (const tenantId of waiting) notify(tenantId, { heard: true });
     } catch (error) {
       options.onError?.(error, null);
     }
   }
 
-  function notify(tenantId: string): void {
+  function notify(tenantId: string, { heard = false }: { heard?: boolean } = {}): void {
     const link = linkOf(tenantId);
     link.dirty = true;
+    if (!heard) link.storedHere = true;
     link.lastActive = Date.now();
     enqueue(link);
   }

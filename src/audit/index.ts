@@ -50,3 +50,4 @@ export { owedRecordId } from './owed-record-id.js';
 export { createOwedRecordWriter } from './owed-record-writer.js';
 export { createAuditOutboxFollower, type AuditOutbox, type AuditOutboxFollower, type FollowPass } from './audit-outbox-follower.js';
 export { findAuditRecord, type AuditRecordSources, type FoundAuditRecord } from './find-audit-record.js';
+export { createAuditTrail, type AuditTrail, type AuditTrailOptions } from './audit-trail.js';

@@ -1,10 +1,10 @@
-import { createAuditLinker, createAuditRecorder, createRedisLinkNotices, type AuditLinker, type AuditRecorder, type LinkNotices } from '../audit/index.js';
+import type { Redis } from 'ioredis';
+import { createAuditTrail, createRedisLinkNotices, type AuditLinker, type AuditRecorder, type LinkNotices } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import { createRedisClient } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { observedAuditRecorder, type ServiceMetrics } from '../metrics/index.js';
 import { isStoreUnreachable, type Store } from '../store/index.js';
-import type { Redis } from 'ioredis';
 
 /** How a process records and links: every part of it records through the one recorder. */
 export interface AuditPath {
@@ -29,14 +29,17 @@ export interface AuditPathInputs {
  */
 export async function openAuditPath({ config, logger, store, redis, metrics }: AuditPathInputs): Promise<AuditPath> {
   let notices: LinkNotices | undefined;
-  const linker = createAuditLinker(store.auditLinks, {
-    leaseMs: config.AUDIT_LINK_LEASE_SECONDS * 1000,
-    onLinked: (_tenantId, _records, lagMs) => {
-      for (const lag of lagMs) metrics.auditLinkLag.observe(lag / 1000);
+  const trail = createAuditTrail(store.auditLinks, {
+    recorder: { isUnavailable: isStoreUnreachable },
+    linker: {
+      leaseMs: config.AUDIT_LINK_LEASE_SECONDS * 1000,
+      onLinked: (_tenantId, _records, lagMs) => {
+        for (const lag of lagMs) metrics.auditLinkLag.observe(lag / 1000);
+      },
+      onHeldElsewhere: (tenantId) => notices?.announce(tenantId),
+      onFenced: (tenantId) => logger.warn({ tenantId }, 'audit linker lost a lease while linking: another process links the tenant, nothing was written'),
+      onError: (error, tenantId) => logger.warn({ err: error, tenantId }, 'audit linker failed; it tries again'),
     },
-    onHeldElsewhere: (tenantId) => notices?.announce(tenantId),
-    onFenced: (tenantId) => logger.warn({ tenantId }, 'audit linker lost a lease while linking: another process links the tenant, nothing was written'),
-    onError: (error, tenantId) => logger.warn({ err: error, tenantId }, 'audit linker failed; it tries again'),
   });
   const subscriber = createRedisClient(config.REDIS_URL, 'pe-audit-links');
   subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
@@ -45,29 +48,19 @@ export async function openAuditPath({ config, logger, store, redis, metrics }: A
       publisher: redis,
       subscriber,
       channel: `${config.REDIS_KEY_PREFIX}:audit-links`,
-      onNotice: (tenantId) => linker.notify(tenantId),
-      onError: (error) => logger.warn({ err: error }, 'audit link notices: Redis failed (the linkers\' sweeps find the records)'),
+      onNotice: (tenantId) => trail.linker.notify(tenantId, { heard: true }),
+      onError: (error) => logger.warn({ err: error }, "audit link notices: Redis failed (the linkers' sweeps find the records)"),
     });
   } catch (error) {
     subscriber.disconnect();
     throw error;
   }
-  const recorder = observedAuditRecorder(
-    createAuditRecorder(store.auditLinks, {
-      isUnavailable: isStoreUnreachable,
-      onStored: (tenantIds) => {
-        for (const tenantId of tenantIds) linker.notify(tenantId);
-      },
-    }),
-    metrics,
-  );
-  linker.start(config.AUDIT_LINK_SWEEP_MS);
+  trail.linker.start(config.AUDIT_LINK_SWEEP_MS);
   return {
-    recorder,
-    linker,
+    recorder: observedAuditRecorder(trail.recorder, metrics),
+    linker: trail.linker,
     async close() {
-      await recorder.close();
-      await linker.stop();
+      await trail.close();
       await notices?.close();
     },
   };
