@@ -18,7 +18,7 @@ export interface AuditLinkerOptions {
   /** Records stored this long ago and still unlinked are looked for by the sweep. Default 1 s. */
   sweepAfterMs?: number;
   now?: () => Date;
-  /** A tenant's records were linked; `lagMs` per record, from stored to linked. */
+  /** A tenant's records were linked; `lagMs` per record, from stored to linked (0 when the storing process's clock ran ahead). */
   onLinked?: (tenantId: string, records: readonly AuditRecord[], lagMs: readonly number[]) => void;
   /** Records of a tenant whose lease another process holds were stored here: tell that process. */
   onHeldElsewhere?: (tenantId: string) => void;
@@ -183,8 +183,9 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       }
       const last = records[records.length - 1]!;
       link.head = { seq: last.seq, hash: last.hash };
-      const linkedAt = now().getTime();
-      options.onLinked?.(link.tenantId, records, unlinked.map((u) => linkedAt - Date.parse(u.storedAt)));
+      const linkedAt = nowMs();
+      // storedAt is the storing process's clock: one running ahead of this one must not make a lag negative.
+      options.onLinked?.(link.tenantId, records, unlinked.map((u) => Math.max(0, linkedAt - Date.parse(u.storedAt))));
       if (unlinked.length === batchSize) link.dirty = true;
     } catch (error) {
       // What the store did is unknown: read the lease and head afresh next time.
