@@ -48,7 +48,11 @@ function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
  * half-written and a take-over has nothing to complete.
  */
 export function createSqliteAuditLinkRepository(db: Database): AuditLinkRepository {
-  const insertUnlinked = db.prepare(`INSERT OR IGNORE INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // Only a record stored already is skipped: OR IGNORE would also drop, silently, a row missing a
+  // required field, and the insert would still resolve as durable.
+  const insertUnlinked = db.prepare(
+    `INSERT INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`,
+  );
   const headRow = db.prepare<[string], HeadRow>('SELECT seq, hash, holder, epoch, lease_until FROM audit_chain_heads WHERE tenant_id = ?');
   const chainHead = db.prepare<[string], { seq: number; hash: string }>('SELECT seq, hash FROM audit_records WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1');
   const insertHead = db.prepare('INSERT INTO audit_chain_heads (tenant_id, seq, hash, holder, epoch, lease_until) VALUES (?, ?, ?, ?, 1, ?)');
