@@ -175,10 +175,12 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       link.lastActive = nowMs();
       const records = chainOf(unlinked, link.head);
       if (!(await repository.link(link.tenantId, lease, records))) {
-        // Another process holds the lease now (this one was paused or slow past it): it links.
+        // Another process holds the lease now (this one was paused or slow past it): it links, and
+        // is told of the records stored here, as it would have been had this process known.
         link.lease = null;
         link.elsewhereUntil = nowMs() + leaseMs / 2;
         options.onFenced?.(link.tenantId);
+        if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
       const last = records[records.length - 1]!;
