@@ -18,7 +18,7 @@ export interface AuditLinkerOptions {
   /** Records stored this long ago and still unlinked are looked for by the sweep. Default 1 s. */
   sweepAfterMs?: number;
   now?: () => Date;
-  /** A tenant's records were linked; `lagMs` per record, from stored to linked. */
+  /** A tenant's records were linked; `lagMs` per record, from stored to linked (0 when the storing process's clock ran ahead). */
   onLinked?: (tenantId: string, records: readonly AuditRecord[], lagMs: readonly number[]) => void;
   /** Records of a tenant whose lease another process holds were stored here: tell that process. */
   onHeldElsewhere?: (tenantId: string) => void;
@@ -97,6 +97,8 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   const idleMs = whole(options.idleMs, 5_000, 'idleMs');
   const sweepAfterMs = whole(options.sweepAfterMs, 1_000, 'sweepAfterMs');
   const now = options.now ?? (() => new Date());
+  // Every time the linker keeps (leases, when another holds a tenant, idleness) is on this one clock.
+  const nowMs = () => now().getTime();
 
   const tenants = new Map<string, TenantLink>();
   const turns: TenantLink[] = [];
@@ -107,7 +109,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   function linkOf(tenantId: string): TenantLink {
     let link = tenants.get(tenantId);
     if (link === undefined) {
-      link = { tenantId, lease: null, head: null, dirty: false, storedHere: false, queued: false, running: false, lastActive: Date.now(), elsewhereUntil: 0 };
+      link = { tenantId, lease: null, head: null, dirty: false, storedHere: false, queued: false, running: false, lastActive: nowMs(), elsewhereUntil: 0 };
       tenants.set(tenantId, link);
     }
     return link;
@@ -158,31 +160,34 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     try {
       // While another process links the tenant, tell it of records stored here instead of asking
       // the store for the lease at every insert.
-      if (Date.now() < link.elsewhereUntil) {
+      if (nowMs() < link.elsewhereUntil) {
         if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
       const lease = await leaseFor(link);
       if (lease === null) {
-        link.elsewhereUntil = Date.now() + leaseMs / 2;
+        link.elsewhereUntil = nowMs() + leaseMs / 2;
         if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
       const unlinked = await repository.unlinked(link.tenantId, batchSize);
       if (unlinked.length === 0) return;
-      link.lastActive = Date.now();
+      link.lastActive = nowMs();
       const records = chainOf(unlinked, link.head);
       if (!(await repository.link(link.tenantId, lease, records))) {
-        // Another process holds the lease now (this one was paused or slow past it): it links.
+        // Another process holds the lease now (this one was paused or slow past it): it links, and
+        // is told of the records stored here, as it would have been had this process known.
         link.lease = null;
-        link.elsewhereUntil = Date.now() + leaseMs / 2;
+        link.elsewhereUntil = nowMs() + leaseMs / 2;
         options.onFenced?.(link.tenantId);
+        if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
       const last = records[records.length - 1]!;
       link.head = { seq: last.seq, hash: last.hash };
-      const linkedAt = now().getTime();
-      options.onLinked?.(link.tenantId, records, unlinked.map((u) => linkedAt - Date.parse(u.storedAt)));
+      const linkedAt = nowMs();
+      // storedAt is the storing process's clock: one running ahead of this one must not make a lag negative.
+      options.onLinked?.(link.tenantId, records, unlinked.map((u) => Math.max(0, linkedAt - Date.parse(u.storedAt))));
       if (unlinked.length === batchSize) link.dirty = true;
     } catch (error) {
       // What the store did is unknown: read the lease and head afresh next time.
@@ -192,7 +197,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   }
 
   async function sweep(): Promise<void> {
-    const at = Date.now();
+    const at = nowMs();
     for (const link of [...tenants.values()]) {
       if (link.running || link.queued) continue;
       if (at - link.lastActive > idleMs) {
@@ -217,7 +222,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     const link = linkOf(tenantId);
     link.dirty = true;
     if (!heard) link.storedHere = true;
-    link.lastActive = Date.now();
+    link.lastActive = nowMs();
     enqueue(link);
   }
 

@@ -48,7 +48,11 @@ function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
  * half-written and a take-over has nothing to complete.
  */
 export function createSqliteAuditLinkRepository(db: Database): AuditLinkRepository {
-  const insertUnlinked = db.prepare(`INSERT OR IGNORE INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  // Only a record stored already is skipped: OR IGNORE would also drop, silently, a row missing a
+  // required field, and the insert would still resolve as durable.
+  const insertUnlinked = db.prepare(
+    `INSERT INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`,
+  );
   const headRow = db.prepare<[string], HeadRow>('SELECT seq, hash, holder, epoch, lease_until FROM audit_chain_heads WHERE tenant_id = ?');
   const chainHead = db.prepare<[string], { seq: number; hash: string }>('SELECT seq, hash FROM audit_records WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1');
   const insertHead = db.prepare('INSERT INTO audit_chain_heads (tenant_id, seq, hash, holder, epoch, lease_until) VALUES (?, ?, ?, ?, 1, ?)');
@@ -60,13 +64,12 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     'INSERT INTO audit_records (tenant_id, seq, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, hash, previous_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const deleteUnlinked = db.prepare('DELETE FROM audit_unlinked WHERE tenant_id = ? AND id = ?');
-  // Records stored again after their link (an owed record written twice) are dropped, not linked twice.
-  const alreadyLinked = db.prepare<[string, number], { id: string }>(
-    `SELECT u.id FROM audit_unlinked u WHERE u.tenant_id = ? AND EXISTS (SELECT 1 FROM audit_records r WHERE r.tenant_id = u.tenant_id AND r.id = u.id)
-     ORDER BY u.stored_seq LIMIT ?`,
-  );
-  const unlinkedPage = db.prepare<[string, number], UnlinkedRow>(
-    `SELECT ${UNLINKED_COLUMNS} FROM audit_unlinked WHERE tenant_id = ? ORDER BY stored_seq LIMIT ?`,
+  // Only the page's own rows are looked up in the chain: asking it of the whole backlog at every
+  // page made linking a backlog quadratic.
+  const unlinkedPage = db.prepare<[string, number], UnlinkedRow & { linked: number }>(
+    `SELECT ${UNLINKED_COLUMNS},
+       EXISTS (SELECT 1 FROM audit_records r WHERE r.tenant_id = u.tenant_id AND r.id = u.id) AS linked
+     FROM audit_unlinked u WHERE u.tenant_id = ? ORDER BY u.stored_seq LIMIT ?`,
   );
   const unlinkedById = db.prepare<[string, string], UnlinkedRow>(`SELECT ${UNLINKED_COLUMNS} FROM audit_unlinked WHERE tenant_id = ? AND id = ?`);
   const summary = db.prepare<[string], { count: number; oldest: string | null }>(
@@ -115,8 +118,8 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     return true;
   });
 
-  const dropLinked = db.transaction((tenantId: string, limit: number) => {
-    for (const { id } of alreadyLinked.all(tenantId, limit)) deleteUnlinked.run(tenantId, id);
+  const dropLinked = db.transaction((tenantId: string, ids: readonly string[]) => {
+    for (const id of ids) deleteUnlinked.run(tenantId, id);
   });
 
   return {
@@ -142,8 +145,14 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     async unlinked(tenantId, limit) {
       assertTenantId(tenantId);
       assertPageSize(limit);
-      dropLinked.immediate(tenantId, limit);
-      return unlinkedPage.all(tenantId, limit).map(toUnlinked);
+      // A record stored again after its link (an owed record written twice) is dropped, not linked
+      // twice. The page is read without a write lock; only a page holding such records takes one.
+      for (;;) {
+        const rows = unlinkedPage.all(tenantId, limit);
+        const linked = rows.filter((row) => row.linked === 1).map((row) => row.id);
+        if (linked.length === 0) return rows.map(toUnlinked);
+        dropLinked.immediate(tenantId, linked);
+      }
     },
 
     async link(tenantId, lease, records) {
