@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { isValidTenantId } from '../kernel/index.js';
 import { GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from './audit-chain-store.js';
 import { computeAuditHash } from './audit-hash.js';
 import type { AuditLinkRepository, HeldLease, UnlinkedAuditRecord } from './audit-link-store.js';
@@ -219,6 +220,8 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   }
 
   function notify(tenantId: string, { heard = false }: { heard?: boolean } = {}): void {
+    // A notice comes over Redis: a name that cannot be a tenant's never reaches the store.
+    if (!isValidTenantId(tenantId)) return;
     const link = linkOf(tenantId);
     link.dirty = true;
     if (!heard) link.storedHere = true;

@@ -25,6 +25,12 @@ interface HeadRow {
   lease_until: string;
 }
 
+/**
+ * tenantsWaiting looks at this many of the oldest waiting records, so a sweep costs the same however
+ * large a backlog grows; a tenant behind a larger backlog is found once that one shrinks.
+ */
+const WAITING_SCAN_LIMIT = 10_000;
+
 const UNLINKED_COLUMNS = 'tenant_id, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, content_hash, stored_at';
 
 function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
@@ -76,7 +82,9 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     'SELECT count(*) AS count, min(stored_at) AS oldest FROM audit_unlinked WHERE tenant_id = ?',
   );
   const waiting = db.prepare<[string, number], { tenant_id: string }>(
-    'SELECT tenant_id, min(stored_at) AS oldest FROM audit_unlinked WHERE stored_at < ? GROUP BY tenant_id ORDER BY oldest LIMIT ?',
+    `SELECT tenant_id, min(stored_at) AS oldest FROM (
+       SELECT tenant_id, stored_at FROM audit_unlinked WHERE stored_at < ? ORDER BY stored_at LIMIT ${WAITING_SCAN_LIMIT}
+     ) GROUP BY tenant_id ORDER BY oldest LIMIT ?`,
   );
 
   const store = db.transaction((entries: Parameters<AuditLinkRepository['storeUnlinked']>[0]) => {
