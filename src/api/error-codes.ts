@@ -29,6 +29,8 @@ export const ApiErrorCode = {
   /** 409: the first request with the key has not finished yet. */
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 'ERR_IDEMPOTENCY_REQUEST_IN_PROGRESS',
   HEALTH_NOT_READY: 'ERR_HEALTH_NOT_READY',
+  /** 404: the tenant has no audit record with that id, linked or waiting for its link. */
+  AUDIT_RECORD_NOT_FOUND: 'ERR_AUDIT_RECORD_NOT_FOUND',
   /** 500: the answer would be larger than RESPONSE_MAX_BYTES (a bound the service failed to keep). */
   RESPONSE_TOO_LARGE: 'ERR_RESPONSE_TOO_LARGE',
   INTERNAL_UNEXPECTED: 'ERR_INTERNAL_UNEXPECTED',

@@ -15,6 +15,7 @@ export {
 } from './route-declaration.js';
 export { ApiError, isExposedError, type ExposedError } from './api-error.js';
 export { ApiErrorCode, type ApiErrorCodeValue } from './error-codes.js';
+export { AUDIT_CONTENT_HASH_HEADER, AUDIT_RECORD_ID_HEADER, receiptFields, type ReceiptFields } from './audit-receipt.js';
 export { errorEnvelope, type ErrorEnvelope } from './error-envelope.js';
 export { DEFAULT_RESPONSE_MAX_BYTES, jsonAnswer } from './json-answer.js';
 export { createTenantRateLimiter, type RateLimitDecision, type TenantRateLimiter, type TenantRateLimiterOptions } from './tenant-rate-limiter.js';

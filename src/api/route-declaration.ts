@@ -16,7 +16,14 @@ export interface OperationText {
   tag: string;
   summary: string;
   description?: string;
-  success: { status: 200 | 201 | 202; schema?: z.ZodType; description: string; contentType?: string };
+  success: {
+    status: 200 | 201 | 202;
+    schema?: z.ZodType;
+    description: string;
+    contentType?: string;
+    /** Headers the answer carries, by name: what each says. */
+    headers?: Readonly<Record<string, string>>;
+  };
   /** Error statuses of the route itself, besides those its authentication implies. */
   errors: Partial<Record<400 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503, string>>;
 }

@@ -47,6 +47,7 @@ export { AuditBatchError, AuditRecordCorruptError } from './audit-chain-errors.j
 export type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from './audit-outbox-store.js';
 export { newAuditOutboxLease, type AuditOutboxLease } from './audit-outbox-lease.js';
 export { owedRecordId } from './owed-record-id.js';
+export { isAuditRecordId } from './audit-record-id.js';
 export { createOwedRecordWriter } from './owed-record-writer.js';
 export { createAuditOutboxFollower, type AuditOutbox, type AuditOutboxFollower, type FollowPass } from './audit-outbox-follower.js';
 export { findAuditRecord, type AuditRecordSources, type FoundAuditRecord } from './find-audit-record.js';

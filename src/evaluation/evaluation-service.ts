@@ -1,4 +1,4 @@
-import type { AuditRecorder } from '../audit/index.js';
+import type { AuditReceipt, AuditRecorder } from '../audit/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { RollupRepository } from '../rollups/index.js';
 import type { CallerGone } from './caller-gone.js';
@@ -36,7 +36,7 @@ export const DEFAULT_EVALUATION_LIMITS: EvaluationLimits = {
 export interface EvaluationServiceDeps {
   /** Where evaluations run (the `policy-evaluate` queue in the service). */
   dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
-  /** The batched audit chain writer: SOURCE_EVALUATED and POLICY_EVALUATED records. */
+  /** The audit recorder: SOURCE_EVALUATED and POLICY_EVALUATED records, one per evaluated entry. */
   audit: Pick<AuditRecorder, 'append'>;
   /** Per-minute rollups of stored-policy evaluations (what anomaly detection reads). */
   rollups: RollupRepository;
@@ -67,6 +67,11 @@ export interface EvaluationAnswer {
   policy?: ResolvedPolicy;
   /** The entry named a module, version or rule the tenant does not have (404 for a lone request). */
   notFound?: boolean;
+  /**
+   * The receipt of the entry's audit record, stored before the answer: present for every entry
+   * that was evaluated (one record each), absent for one refused before it (nothing was recorded).
+   */
+  receipt?: AuditReceipt;
 }
 
 export interface EvaluationService {
@@ -91,8 +96,9 @@ type Planned =
 /**
  * The only path from a request to the engine and into the records: resolves deployed policies,
  * dispatches, audits every evaluation and counts stored-policy evaluations in the rollups. The
- * answer leaves only after its audit records are stored: the batched writer shares one insert
- * among all requests in flight, so this costs latency (a few ms), not a round trip per request.
+ * answer leaves only after its audit records are stored (the linker chains them later), each
+ * evaluated entry carrying its record's receipt: the recorder shares one insert among all requests
+ * in flight, so this costs latency (a few ms), not a round trip per request.
  */
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
   const limits: EvaluationLimits = { ...DEFAULT_EVALUATION_LIMITS, ...deps.limits };
@@ -119,9 +125,11 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     return resolutions;
   }
 
-  async function record(caller: EvaluationCaller, planned: readonly Planned[], answers: readonly EvaluationAnswer[]): Promise<void> {
+  /** Stores one audit record per evaluated entry (and its rollup); resolves with the receipts, in `planned` order. */
+  async function record(caller: EvaluationCaller, planned: readonly Planned[], answers: readonly EvaluationAnswer[]): Promise<AuditReceipt[]> {
     const hashes = new Map<string, string>();
-    const writes: Promise<unknown>[] = [];
+    const receipts: Promise<AuditReceipt>[] = [];
+    const rollupWrites: Promise<unknown>[] = [];
     for (const plan of planned) {
       const { result } = answers[plan.index]!;
       if (plan.kind === 'source') {
@@ -130,12 +138,12 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
           hash = sourceHash(plan.request.source);
           hashes.set(plan.request.source, hash);
         }
-        writes.push(deps.audit.append(caller.tenantId, sourceEvaluatedEvent(caller.actorId, plan.request, hash, result)));
+        receipts.push(deps.audit.append(caller.tenantId, sourceEvaluatedEvent(caller.actorId, plan.request, hash, result)));
         continue;
       }
       const { policy } = plan;
-      writes.push(deps.audit.append(caller.tenantId, policyEvaluatedEvent(caller.actorId, policy, result)));
-      writes.push(
+      receipts.push(deps.audit.append(caller.tenantId, policyEvaluatedEvent(caller.actorId, policy, result)));
+      rollupWrites.push(
         rollups.record(caller.tenantId, {
           policyModule: policy.policyModule,
           policyFunction: policy.functionName,
@@ -145,7 +153,8 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         }),
       );
     }
-    await Promise.all(writes);
+    const [stored] = await Promise.all([Promise.all(receipts), Promise.all(rollupWrites)]);
+    return stored;
   }
 
   function storeWait<T>(tenantId: string, part: StoreWaitPart, work: Promise<T>, waitMs: number | undefined): Promise<T> {
@@ -200,7 +209,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy');
       answers[plan.index] = plan.kind === 'stored' ? { result: outcome, policy: plan.policy } : { result: outcome };
     });
-    await storeWait(caller.tenantId, 'audit records', record(caller, planned, answers), storeWaitLeftMs);
+    const receipts = await storeWait(caller.tenantId, 'audit records', record(caller, planned, answers), storeWaitLeftMs);
+    planned.forEach((plan, position) => {
+      answers[plan.index]!.receipt = receipts[position]!;
+    });
     return answers;
   }
 

@@ -19,7 +19,8 @@ import {
   type RequestParams,
   type Response,
 } from 'graphql-http';
-import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/index.js';
+import { DEFAULT_RESPONSE_MAX_BYTES, receiptFields, type ReceiptFields } from '../api/index.js';
+import type { AuditReceipt } from '../audit/index.js';
 import { roleSatisfies } from '../auth/index.js';
 import type { GraphqlContext } from './graphql-context.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
@@ -151,14 +152,19 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlEnd
       return args;
     },
 
-    onOperation(req, _args, result: ExecutionResult) {
+    onOperation(req, args, result: ExecutionResult) {
       // No `data` at all: the request failed before execution (variables that do not coerce).
       if (!('data' in result) || result.data === undefined) {
         const errors = (result.errors ?? []).map((error) => withCode(error, GraphqlErrorCode.VARIABLES_INVALID));
         return requestErrorResponse(400, errors, mediaTypeOf(req));
       }
+      const auditReceipts = receiptsByResponseKey(args.contextValue?.receipts);
       return executionResponse(
-        { data: result.data, ...(result.errors ? { errors: result.errors.map(formatGraphqlError) } : {}) },
+        {
+          data: result.data,
+          ...(result.errors ? { errors: result.errors.map(formatGraphqlError) } : {}),
+          ...(auditReceipts ? { extensions: { auditReceipts } } : {}),
+        },
         mediaTypeOf(req),
         maxResponseBytes,
       );
@@ -180,6 +186,16 @@ export function createGraphqlHandler(options: GraphqlHandlerOptions): GraphqlEnd
       return admitted.ok ? rootDecisions(admitted.document, admitted.operation).length : 0;
     },
   };
+}
+
+/**
+ * `extensions.auditReceipts` of an executed operation: each evaluated decision's receipt under its
+ * response key, as `data` (or `errors[].path`) names the field; undefined when none was evaluated.
+ */
+function receiptsByResponseKey(receipts: ReadonlyMap<string, AuditReceipt> | undefined): Record<string, ReceiptFields> | undefined {
+  if (receipts === undefined || receipts.size === 0) return undefined;
+  // fromEntries defines each key as the object's own, whatever the alias (even `__proto__`).
+  return Object.fromEntries([...receipts].map(([key, receipt]) => [key, receiptFields(receipt)]));
 }
 
 function isResponse(value: RequestParams | Response): value is Response {

@@ -94,15 +94,18 @@ const resolvePolicySource: Resolver<PolicyView> = async (view, _args, context) =
 
 function domainResolver(policyFunction: string, domainQuery: DomainQuery, argumentOrder: readonly string[]): Resolver {
   const site: DecisionSite = { policyModule: domainQuery.policyModule, policyFunction };
-  return async (_root, args, context) => {
+  return async (_root, args, context, info) => {
     // Separate parameters in argument order (a positional context), not one input object.
     const parameters = argumentOrder.map((name) => plain(args[name]));
-    let result;
+    let decision;
     try {
-      result = await context.decide(context.tenantId, site.policyModule, policyFunction, parameters);
+      decision = await context.decide(context.tenantId, site.policyModule, policyFunction, parameters);
     } catch (error) {
       throw dependencyError(error, context.log, `${site.policyModule}.${policyFunction}`);
     }
+    const { result, receipt } = decision;
+    // A failed decision was recorded too: its receipt goes with the error.
+    if (receipt !== undefined) context.receipts.set(String(info.path.key), receipt);
     if (!result.ok) throw decisionFailureError(result, site);
     const value = result.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw decisionShapeError(site, value);

@@ -1,4 +1,12 @@
+import type { AuditReceipt } from '../audit/index.js';
 import type { EvaluationOutcome } from '../engine/index.js';
+
+/** One decision's outcome, and the receipt of its audit record when it was evaluated (and so recorded). */
+export interface Decision {
+  result: EvaluationOutcome;
+  /** Absent when nothing was evaluated (a module or rule the tenant cannot see). */
+  receipt?: AuditReceipt;
+}
 
 /**
  * Evaluates `policyModule.policyFunction` for a tenant: the tenant's active version of the module
@@ -6,4 +14,4 @@ import type { EvaluationOutcome } from '../engine/index.js';
  * positional context of docs/language.md §7). Item failures resolve as `ok: false`; a rejection means
  * nothing could evaluate (EvaluationUnavailableError) or an unexpected fault.
  */
-export type DecideFn = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<EvaluationOutcome>;
+export type DecideFn = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<Decision>;

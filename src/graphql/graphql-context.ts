@@ -1,3 +1,4 @@
+import type { AuditReceipt } from '../audit/index.js';
 import type { Role } from '../auth/index.js';
 import type { DecideFn } from './decide.js';
 import type { ErrorLog } from './decision-errors.js';
@@ -13,4 +14,9 @@ export type GraphqlContext = {
   policies: PolicyReader;
   decide: DecideFn;
   log: ErrorLog;
+  /**
+   * The receipts of the decisions this request evaluated (and so recorded), by response key: the
+   * alias, or else the field's name. Decisions are root fields, so the key names one of them.
+   */
+  receipts: Map<string, AuditReceipt>;
 };

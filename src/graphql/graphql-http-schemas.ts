@@ -12,4 +12,20 @@ export const graphqlQueryParams = z.object({ query: z.string(), variables: z.str
 /** POST: the request as a JSON object. */
 export const graphqlRequestBody = z.object({ query: z.string(), variables: json.optional(), operationName: z.string().optional() });
 
-export const graphqlAnswer = z.object({ data: json.nullable().optional(), errors: z.array(json).optional() });
+const receipt = z.object({
+  auditRecordId: z.string().describe('The id of the decision\'s audit record, stored before the answer'),
+  auditContentHash: z.string().describe('Lowercase hex SHA-256 of the record\'s canonical content'),
+});
+
+export const graphqlAnswer = z.object({
+  data: json.nullable().optional(),
+  errors: z.array(json).optional(),
+  extensions: z
+    .object({
+      auditReceipts: z
+        .record(z.string(), receipt)
+        .describe('The receipt of each domain decision evaluated, under its response key (its alias, or else the field\'s name), failed decisions included'),
+    })
+    .optional()
+    .describe('Present when the operation evaluated a domain decision'),
+});

@@ -1,7 +1,7 @@
 export { createGraphqlRoute, GRAPHQL_PATH, GRAPHQL_ROUTES, type GraphqlDeps } from './graphql-route.js';
 export { createGraphqlSchema } from './create-graphql-schema.js';
 export { createGraphqlHandler, formatGraphqlError, type GraphqlEndpoint, type GraphqlHandler, type GraphqlHandlerOptions } from './create-graphql-handler.js';
-export type { DecideFn } from './decide.js';
+export type { DecideFn, Decision } from './decide.js';
 export type { GraphqlContext } from './graphql-context.js';
 export { POLICY_STATUSES, type PolicyReader, type PolicyStatus, type PolicyView } from './policy-reader.js';
 export { DEFAULT_DOCUMENT_CACHE_SIZE } from './prepared-documents.js';

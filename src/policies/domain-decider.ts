@@ -1,7 +1,9 @@
-import type { EvaluationOutcome } from '../engine/index.js';
-import type { EvaluationService } from '../evaluation/index.js';
+import type { EvaluationAnswer, EvaluationService } from '../evaluation/index.js';
 
-export type DomainDecider = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<EvaluationOutcome>;
+/** A decision's outcome and, when it was evaluated, the receipt of its audit record. */
+export type DomainDecision = Pick<EvaluationAnswer, 'result' | 'receipt'>;
+
+export type DomainDecider = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<DomainDecision>;
 
 export interface DomainDeciderOptions {
   /** The actor recorded in POLICY_EVALUATED; default `signed:<tenant>`, the signed-request principal. */
@@ -12,7 +14,7 @@ export interface DomainDeciderOptions {
  * Decisions of the GraphQL domain queries, through the one evaluation path: the tenant's active
  * version of the module when it deployed one, else the built-in module; audited (POLICY_EVALUATED)
  * and counted in the rollups. A module or rule the tenant cannot see answers as a failed
- * evaluation; a rejection means nothing could evaluate.
+ * evaluation, with no receipt (nothing was recorded); a rejection means nothing could evaluate.
  */
 export function createDomainDecider(service: Pick<EvaluationService, 'evaluate'>, options: DomainDeciderOptions = {}): DomainDecider {
   const actorOf = options.actorId ?? ((tenantId: string) => `signed:${tenantId}`);
@@ -22,6 +24,7 @@ export function createDomainDecider(service: Pick<EvaluationService, 'evaluate'>
       [{ kind: 'stored', request: { policyModule, policyFunction, context: args } }],
       { trace: false },
     );
-    return answer!.result;
+    const { result, receipt } = answer!;
+    return receipt === undefined ? { result } : { result, receipt };
   };
 }

@@ -112,7 +112,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     metrics: createMetricsRoutes(runtime.metrics),
     openapi: createOpenApiRoutes(() => routes),
     console: createConsoleRoutes(),
-    audit: createAuditRoutes({ records: store.audit, verifier: auditVerifier }),
+    audit: createAuditRoutes({ records: store.audit, links: store.auditLinks, verifier: auditVerifier }),
     anomalies: createAnomalyRoutes({
       triage: createAnomalyTriage({
         anomalies: store.anomalies,

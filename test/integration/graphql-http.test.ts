@@ -320,7 +320,10 @@ describe('read-only', () => {
   it('serves domain decisions with GET', async () => {
     const response = await h.signedFetch(`/graphql?query=${encodeURIComponent(`{ ${LOAN} }`)}`, { method: 'GET' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: { evaluateLoanEligibility: { eligible: true, maxApprovedAmount: 10000 } } });
+    expect(await response.json()).toEqual({
+      data: { evaluateLoanEligibility: { eligible: true, maxApprovedAmount: 10000 } },
+      extensions: { auditReceipts: { evaluateLoanEligibility: { auditRecordId: expect.any(String), auditContentHash: expect.stringMatching(/^[0-9a-f]{64}$/) } } },
+    });
   });
 });
 

@@ -29,7 +29,7 @@ describe('on the policy registry', () => {
   it('answers from the built-in module before a tenant deploys its own', async () => {
     expect(ACME_LOAN).not.toBe(BUILTIN_LOAN);
     const { body } = await h.graphql(`{ ${LOAN} }`);
-    expect(body).toEqual({ data: { evaluateLoanEligibility: { eligible: true, interestRate: 7 } } });
+    expect(body.data).toEqual({ evaluateLoanEligibility: { eligible: true, interestRate: 7 } });
   });
 
   it("answers from the tenant's active version once deployed, and only for that tenant", async () => {

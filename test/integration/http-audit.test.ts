@@ -207,6 +207,8 @@ describe('audit endpoints over HTTP', () => {
         headHash: acme[11]!.hash,
         firstInvalidSeq: null,
         reason: null,
+        unlinked: 0,
+        oldestUnlinkedAgeMs: null,
       });
     });
 
@@ -227,7 +229,7 @@ describe('audit endpoints over HTTP', () => {
 
     it('reports an empty chain as valid', async () => {
       const response = await h.get('/api/v1/audit/verify', { tenant: 'nobody' });
-      expect(await response.json()).toEqual({ valid: true, checked: 0, headSeq: 0, headHash: null, firstInvalidSeq: null, reason: null });
+      expect(await response.json()).toEqual({ valid: true, checked: 0, headSeq: 0, headHash: null, firstInvalidSeq: null, reason: null, unlinked: 0, oldestUnlinkedAgeMs: null });
     });
 
     it('finds a record changed behind the service’s back', async () => {

@@ -60,7 +60,7 @@ export function withCommonRoutes(parts: { store: Store; redis: Redis; auditVerif
     createVersionRoutes(),
     createOpenApiRoutes(() => routes),
     createConsoleRoutes(),
-    createAuditRoutes({ records: parts.store.audit, verifier: parts.auditVerifier }),
+    createAuditRoutes({ records: parts.store.audit, links: parts.store.auditLinks, verifier: parts.auditVerifier }),
     createRollupRoutes(parts.store.rollups),
     ...own,
   ];

@@ -58,6 +58,9 @@ function operation(op: ApiOperation): JsonSchema {
   const { success } = op.doc;
   responses[String(success.status)] = {
     description: success.description,
+    ...(success.headers
+      ? { headers: Object.fromEntries(Object.entries(success.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+      : {}),
     ...(success.schema
       ? { content: { 'application/json': { schema: jsonSchema(success.schema, 'output') } } }
       : success.contentType

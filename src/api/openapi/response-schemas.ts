@@ -36,7 +36,12 @@ export const storedEvaluationAnswer = evaluationAnswer.extend({
   version: z.number().int(),
   versionId: z.string(),
 });
-export const batchAnswer = z.object({ results: z.array(evaluationAnswer).describe('One per item, in order; each fails on its own') });
+/** The receipt of an item's or a decision's audit record; both null when nothing was recorded for it. */
+export const receiptFields = z.object({
+  auditRecordId: z.string().nullable().describe('The id of the item\'s audit record, stored before the answer; null for an item refused before it was evaluated'),
+  auditContentHash: z.string().nullable().describe('Lowercase hex SHA-256 of the record\'s canonical content; null as auditRecordId'),
+});
+export const batchAnswer = z.object({ results: z.array(evaluationAnswer.extend(receiptFields.shape)).describe('One per item, in order; each fails on its own') });
 
 export const auditRecord = z.object({
   id: z.string(),
@@ -50,6 +55,14 @@ export const auditRecord = z.object({
   hash: z.string().describe('SHA-256 of the record\'s canonical content'),
   previousHash: z.string(),
 });
+/** One record found by id: as listed once linked; before that, stored with no place in the chain yet. */
+export const foundAuditRecord = auditRecord.extend({
+  seq: z.number().int().nullable().describe('Position in the tenant\'s chain, from 1; null until linked'),
+  hash: z.string().nullable().describe('SHA-256 of the record\'s canonical content with its seq and previousHash; null until linked'),
+  previousHash: z.string().nullable().describe('The hash of the record before it in the chain; null until linked'),
+  linked: z.boolean().describe('Whether the record has its place in the chain yet'),
+  contentHash: z.string().describe('Lowercase hex SHA-256 of the canonical content (id, eventType, policyModule, policyFunction, actorId, occurredAt, payload), computed from the record as read: what the answer\'s receipt carries'),
+});
 export const chainVerification = z.object({
   valid: z.boolean(),
   checked: z.number().int(),
@@ -57,6 +70,8 @@ export const chainVerification = z.object({
   headHash: z.string().nullable(),
   firstInvalidSeq: z.number().int().nullable(),
   reason: z.string().nullable(),
+  unlinked: z.number().int().describe('Records stored but not yet linked into the chain'),
+  oldestUnlinkedAgeMs: z.number().nullable().describe('How long the oldest of them has waited, in ms; null when there is none'),
 });
 
 export const anomaly = z.object({

@@ -6,12 +6,17 @@ import {
   AUDIT_LIST_SLICE,
   AUDIT_LIST_TURNS_PER_TENANT,
   auditListCost,
+  computeAuditContentHash,
   createTenantTurns,
+  findAuditRecord,
+  isAuditRecordId,
   readAuditList,
   type AuditChainRepository,
+  type AuditLinkRepository,
   type AuditQuery,
   type AuditRecord,
   type ChainVerifier,
+  type FoundAuditRecord,
 } from '../../audit/index.js';
 import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { ApiError } from '../api-error.js';
@@ -42,6 +47,33 @@ function view(record: AuditRecord): AuditRecord {
   return { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash };
 }
 
+/**
+ * A record found by id: the listed fields, `linked`, and `contentHash` computed from the content
+ * as read (not as stored beside it), so a client comparing it with its receipt checks the content
+ * itself. Until the record is linked, its seq, hash and previousHash are null.
+ */
+function foundView({ linked, record }: FoundAuditRecord) {
+  const { id, eventType, policyModule, policyFunction, actorId, occurredAt, payload } = record;
+  const content = { eventType, policyModule, policyFunction, actorId, occurredAt, payload };
+  return {
+    id,
+    seq: linked ? record.seq : null,
+    ...content,
+    hash: linked ? record.hash : null,
+    previousHash: linked ? record.previousHash : null,
+    linked,
+    contentHash: computeAuditContentHash(id, content),
+  };
+}
+
+function recordIdParam(ctx: AppContext): string {
+  const id = pathValue(ctx, 'id');
+  if (!isAuditRecordId(id)) {
+    throw new ApiError(400, ApiErrorCode.REQUEST_PATH_INVALID, 'path parameter `id` must be an audit record id: a UUID in lowercase hex (8-4-4-4-12), as X-Audit-Record-Id carries it');
+  }
+  return id;
+}
+
 const limitParam = (ctx: AppContext) => integerParam(ctx, 'limit', { min: 1, max: AUDIT_LIST_MAX_LIMIT, default: AUDIT_LIST_DEFAULT_LIMIT });
 
 /** `limit` and `before` (a seq: only older records), shared by every list. */
@@ -69,11 +101,24 @@ function pathName(ctx: AppContext, name: string): string {
   return value;
 }
 
-/** What the audit routes read: the tenant's records, and the verifier of its chain. */
+/** What the audit routes read: the tenant's records, those not yet linked, and the verifier of its chain. */
 export interface AuditRouteDeps {
-  records: Pick<AuditChainRepository, 'list'>;
+  records: Pick<AuditChainRepository, 'list' | 'findById'>;
+  /** Records stored before their answer and not yet linked: found by id, and counted by verify. */
+  links: Pick<AuditLinkRepository, 'findUnlinked' | 'unlinkedSummary'>;
   /** Verifies tenants' audit chains for GET /api/v1/audit/verify, never hashing on the event loop. */
   verifier: ChainVerifier;
+  /** Milliseconds since the epoch: the age of the oldest unlinked record. Default Date.now. */
+  now?: () => number;
+}
+
+/** The bound form of AuditRouteDeps: what the handlers use. */
+interface AuditScope {
+  list: AuditList;
+  verifier: ChainVerifier;
+  find: (tenantId: string, id: string) => Promise<FoundAuditRecord | null>;
+  /** How many of the tenant's records wait for their link, and how long the oldest has waited. */
+  unlinked: (tenantId: string) => Promise<{ unlinked: number; oldestUnlinkedAgeMs: number | null }>;
 }
 
 /** The records of `query`, streamed a slice at a time once the tenant's turn comes. */
@@ -88,7 +133,7 @@ const recordsAnswer = { status: 200, schema: z.array(answers.auditRecord), descr
 const listCost = { points: listPoints, unit: `one per ${AUDIT_LIST_RECORDS_PER_POINT} records asked for` };
 
 /** The tenant's audit chain, newest first (seq descending, which is append order). */
-export const AUDIT_ROUTES = declareRoutes<{ list: AuditList; verifier: ChainVerifier }>([
+export const AUDIT_ROUTES = declareRoutes<AuditScope>([
   {
     method: 'get',
     path: '/api/v1/audit',
@@ -111,12 +156,39 @@ export const AUDIT_ROUTES = declareRoutes<{ list: AuditList; verifier: ChainVeri
       tag: 'audit',
       summary: 'Verify the tenant\'s chain',
       description:
-        'Reads and hashes only the records appended since the tenant\'s last verification in this process (an unchanged head answers at once), unless `full=true` asks for, or AUDIT_VERIFY_FULL_INTERVAL_SECONDS calls for, a walk from seq 1. Concurrent calls of a tenant share one walk.',
+        'Reads and hashes only the records appended since the tenant\'s last verification in this process (an unchanged head answers at once), unless `full=true` asks for, or AUDIT_VERIFY_FULL_INTERVAL_SECONDS calls for, a walk from seq 1. Concurrent calls of a tenant share one walk. `unlinked` counts the records stored (each before its answer) but not linked into the chain yet, `oldestUnlinkedAgeMs` says how long the oldest of them has waited.',
       success: { status: 200, schema: answers.chainVerification, description: 'the verification' },
       errors: { 400: 'a `full` other than true or false (ERR_REQUEST_QUERY_INVALID)' },
     },
-    handle: async (ctx, { verifier }) => {
-      ctx.body = await verifier.verify(tenantOf(ctx), { full: booleanParam(ctx, 'full') });
+    handle: async (ctx, { verifier, unlinked }) => {
+      const tenantId = tenantOf(ctx);
+      const full = booleanParam(ctx, 'full');
+      const [verification, waiting] = await Promise.all([verifier.verify(tenantId, { full }), unlinked(tenantId)]);
+      ctx.body = { ...verification, ...waiting };
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/audit/records/{id}',
+    auth: 'bearer',
+    role: 'ADMIN',
+    pathParams: { id: 'the record\'s id, as an answer\'s receipt names it (X-Audit-Record-Id, auditRecordId)' },
+    doc: {
+      tag: 'audit',
+      summary: 'One record by id, linked or not yet',
+      description:
+        'Every evaluation\'s record is stored before its answer leaves, and linked into the chain shortly after. Once linked the record is as the lists show it, with `linked: true`; until then `seq`, `hash` and `previousHash` are null and `linked` is false. `contentHash` is computed from the record as read: equal to the receipt\'s when the record is what was answered.',
+      success: { status: 200, schema: answers.foundAuditRecord, description: 'the record' },
+      errors: {
+        400: 'an id that is no record id (ERR_REQUEST_PATH_INVALID)',
+        404: 'the tenant has no record with that id (ERR_AUDIT_RECORD_NOT_FOUND)',
+      },
+    },
+    handle: async (ctx, { find }) => {
+      const id = recordIdParam(ctx);
+      const found = await find(tenantOf(ctx), id);
+      if (found === null) throw new ApiError(404, ApiErrorCode.AUDIT_RECORD_NOT_FOUND, `no audit record \`${id}\` exists for this tenant`);
+      ctx.body = foundView(found);
     },
   },
   {
@@ -162,7 +234,7 @@ export const AUDIT_ROUTES = declareRoutes<{ list: AuditList; verifier: ChainVeri
   },
 ]);
 
-export function createAuditRoutes({ records, verifier }: AuditRouteDeps): RouteGroup {
+export function createAuditRoutes({ records, links, verifier, now = Date.now }: AuditRouteDeps): RouteGroup {
   // A list is read and written a slice at a time, and a tenant's lists take turns, a few at once:
   // 40 lists of the largest page sent together hold another tenant's request for a few slices.
   const turns = createTenantTurns(AUDIT_LIST_TURNS_PER_TENANT);
@@ -180,5 +252,11 @@ export function createAuditRoutes({ records, verifier }: AuditRouteDeps): RouteG
       throw error;
     }
   };
-  return bindRoutes(AUDIT_ROUTES, { list, verifier });
+  const unlinked: AuditScope['unlinked'] = async (tenantId) => {
+    // One indexed read: the linker keeps a tenant's unlinked records few.
+    const { count, oldestStoredAt } = await links.unlinkedSummary(tenantId);
+    return { unlinked: count, oldestUnlinkedAgeMs: oldestStoredAt === null ? null : Math.max(0, now() - Date.parse(oldestStoredAt)) };
+  };
+  const find: AuditScope['find'] = (tenantId, id) => findAuditRecord({ chain: records, links }, tenantId, id);
+  return bindRoutes(AUDIT_ROUTES, { list, verifier, find, unlinked });
 }

@@ -7,6 +7,7 @@ import {
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
+import { receiptFields, RECEIPT_HEADERS, setReceiptHeaders } from '../audit-receipt.js';
 import * as answers from '../openapi/response-schemas.js';
 import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
 import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
@@ -46,7 +47,12 @@ export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
     doc: {
       tag: 'evaluation',
       summary: 'Evaluate one rule of a source sent in the request',
-      success: { status: 200, schema: answers.evaluationAnswer, description: 'the result, or the evaluation\'s error (still 200)' },
+      success: {
+        status: 200,
+        schema: answers.evaluationAnswer,
+        description: 'the result, or the evaluation\'s error (still 200); the receipt of its audit record in the headers',
+        headers: RECEIPT_HEADERS,
+      },
       errors: { 400: 'bad body (ERR_EVALUATION_REQUEST_INVALID) or query', 503: EVALUATION_UNAVAILABLE },
     },
     handle: async (ctx, options) => {
@@ -54,6 +60,7 @@ export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
       const request = parseSourceEvaluationBody(ctx.request.body, options.limits);
       const gone = requesterGone(ctx);
       const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'source', request }], { trace, gone }));
+      setReceiptHeaders(ctx, answer!.receipt);
       ctx.body = toResponseItem(answer!.result, trace);
     },
   },
@@ -70,8 +77,8 @@ export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
       tag: 'evaluation',
       summary: 'Evaluate many items at once',
       description:
-        'Items are source items (as evaluate-source) or references to deployed policies (as /api/v1/policies/evaluate); each fails on its own. The rate limit spends one point per item.',
-      success: { status: 200, schema: answers.batchAnswer, description: 'one answer per item' },
+        'Items are source items (as evaluate-source) or references to deployed policies (as /api/v1/policies/evaluate); each fails on its own. The rate limit spends one point per item. Each answer carries `auditRecordId` and `auditContentHash`, the receipt of its audit record, stored before the answer; both are null for an item refused before it was evaluated (nothing was recorded for it).',
+      success: { status: 200, schema: answers.batchAnswer, description: 'one answer per item, each with the receipt of its audit record' },
       errors: { 400: 'bad envelope or too many items', 503: EVALUATION_UNAVAILABLE },
     },
     handle: async (ctx, options) => {
@@ -79,7 +86,7 @@ export const EVALUATION_ROUTES = declareRoutes<EvaluationRouteOptions>([
       const entries = parseBatchEvaluationBody(ctx.request.body, options.maxBatchItems, options.limits);
       const gone = requesterGone(ctx);
       const evaluated = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), entries, { trace, gone }));
-      ctx.body = { results: evaluated.map((answer) => toResponseItem(answer.result, trace)) };
+      ctx.body = { results: evaluated.map((answer) => ({ ...toResponseItem(answer.result, trace), ...receiptFields(answer.receipt) })) };
     },
   },
 ]);

@@ -28,6 +28,7 @@ import {
 } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
+import { RECEIPT_HEADERS, setReceiptHeaders } from '../audit-receipt.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { errorEnvelope } from '../error-envelope.js';
 import * as answers from '../openapi/response-schemas.js';
@@ -232,7 +233,12 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
     doc: {
       tag: 'registry',
       summary: 'Evaluate a deployed policy by name',
-      success: { status: 200, schema: answers.storedEvaluationAnswer, description: 'the result and the version that answered' },
+      success: {
+        status: 200,
+        schema: answers.storedEvaluationAnswer,
+        description: 'the result and the version that answered; the receipt of its audit record in the headers',
+        headers: RECEIPT_HEADERS,
+      },
       errors: { 400: 'bad body', 404: 'no such module, version or rule for the tenant', 503: EVALUATION_UNAVAILABLE },
     },
     handle: async (ctx, options) => {
@@ -240,8 +246,9 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       const request = parseStoredEvaluationBody(ctx.request.body, options.limits);
       const gone = requesterGone(ctx);
       const [answer] = await unlessUnavailable(() => options.service.evaluate(callerOf(ctx), [{ kind: 'stored', request }], { trace, gone }));
-      const { result, policy, notFound } = answer!;
+      const { result, policy, notFound, receipt } = answer!;
       if (notFound === true && !result.ok) throw new ApiError(404, result.code, result.error);
+      setReceiptHeaders(ctx, receipt);
       if (policy === undefined) {
         ctx.body = toResponseItem(result, trace);
         return;

@@ -30,7 +30,7 @@ function edges(answer: Answer = echo) {
   const audit = {
     async append(tenantId: string, event: AuditEvent) {
       appended.push({ tenantId, event });
-      return {} as never;
+      return { id: `record-${appended.length}`, contentHash: `hash-${appended.length}` };
     },
   };
   const rollups = {
@@ -82,6 +82,33 @@ describe('evaluation service', () => {
       ['acme', 'SOURCE_EVALUATED', 'a', 'alice'],
       ['acme', 'SOURCE_EVALUATED', 'b', 'alice'],
       ['acme', 'POLICY_EVALUATED', 'g', 'alice'],
+    ]);
+  });
+
+  it('gives every evaluated entry the receipt of its own record, and none to an entry refused before it', async () => {
+    const { appended, deps } = edges();
+    let deep: unknown = 1;
+    for (let i = 0; i < 20; i++) deep = [deep];
+    const answers = await createEvaluationService({ ...deps, limits: { contextMaxDepth: 8 } }).evaluate(
+      caller,
+      [
+        source('a', 1),
+        { kind: 'invalid', code: 'ERR_EVALUATION_ITEM_INVALID', message: 'bad' },
+        stored('missing'),
+        { kind: 'source', request: { source: 'S', functionName: 'f', locale: 'en-US', context: { x: deep } } },
+        stored('known'),
+        source('b', 2),
+      ],
+      { trace: false },
+    );
+    expect(appended.map(({ event }) => event.policyFunction)).toEqual(['a', 'g', 'b']);
+    expect(answers.map((answer) => answer.receipt)).toEqual([
+      { id: 'record-1', contentHash: 'hash-1' },
+      undefined,
+      undefined,
+      undefined,
+      { id: 'record-2', contentHash: 'hash-2' },
+      { id: 'record-3', contentHash: 'hash-3' },
     ]);
   });
 

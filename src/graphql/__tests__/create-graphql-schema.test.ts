@@ -17,9 +17,19 @@ interface Logged {
   message: string;
 }
 
+/** A stand-in evaluation: the outcome of each decision asked for. */
+type Outcome = (...args: Parameters<DecideFn>) => Promise<EvaluationOutcome>;
+
 function run(
   source: string,
-  parts: { decide?: DecideFn; policies?: PolicyView[]; sources?: Record<string, string>; variables?: Record<string, unknown> } = {},
+  parts: {
+    decide?: Outcome;
+    /** Each evaluated decision's receipt: `r<n>`/`h<n>` for the n-th call (from 1); none without it. */
+    receipts?: boolean;
+    policies?: PolicyView[];
+    sources?: Record<string, string>;
+    variables?: Record<string, unknown>;
+  } = {},
 ) {
   const logged: Logged[] = [];
   const calls: unknown[][] = [];
@@ -27,9 +37,12 @@ function run(
   const sourceReads: string[] = [];
   const decide: DecideFn = async (...args) => {
     calls.push(args);
+    const n = calls.length;
     if (!parts.decide) throw new Error('no decision expected');
-    return parts.decide(...args);
+    const result = await parts.decide(...args);
+    return parts.receipts ? { result, receipt: { id: `r${n}`, contentHash: `h${n}` } } : { result };
   };
+  const receipts = new Map<string, { id: string; contentHash: string }>();
   const views = parts.policies ?? [];
   const contextValue: GraphqlContext = {
     tenantId: 'acme',
@@ -52,6 +65,7 @@ function run(
       error: (details, message) => logged.push({ level: 'error', details, message }),
       warn: (details, message) => logged.push({ level: 'warn', details, message }),
     },
+    receipts,
   };
   return Promise.resolve(execute({ schema, document: parse(source), contextValue, variableValues: parts.variables ?? null })).then((result) => ({
     result: JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: Array<Record<string, unknown>> },
@@ -59,6 +73,7 @@ function run(
     logged,
     pages,
     sourceReads,
+    receipts,
   }));
 }
 
@@ -147,6 +162,24 @@ describe('domain resolvers', () => {
         },
       ],
     });
+  });
+
+  it('keep each evaluated decision\'s receipt under its response key, failed decisions included', async () => {
+    const failure: EvaluationOutcome = { kind: 'evaluated', ok: false, code: 'PL3004', diagnostics: [], error: 'PL3004 no', executionTimeMs: 1 };
+    let asked = 0;
+    const { result, receipts } = await run(`{ first: ${CLAIM} { approved } second: ${CLAIM} { approved } }`, {
+      receipts: true,
+      decide: async () => (++asked === 1 ? ok(claimValue('')) : failure),
+    });
+    expect(result.data).toEqual({ first: { approved: true }, second: null });
+    expect(Object.fromEntries(receipts)).toEqual({ first: { id: 'r1', contentHash: 'h1' }, second: { id: 'r2', contentHash: 'h2' } });
+  });
+
+  it('keep no receipt for a decision that was not evaluated', async () => {
+    const notSeen: EvaluationOutcome = { kind: 'evaluated', ok: false, code: 'ERR_POLICY_NOT_FOUND', diagnostics: [], error: 'no module', executionTimeMs: 0 };
+    const { result, receipts } = await run(`{ ${CLAIM} { approved } }`, { decide: async () => notSeen });
+    expect(result.errors![0]).toMatchObject({ extensions: { code: 'ERR_POLICY_NOT_FOUND' } });
+    expect(receipts.size).toBe(0);
   });
 
   it('report a failure without a diagnostic with the engine error and a code of its own', async () => {

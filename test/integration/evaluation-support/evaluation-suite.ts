@@ -339,7 +339,16 @@ export function runEvaluationSuite(openStore: () => Promise<Store>, dispose: () 
       });
       const [first, missing, scalar, extra, last] = response.body.results;
       expect(first).toMatchObject({ result: 3, error: null });
-      expect(missing).toEqual({ result: null, error: '`items[1].functionName` is required', executionTimeMs: 0, code: 'ERR_EVALUATION_ITEM_INVALID', diagnostics: [] });
+      expect(missing).toEqual({
+        result: null,
+        error: '`items[1].functionName` is required',
+        executionTimeMs: 0,
+        code: 'ERR_EVALUATION_ITEM_INVALID',
+        diagnostics: [],
+        // Refused before it was evaluated: nothing was recorded for it.
+        auditRecordId: null,
+        auditContentHash: null,
+      });
       expect(scalar).toMatchObject({ result: null, code: 'ERR_EVALUATION_ITEM_INVALID', error: expect.stringMatching(/^items\[2\] must be a JSON object/) });
       expect(extra).toMatchObject({ code: 'ERR_EVALUATION_ITEM_INVALID', error: expect.stringContaining('unknown field `extra`') });
       expect(last).toMatchObject({ result: 9, error: null });
