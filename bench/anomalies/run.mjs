@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createAnomalyDetector, createAnomalySettings, DEFAULT_DETECTION_SETTINGS } from '../../dist/src/anomalies/index.js';
-import { createAuditChainWriter } from '../../dist/src/audit/index.js';
+import { createAuditTrail } from '../../dist/src/audit/index.js';
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
 import { fmt, printTable } from '../support/table.mjs';
 
@@ -70,7 +70,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 /** One row: seeds a tenant, runs the detector once untimed (compiling the code) and RUNS times timed. */
 async function measureRow(store, buckets, perBucket) {
-  const audit = createAuditChainWriter(store.audit);
+  const trail = createAuditTrail(store.auditLinks);
+  const audit = trail.recorder;
   const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
   const detector = createAnomalyDetector({ store, settings, audit, builtinModules: new Set(), now: () => new Date(NOW) });
   const tenant = `bench-${buckets}-${perBucket}`;
@@ -89,7 +90,7 @@ async function measureRow(store, buckets, perBucket) {
     if (report.opened + report.updated + report.unchanged !== 1) throw new Error(`${store.kind}: expected one anomaly, got ${JSON.stringify(report)}`);
     return { ms: median(times), seedSeconds };
   } finally {
-    await audit.close();
+    await trail.close();
   }
 }
 

@@ -2,8 +2,8 @@
 // (koa-floor.mjs: body, signature check with the service's code, nonce claimed in Redis, JSON
 // parse) plus the two things the service promises for every evaluation: it travels through the
 // BullMQ `policy-evaluate` queue (the service's own dispatcher, transport and worker; micro-batched
-// as in the service) and its answer is recorded in the tenant's audit chain (the service's own
-// batched writer on SQLite) before it leaves. The worker's engine is replaced by one that answers
+// as in the service) and its answer's audit record is stored before it leaves (the service's own
+// recorder on SQLite; its linker chains the records after the insert, as in the service). The worker's engine is replaced by one that answers
 // every item at once on the worker's main thread: no thread hop, no evaluation, no rate limit, no
 // rollups, no routing. If OPA is faster than this, no change inside those stages can catch it up.
 // Prints its port on stdout once listening.
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Koa from 'koa';
 import { Redis } from 'ioredis';
 import { signedFloorCheck } from '../support/signed-floor.mjs';
-import { createAuditChainWriter } from '../../dist/src/audit/index.js';
+import { createAuditTrail } from '../../dist/src/audit/index.js';
 import {
   createEvaluationDispatcher,
   createRedisBatchTransport,
@@ -45,7 +45,8 @@ const answeringPool = {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pe-floor-mandated-'));
 const store = await openSqliteStore(join(dataDir, 'audit.sqlite'));
-const audit = createAuditChainWriter(store.audit);
+const trail = createAuditTrail(store.auditLinks);
+const audit = trail.recorder;
 const worker = await startEvaluationWorker({ connection: redisUrl, pool: answeringPool, prefix: queuePrefix });
 const dispatcher = createEvaluationDispatcher({ transport: createRedisBatchTransport({ connection: redisUrl, prefix: queuePrefix, responseTimeoutMs: 10_000 }) });
 
@@ -70,7 +71,7 @@ process.on('SIGTERM', () =>
   server.close(async () => {
     await dispatcher.close();
     await worker.close();
-    await audit.close();
+    await trail.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
     const keys = await redis.keys(`*${keyPrefix}*`);

@@ -1,4 +1,4 @@
-/** A batch handed to `AuditChainRepository.insertBatch` that does not extend the stored chain. */
+/** A batch handed to `AuditLinkRepository.link` whose records are not consecutive and linked to each other. */
 export class AuditBatchError extends Error {
   override readonly name = 'AuditBatchError';
   constructor(

@@ -1,7 +1,7 @@
 /**
- * What the audit chain needs from storage: one hash chain per tenant, appended in batches and never
- * changed. The store's adapters implement it; the contract suite in test/contracts runs the same
- * cases against each.
+ * What reading the audit chain needs from storage: one hash chain per tenant, never changed. Records
+ * enter it only through the tenant's linker (AuditLinkRepository.link in audit-link-store.ts). The
+ * store's adapters implement it; the contract suite in test/contracts runs the same cases against each.
  */
 
 /** `previousHash` of a tenant's first audit record (seq 1). */
@@ -42,14 +42,6 @@ export interface AuditQuery {
 
 export interface AuditChainRepository {
   head(tenantId: string): Promise<ChainHead | null>;
-  /**
-   * Inserts records with consecutive seqs in order and stops at the first seq that already exists
-   * (another writer won). Returns how many were inserted; fewer than given means a conflict and the
-   * caller must re-read the head and rebuild the rest. Never overwrites.
-   * Throws AuditBatchError when the records do not extend the stored chain (wrong seq or
-   * previousHash for the first record, or records not linked to each other).
-   */
-  insertBatch(tenantId: string, records: readonly AuditRecord[]): Promise<number>;
   /** Newest first (seq descending). */
   list(tenantId: string, query: AuditQuery): Promise<AuditRecord[]>;
   /** Ascending by seq from `fromSeq` (inclusive), read in pages of `pageSize`: bounded memory. */

@@ -1,5 +1,5 @@
 import { AuditBatchError, AuditRecordCorruptError } from '../audit/audit-chain-errors.js';
-import { GENESIS_PREVIOUS_HASH, type AuditQuery, type AuditRecord } from '../audit/audit-chain-store.js';
+import type { AuditQuery, AuditRecord } from '../audit/audit-chain-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
 
 /** Checks shared by both adapters so they accept and refuse exactly the same input. */
@@ -13,26 +13,6 @@ export function assertTenantId(tenantId: string): void {
 
 export function assertRecordId(id: string): void {
   if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError('record id must be a non-empty string');
-}
-
-/**
- * The first record of a batch must sit on the stored chain: seq 1 on the genesis hash, any other seq
- * on the stored record before it (`predecessorHash`, undefined when that record does not exist).
- */
-export function assertBatchExtends(
-  tenantId: string,
-  records: readonly AuditRecord[],
-  predecessorHash: string | undefined,
-): void {
-  const first = records[0];
-  if (first === undefined) return;
-  const expected = first.seq === 1 ? GENESIS_PREVIOUS_HASH : predecessorHash;
-  if (expected === undefined) {
-    throw new AuditBatchError(tenantId, first.seq, `seq ${first.seq - 1} does not exist`);
-  }
-  if (first.previousHash !== expected) {
-    throw new AuditBatchError(tenantId, first.seq, `previousHash does not match the hash of seq ${first.seq - 1}`);
-  }
 }
 
 /** Internal consistency of a batch, checked before any storage access. */
@@ -51,12 +31,6 @@ export function assertBatchLinked(tenantId: string, records: readonly AuditRecor
       throw new AuditBatchError(tenantId, record.seq, `previousHash does not match the hash of seq ${previous.seq}`);
     }
   }
-}
-
-/** The seq that a batch's first record needs as predecessor, or null for a genesis batch. */
-export function predecessorSeq(records: readonly AuditRecord[]): number | null {
-  const first = records[0];
-  return first === undefined || first.seq === 1 ? null : first.seq - 1;
 }
 
 /**

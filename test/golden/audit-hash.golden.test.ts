@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalAuditContent,
   computeAuditHash,
-  createAuditChainWriter,
+  createAuditTrail,
   GENESIS_PREVIOUS_HASH,
   verifyChain,
   type AuditEvent,
@@ -44,20 +44,25 @@ describe('audit hash golden vectors', () => {
     expect(sha256(vector.canonical)).toBe(vector.hash);
   });
 
-  it('pins the chain the writer builds from fixed events, ids and times', async () => {
+  it('pins the chain the trail links from fixed events, ids and times', async () => {
     const store = await openSqliteStore(':memory:');
     const expected = golden.chain.records;
     let next = 0;
-    const writer = createAuditChainWriter(store.audit, {
-      newId: () => expected[next]!.record.id,
-      now: () => new Date(expected[next]!.record.occurredAt),
+    const trail = createAuditTrail(store.auditLinks, {
+      recorder: {
+        newId: () => expected[next]!.record.id,
+        now: () => new Date(expected[next]!.record.occurredAt),
+      },
     });
-    const written = [];
+    const receipts = [];
     for (const event of golden.chain.events) {
-      written.push(await writer.append(golden.chain.tenantId, event));
+      receipts.push(await trail.recorder.append(golden.chain.tenantId, event));
       next += 1;
     }
-    await writer.close();
+    await trail.close();
+    expect(receipts.map((receipt) => receipt.id)).toEqual(expected.map((v) => v.record.id));
+    const written = [];
+    for await (const record of store.audit.scan(golden.chain.tenantId, 1, 10)) written.push(record);
     expect(written).toEqual(expected.map((v) => ({ ...v.record, hash: v.hash })));
     for (const [i, vector] of expected.entries()) {
       expect(canonicalAuditContent(vector.record)).toBe(vector.canonical);

@@ -23,12 +23,10 @@ import {
 } from '../../src/anomalies/index.js';
 import { createAnomalyRoutes } from '../../src/api/index.js';
 import {
-  createAuditChainWriter,
   createAuditOutboxFollower,
   newAuditOutboxLease,
   verifyChain,
-  type AuditChainRepository,
-  type AuditChainWriter,
+  type AuditLinkRepository,
   type AuditOutboxFollower,
   type AuditRecord,
 } from '../../src/audit/index.js';
@@ -40,6 +38,7 @@ import {
   auditFailing,
   connectRedis,
   createBearerCaller,
+  createProcessTrails,
   createTestApp,
   describeWithMongo,
   InjectedFailure,
@@ -52,6 +51,7 @@ import {
   testClock,
   type BearerCall,
   type HttpListener,
+  type ProcessTrails,
   type StoreTarget,
 } from '../support/index.js';
 
@@ -81,7 +81,7 @@ function marksFailing(repository: AnomalyRepository, times: number): AnomalyRepo
   };
 }
 
-/** One process: its own connection, audit writer, claim owner, triage (over HTTP), verifier and follower. */
+/** One process: its own connection, audit trail, claim owner, triage (over HTTP), verifier and follower. */
 interface Process {
   store: Store;
   triage: AnomalyTriage;
@@ -101,7 +101,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
   let redis: Redis;
   let keyRing: JwtKeyRing;
   const prefix = `test-anomaly-outbox-${Math.random().toString(36).slice(2, 10)}`;
-  const writers: AuditChainWriter[] = [];
+  let trails: ProcessTrails;
   const listeners: HttpListener[] = [];
   let tenantCounter = 0;
   const newTenant = () => ({ tenantId: `anomaly-outbox-${(tenantCounter += 1)}-${Math.random().toString(36).slice(2, 8)}` });
@@ -119,17 +119,18 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
   beforeEach(() => {
     target = makeTarget();
     clock = testClock(T0);
+    trails = createProcessTrails();
   });
 
   afterEach(async () => {
     for (const listener of listeners.splice(0)) await listener.close();
-    for (const writer of writers.splice(0)) await writer.close();
+    await trails.close();
     await target.dispose();
   });
 
   async function startProcess(
     wrap: {
-      audit?: (r: AuditChainRepository) => AuditChainRepository;
+      audit?: (r: AuditLinkRepository) => AuditLinkRepository;
       anomalies?: (r: AnomalyRepository) => AnomalyRepository;
       /** The verification queue cannot be reached. */
       queueDown?: boolean;
@@ -137,24 +138,23 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
   ): Promise<Process> {
     const store = await target.connect();
     const anomalies = wrap.anomalies?.(store.anomalies) ?? store.anomalies;
-    const writer = createAuditChainWriter(wrap.audit?.(store.audit) ?? store.audit, { now: clock.now });
-    writers.push(writer);
+    const { recorder } = trails.open(wrap.audit?.(store.auditLinks) ?? store.auditLinks, { recorder: { now: clock.now } });
     const lease = newAuditOutboxLease(LEASE_MS);
     const markErrors: unknown[] = [];
     const queued: VerificationRequest[] = [];
-    const audited = { audit: writer, auditLease: lease, onAuditMarkError: (error: unknown) => markErrors.push(error), now: clock.now };
+    const audited = { audit: recorder, auditLease: lease, onAuditMarkError: (error: unknown) => markErrors.push(error), now: clock.now };
     const triage = createAnomalyTriage({ anomalies, ...audited, enqueueVerification: async (request) => {
         if (wrap.queueDown) throw new InjectedFailure('the queue is unreachable');
         queued.push(request);
       },
     });
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: writer, now: clock.now });
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: recorder, now: clock.now });
     const verifier = createAnomalyVerifier({ store: { ...store, anomalies }, settings, builtinModules: new Set(), ...audited });
     const detector = createAnomalyDetector({ store: { ...store, anomalies }, settings, builtinModules: new Set(), ...audited });
     const follower = createAuditOutboxFollower({
       outboxes: [registryAuditOutbox(store.policies), anomalyAuditOutbox(store.anomalies)],
-      auditRecords: store.audit,
-      audit: writer,
+      auditRecords: { chain: store.audit, links: store.auditLinks },
+      audit: recorder,
       lease,
       now: clock.now,
     });
@@ -172,7 +172,9 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     );
   }
 
+  /** The tenant's chain once every process's appends are stored and linked. */
   async function chainOf(store: Store, tenantId: string): Promise<AuditRecord[]> {
+    await trails.linked();
     const records: AuditRecord[] = [];
     for await (const record of store.audit.scan(tenantId, 1, 1000)) records.push(record);
     return records;
@@ -181,6 +183,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
   const statusRecords = async (store: Store, tenantId: string) => (await chainOf(store, tenantId)).filter((r) => r.eventType === STATUS_CHANGED);
 
   async function expectVerified(store: Store, tenantId: string): Promise<void> {
+    await trails.linked();
     expect(await verifyChain(store.audit, tenantId)).toMatchObject({ valid: true, firstInvalidSeq: null });
   }
 

@@ -16,7 +16,7 @@ import {
   type VerificationRequest,
 } from '../../src/anomalies/index.js';
 import { createAnomalyRoutes, IDEMPOTENCY_LEASE_MS } from '../../src/api/index.js';
-import { createAuditChainWriter, type AuditChainRepository, type AuditChainWriter } from '../../src/audit/index.js';
+import { createAuditTrail, type AuditLinkRepository, type AuditTrail } from '../../src/audit/index.js';
 import type { JwtKeyRing } from '../../src/auth/index.js';
 import type { IdempotencyRepository } from '../../src/idempotency/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -45,7 +45,7 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
   let store: Store;
   let redis: Redis;
   let keyRing: JwtKeyRing;
-  let writer: AuditChainWriter;
+  let trail: AuditTrail;
   let listener: HttpListener;
   let call: BearerCall;
   const prefix = `test-anomaly-idem-${Math.random().toString(36).slice(2, 10)}`;
@@ -86,23 +86,23 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
         return stored;
       },
     };
-    const audit: AuditChainRepository = { ...store.audit, insertBatch: (...args) => whileUp(() => store.audit.insertBatch(...args)) };
+    const links: AuditLinkRepository = { ...store.auditLinks, storeUnlinked: (...args) => whileUp(() => store.auditLinks.storeUnlinked(...args)) };
     const idempotency: IdempotencyRepository = {
       get: (...args) => whileUp(() => store.idempotency.get(...args)),
       putIfAbsent: (...args) => whileUp(() => store.idempotency.putIfAbsent(...args)),
       complete: (...args) => (fault.keyAnswersLost ? Promise.resolve(true) : whileUp(() => store.idempotency.complete(...args))),
       release: (...args) => (fault.keyAnswersLost ? Promise.resolve() : whileUp(() => store.idempotency.release(...args))),
     };
-    writer = createAuditChainWriter(audit);
+    trail = createAuditTrail(links);
     const triage = createAnomalyTriage({
       anomalies,
-      audit: writer,
+      audit: trail.recorder,
       enqueueVerification: async (request) => {
         if (queueDown) throw new Error('the queue is unreachable');
         queued.push(request);
       },
     });
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: writer });
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: trail.recorder });
     const app = createTestApp({ store: { ...store, idempotency }, redis, keyRing, prefix, routes: [createAnomalyRoutes({ triage, settings })], now: () => new Date(Date.now() + skewMs) });
     listener = await listen(app);
     call = createBearerCaller(listener.baseUrl, keyRing);
@@ -110,7 +110,7 @@ describe('an anomaly status change with an Idempotency-Key whose audit record fa
 
   afterEach(async () => {
     await listener.close();
-    await writer.close();
+    await trail.close();
     await target.dispose();
   });
 

@@ -18,7 +18,7 @@ import {
   type AnomalyWorkers,
   type DetectionRun,
 } from '../../src/anomalies/index.js';
-import { createAuditChainWriter } from '../../src/audit/index.js';
+import { createAuditTrail } from '../../src/audit/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
 import { assertServiceBuilt, MAIN, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
@@ -46,9 +46,9 @@ describe('the anomaly-detect schedule', () => {
   it('produces one job per interval that one of three workers takes', async () => {
     const EVERY_MS = 300;
     const store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
-    const audit = createAuditChainWriter(store.audit);
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
-    const deps = { store, settings, audit, builtinModules: new Set<string>() };
+    const trail = createAuditTrail(store.auditLinks);
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: trail.recorder });
+    const deps = { store, settings, audit: trail.recorder, builtinModules: new Set<string>() };
     const taken: Array<{ worker: number; jobId: string }> = [];
     const workers: AnomalyWorkers[] = [];
     try {
@@ -74,7 +74,7 @@ describe('the anomaly-detect schedule', () => {
       });
     } finally {
       for (const worker of workers) await worker.close();
-      await audit.close();
+      await trail.close();
       await store.close();
     }
     const ids = taken.map((t) => t.jobId);

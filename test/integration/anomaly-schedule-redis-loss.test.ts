@@ -19,7 +19,7 @@ import {
   type AnomalyDetectJobData,
   type AnomalyWorkers,
 } from '../../src/anomalies/index.js';
-import { createAuditChainWriter } from '../../src/audit/index.js';
+import { createAuditTrail } from '../../src/audit/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
@@ -51,9 +51,9 @@ describe('the anomaly-detect schedule after Redis lost its data', () => {
     const EVERY_MS = 300;
     const dataDir = await mkdtemp(join(tmpdir(), 'pe-anomaly-schedule-'));
     const store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
-    const audit = createAuditChainWriter(store.audit);
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
-    const deps = { store, settings, audit, builtinModules: new Set<string>() };
+    const trail = createAuditTrail(store.auditLinks);
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: trail.recorder });
+    const deps = { store, settings, audit: trail.recorder, builtinModules: new Set<string>() };
     const workers: AnomalyWorkers[] = [];
     const completed: string[] = [];
     let waiting: { count: number; resolve: () => void } | undefined;
@@ -99,7 +99,7 @@ describe('the anomaly-detect schedule after Redis lost its data', () => {
       expect(await inspect.getJobScheduler(ANOMALY_DETECT_SCHEDULER_ID)).toMatchObject({ every: EVERY_MS, name: 'detect-all' });
     } finally {
       for (const started of workers) await started.close();
-      await audit.close();
+      await trail.close();
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   computeAuditHash,
-  createAuditChainWriter,
+  createAuditTrail,
   createChainPageThreads,
   createChainVerifier,
   verifyChain,
@@ -16,10 +16,10 @@ import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-ta
 const LENGTH = 30;
 
 async function seedChain(store: Store, tenantId: string): Promise<AuditRecord[]> {
-  const writer = createAuditChainWriter(store.audit, { batchSize: 8 });
-  const records = await Promise.all(
+  const trail = createAuditTrail(store.auditLinks, { recorder: { batchSize: 8 }, linker: { batchSize: 8 } });
+  await Promise.all(
     Array.from({ length: LENGTH }, (_, n) =>
-      writer.append(tenantId, {
+      trail.recorder.append(tenantId, {
         eventType: 'POLICY_EVALUATED',
         policyModule: 'com.acme.loans',
         policyFunction: 'eligible',
@@ -27,7 +27,9 @@ async function seedChain(store: Store, tenantId: string): Promise<AuditRecord[]>
         payload: { n, result: n % 3 === 0 },
       })),
   );
-  await writer.close();
+  await trail.close();
+  const records: AuditRecord[] = [];
+  for await (const record of store.audit.scan(tenantId, 1, LENGTH)) records.push(record);
   return records;
 }
 

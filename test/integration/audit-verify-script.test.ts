@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_INVALID, EXIT_UNVERIFIED, EXIT_VALID, runAuditVerifyCli } from '../../scripts/audit-verify.js';
-import { createAuditChainWriter } from '../../src/audit/index.js';
+import { createAuditTrail } from '../../src/audit/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { openMongoStore, openSqliteStore, type Store } from '../../src/store/index.js';
 import type { CliIo } from '../../scripts/cli-io.js';
@@ -17,11 +17,11 @@ function captureIo(env: Record<string, string | undefined>): CliIo & { lines: st
 }
 
 async function seed(store: Store, tenantId: string, count: number): Promise<void> {
-  const writer = createAuditChainWriter(store.audit, { batchSize: 50 });
+  const trail = createAuditTrail(store.auditLinks, { recorder: { batchSize: 50 }, linker: { batchSize: 50 } });
   await Promise.all(
-    Array.from({ length: count }, (_, n) => writer.append(tenantId, { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload: { n } })),
+    Array.from({ length: count }, (_, n) => trail.recorder.append(tenantId, { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload: { n } })),
   );
-  await writer.close();
+  await trail.close();
 }
 
 describe('audit:verify against SQLite (DATA_DIR)', () => {

@@ -64,8 +64,7 @@ describe('on the policy registry', () => {
   });
 
   it('audits every decision as POLICY_EVALUATED of the signed actor', async () => {
-    await h.stack.evaluation.flush();
-    await h.stack.auditWriter.flush();
+    await h.stack.flush();
     const records = await h.store.audit.list('globex', { eventType: 'POLICY_EVALUATED', limit: 100 });
     expect(records.length).toBeGreaterThanOrEqual(1);
     expect(records[0]).toMatchObject({ policyModule: 'lending.loan', policyFunction: 'evaluateLoanEligibility', actorId: 'signed:globex' });

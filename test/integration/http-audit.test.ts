@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EVENT_TYPES } from '../../src/api/audit-event-types.js';
-import { createAuditChainWriter, type AuditRecord } from '../../src/audit/index.js';
+import { createAuditTrail, type AuditReceipt, type AuditRecord } from '../../src/audit/index.js';
 import type { SqliteStore } from '../../src/store/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
 
@@ -15,12 +15,13 @@ describe('audit endpoints over HTTP', () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    const writer = createAuditChainWriter(h.store.audit);
+    const trail = createAuditTrail(h.store.auditLinks);
+    const { recorder } = trail;
     // acme: seq n happens at second n; every third record concerns `score`, the rest `eligible`.
-    acme = [];
+    const receipts: AuditReceipt[] = [];
     for (let n = 1; n <= 12; n += 1) {
-      acme.push(
-        await writer.append('acme', {
+      receipts.push(
+        await recorder.append('acme', {
           eventType: TYPES[(n - 1) % TYPES.length]!,
           policyModule: 'com.acme.lending',
           policyFunction: n % 3 === 0 ? 'score' : 'eligible',
@@ -31,11 +32,14 @@ describe('audit endpoints over HTTP', () => {
       );
     }
     for (let n = 1; n <= 3; n += 1) {
-      await writer.append('globex', { eventType: 'POLICY_DEPLOYED', policyModule: 'com.acme.lending', policyFunction: 'score', actorId: 'g', occurredAt: at(n), payload: {} });
+      await recorder.append('globex', { eventType: 'POLICY_DEPLOYED', policyModule: 'com.acme.lending', policyFunction: 'score', actorId: 'g', occurredAt: at(n), payload: {} });
     }
-    await writer.append('tampered', { eventType: 'POLICY_DEPLOYED', actorId: 't', payload: { v: 1 } });
-    await writer.append('tampered', { eventType: 'POLICY_DEPLOYED', actorId: 't', payload: { v: 2 } });
-    await writer.close();
+    await recorder.append('tampered', { eventType: 'POLICY_DEPLOYED', actorId: 't', payload: { v: 1 } });
+    await recorder.append('tampered', { eventType: 'POLICY_DEPLOYED', actorId: 't', payload: { v: 2 } });
+    await trail.close();
+    acme = [];
+    for await (const record of h.store.audit.scan('acme', 1, 100)) acme.push(record);
+    expect(acme.map((record) => record.id)).toEqual(receipts.map((receipt) => receipt.id));
   });
   afterAll(async () => {
     await h.close();

@@ -5,12 +5,10 @@
 // test moves, so the 60 s claims end without waiting.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createAuditChainWriter,
   createAuditOutboxFollower,
   newAuditOutboxLease,
   verifyChain,
-  type AuditChainRepository,
-  type AuditChainWriter,
+  type AuditLinkRepository,
   type AuditOutboxFollower,
   type AuditRecord,
 } from '../../src/audit/index.js';
@@ -28,6 +26,7 @@ import {
 import type { Store } from '../../src/store/index.js';
 import { describeWithMongo } from '../support/mongo-env.js';
 import { auditFailing, InjectedFailure, testClock } from '../support/outbox-faults.js';
+import { createProcessTrails, type ProcessTrails } from '../support/process-trails.js';
 import { mongoTarget, sqliteTarget, type StoreTarget } from '../support/store-targets.js';
 
 const LEASE_MS = 60_000;
@@ -47,10 +46,9 @@ async function compile(_tenantId: string, text: string): Promise<CompileOutcome>
   };
 }
 
-/** One API process: its own connection, audit writer, claim owner, catalog and follower. */
+/** One API process: its own connection, audit trail, claim owner, catalog and follower. */
 interface Process {
   store: Store;
-  writer: AuditChainWriter;
   catalog: PolicyCatalog;
   follower: AuditOutboxFollower;
   markErrors: unknown[];
@@ -59,33 +57,33 @@ interface Process {
 function runOutboxSuite(makeTarget: () => StoreTarget): void {
   let target: StoreTarget;
   let clock: ReturnType<typeof testClock>;
-  const writers: AuditChainWriter[] = [];
+  let trails: ProcessTrails;
   let tenantCounter = 0;
   const newTenant = () => `outbox-${(tenantCounter += 1)}-${Math.random().toString(36).slice(2, 8)}`;
 
   beforeEach(() => {
     target = makeTarget();
     clock = testClock(T0);
+    trails = createProcessTrails();
   });
 
   afterEach(async () => {
-    for (const writer of writers.splice(0)) await writer.close();
+    await trails.close();
     await target.dispose();
   });
 
   async function startProcess(
-    wrap: { audit?: (r: AuditChainRepository) => AuditChainRepository; policies?: (r: PolicyRepository) => PolicyRepository } = {},
+    wrap: { audit?: (r: AuditLinkRepository) => AuditLinkRepository; policies?: (r: PolicyRepository) => PolicyRepository } = {},
   ): Promise<Process> {
     const store = await target.connect();
     const policies = wrap.policies?.(store.policies) ?? store.policies;
-    const writer = createAuditChainWriter(wrap.audit?.(store.audit) ?? store.audit, { now: clock.now });
-    writers.push(writer);
+    const { recorder } = trails.open(wrap.audit?.(store.auditLinks) ?? store.auditLinks, { recorder: { now: clock.now } });
     const lease = newAuditOutboxLease(LEASE_MS);
     const builtins = createBuiltinVersions([]);
     const markErrors: unknown[] = [];
     const catalog = createPolicyCatalog({
       policies,
-      audit: writer,
+      audit: recorder,
       compile,
       builtins,
       versions: createVersionResolver({ policies, builtins, activeVersionCacheMs: 0 }),
@@ -93,17 +91,20 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
       onAuditMarkError: (error) => markErrors.push(error),
       now: clock.now,
     });
-    const follower = createAuditOutboxFollower({ outboxes: [registryAuditOutbox(policies)], auditRecords: store.audit, audit: writer, lease, now: clock.now });
-    return { store, writer, catalog, follower, markErrors };
+    const follower = createAuditOutboxFollower({ outboxes: [registryAuditOutbox(policies)], auditRecords: { chain: store.audit, links: store.auditLinks }, audit: recorder, lease, now: clock.now });
+    return { store, catalog, follower, markErrors };
   }
 
+  /** The tenant's chain once every process's appends are stored and linked. */
   async function chainOf(store: Store, tenantId: string): Promise<AuditRecord[]> {
+    await trails.linked();
     const records: AuditRecord[] = [];
     for await (const record of store.audit.scan(tenantId, 1, 1000)) records.push(record);
     return records;
   }
 
   async function expectVerified(store: Store, tenantId: string): Promise<void> {
+    await trails.linked();
     expect(await verifyChain(store.audit, tenantId)).toMatchObject({ valid: true, firstInvalidSeq: null });
   }
 

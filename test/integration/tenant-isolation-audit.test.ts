@@ -15,7 +15,7 @@ import { runTokenCli } from '../../scripts/token.js';
 import type { AuditRecord } from '../../src/audit/index.js';
 import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
-import { assertServiceBuilt, buildChain, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, buildChain, linkChain, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
 
 const ATTACKER = 'hoarder';
 const BYSTANDER = 'bystander';
@@ -75,7 +75,7 @@ async function call<T>(tenantId: string, path: string): Promise<{ status: number
 /** Writes `count` correctly chained records for the tenant straight into the store. */
 async function seedChain(store: SqliteStore, tenantId: string, count: number): Promise<void> {
   for (let written = 0; written < count; written += 5_000) {
-    await store.audit.insertBatch(tenantId, buildChain(await store.audit.head(tenantId), Math.min(5_000, count - written)));
+    await linkChain(store, tenantId, buildChain(await store.audit.head(tenantId), Math.min(5_000, count - written)));
   }
 }
 

@@ -231,7 +231,7 @@ describe('one byte changed in a signed field, through the HTTP stack', () => {
     await server?.close();
     await stack?.flush();
     await dispatcher?.close();
-    await stack?.auditWriter.close();
+    await stack?.auditTrail.close();
     await pool?.close();
     await removeRedisPrefix(prefix);
     await redis?.quit();

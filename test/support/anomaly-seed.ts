@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { detectedEvent, DETECTOR_ACTOR } from '../../src/anomalies/anomaly-events.js';
 import type { AnomalyKey, StoredAnomaly } from '../../src/anomalies/index.js';
-import { createAuditChainWriter } from '../../src/audit/index.js';
+import { createAuditTrail } from '../../src/audit/index.js';
 import type { Store } from '../../src/store/index.js';
 
 export interface AnomalySeed extends AnomalyKey {
@@ -11,9 +11,12 @@ export interface AnomalySeed extends AnomalyKey {
   summary?: string;
 }
 
-/** Opens one anomaly per seed for the tenant (detected now) and audits each; the stored anomalies, in order. */
+/**
+ * Opens one anomaly per seed for the tenant (detected now) and audits each (stored, and linked unless
+ * another process holds the tenant's chain); the stored anomalies, in order.
+ */
 export async function seedAnomalies(store: Store, tenantId: string, seeds: readonly AnomalySeed[]): Promise<StoredAnomaly[]> {
-  const audit = createAuditChainWriter(store.audit);
+  const trail = createAuditTrail(store.auditLinks);
   const detectedAt = new Date().toISOString();
   const opened: StoredAnomaly[] = [];
   try {
@@ -33,11 +36,11 @@ export async function seedAnomalies(store: Store, tenantId: string, seeds: reado
         verification: null,
       };
       if (!(await store.anomalies.insert(tenantId, anomaly))) throw new Error(`tenant ${tenantId} already has an anomaly ${JSON.stringify(key)}`);
-      await audit.append(tenantId, detectedEvent(anomaly, DETECTOR_ACTOR));
+      await trail.recorder.append(tenantId, detectedEvent(anomaly, DETECTOR_ACTOR));
       opened.push(anomaly);
     }
   } finally {
-    await audit.close();
+    await trail.close();
   }
   return opened;
 }

@@ -1,6 +1,6 @@
 // The evaluation path as the service composes it (src/service/evaluation-path.ts): version
-// resolver, evaluation service, catalog, audit writer, on a given store and dispatcher.
-import { createAuditChainWriter, type AuditChainWriter } from '../../src/audit/index.js';
+// resolver, evaluation service, catalog, audit trail, on a given store and dispatcher.
+import { createAuditTrail, type AuditTrail } from '../../src/audit/index.js';
 import { createEvaluationService, type EvaluationDispatcher, type EvaluationLimits, type EvaluationService } from '../../src/evaluation/index.js';
 import {
   createBuiltinVersions,
@@ -14,11 +14,12 @@ import {
 import type { Store } from '../../src/store/index.js';
 
 export interface EvaluationStack {
-  auditWriter: AuditChainWriter;
+  /** Records what the evaluation service and the catalog append, and links them into the chain. */
+  auditTrail: AuditTrail;
   versions: VersionResolver;
   evaluation: EvaluationService;
   catalog: PolicyCatalog;
-  /** Stores pending rollups and audit records. */
+  /** Stores pending rollups, and audit records linked into their chains. */
   flush(): Promise<void>;
 }
 
@@ -32,26 +33,26 @@ export async function buildEvaluationStack(options: {
 }): Promise<EvaluationStack> {
   const { store, dispatcher } = options;
   const clock = options.now ? { now: options.now } : {};
-  const auditWriter = createAuditChainWriter(store.audit, clock);
+  const auditTrail = createAuditTrail(store.auditLinks, { recorder: clock });
   const builtins = createBuiltinVersions(options.builtins ?? (await loadBuiltinLibrary()));
   const versions = createVersionResolver({ policies: store.policies, builtins });
   const evaluation = createEvaluationService({
     dispatcher,
-    audit: auditWriter,
+    audit: auditTrail.recorder,
     rollups: store.rollups,
     policies: versions,
     ...(options.limits ? { limits: options.limits } : {}),
     ...clock,
   });
-  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditWriter, compile: evaluation.compile, format: evaluation.format, builtins, versions, ...clock });
+  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditTrail.recorder, compile: evaluation.compile, format: evaluation.format, builtins, versions, ...clock });
   return {
-    auditWriter,
+    auditTrail,
     versions,
     evaluation,
     catalog,
     async flush() {
       await evaluation.flush();
-      await auditWriter.flush();
+      await auditTrail.flush();
     },
   };
 }

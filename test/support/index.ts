@@ -2,6 +2,7 @@ export { MONGODB_URL, MONGO_SKIP_REASON, describeWithMongo, dropMongoDatabase } 
 export { createBearerCaller, type BearerCall, type HttpAnswer } from './bearer-caller.js';
 export { sqliteTarget, mongoTarget, uniqueDatabaseName, type StoreTarget, type RawAuditChanges } from './store-targets.js';
 export { buildRecords, buildChain, headOf, type RecordSpec } from './audit-records.js';
+export { linkChain } from './link-chain.js';
 export { connectRedis, removeRedisPrefix, REDIS_URL } from './test-redis.js';
 export { listen, type HttpListener } from './http-listener.js';
 export { newKeyRing, registerTenant, type TenantInfo } from './test-tenant.js';
@@ -13,5 +14,6 @@ export { buildEvaluationStack, type EvaluationStack } from './evaluation-stack.j
 export { seedAnomalies, type AnomalySeed } from './anomaly-seed.js';
 export { CHROMIUM_PATH, describeWithChromium } from './chromium.js';
 export { auditFailing, InjectedFailure, testClock } from './outbox-faults.js';
+export { createProcessTrails, type ProcessTrails } from './process-trails.js';
 export { separateProcesses, type MemberCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
 export { API_OPERATIONS, SERVICE_ROUTES, type ApiOperation } from './service-routes.js';

@@ -1,4 +1,4 @@
-import type { AuditChainRepository } from '../../src/audit/index.js';
+import type { AuditLinkRepository } from '../../src/audit/index.js';
 
 /**
  * What the audit outbox tests inject: one clock for every process in a test (so a claim ends
@@ -14,17 +14,20 @@ export class InjectedFailure extends Error {
   override readonly name = 'InjectedFailure';
 }
 
-/** An audit repository whose inserts holding a record of `eventType` fail `times` times (a store blip). */
-export function auditFailing(repository: AuditChainRepository, eventType: string, times = 1): AuditChainRepository {
+/**
+ * A repository whose stores of records holding one of `eventType` fail `times` times (a store blip):
+ * the appends waiting for that write fail, as when the store refuses it.
+ */
+export function auditFailing(repository: AuditLinkRepository, eventType: string, times = 1): AuditLinkRepository {
   let left = times;
   return {
     ...repository,
-    async insertBatch(tenantId, records) {
-      if (left > 0 && records.some((r) => r.eventType === eventType)) {
+    async storeUnlinked(entries) {
+      if (left > 0 && entries.some(({ record }) => record.eventType === eventType)) {
         left -= 1;
         throw new InjectedFailure(`audit insert of ${eventType} failed`);
       }
-      return repository.insertBatch(tenantId, records);
+      return repository.storeUnlinked(entries);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAuditChainWriter, type AuditChainWriter } from '../../audit/index.js';
+import { createAuditTrail, type AuditTrail } from '../../audit/index.js';
 import type { RollupIncrement } from '../../rollups/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import { createAnomalyDetector, type AnomalyDetector } from '../anomaly-detector.js';
@@ -29,16 +29,16 @@ function bucket(at: number, count: number, failures: number): RollupIncrement {
 
 describe('anomaly detector on a real store', () => {
   let store: SqliteStore;
-  let audit: AuditChainWriter;
+  let trail: AuditTrail;
   let now: number;
   let ids: number;
 
   function detector(): AnomalyDetector {
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: trail.recorder });
     return createAnomalyDetector({
       store,
       settings,
-      audit,
+      audit: trail.recorder,
       builtinModules: new Set(),
       now: () => new Date(now),
       newId: () => `anomaly-${(ids += 1)}`,
@@ -46,20 +46,20 @@ describe('anomaly detector on a real store', () => {
   }
 
   async function detected(): Promise<number> {
-    await audit.flush();
+    await trail.flush();
     return (await store.audit.list(TENANT, { eventType: ANOMALY_DETECTED, limit: 100 })).length;
   }
 
   beforeEach(async () => {
     store = await openSqliteStore(':memory:');
-    audit = createAuditChainWriter(store.audit);
+    trail = createAuditTrail(store.auditLinks);
     now = T0;
     ids = 0;
     await store.rollups.add(TENANT, [bucket(T0 - 10 * 60_000, 100, 30)]);
   });
 
   afterEach(async () => {
-    await audit.close();
+    await trail.close();
     await store.close();
   });
 
@@ -159,7 +159,7 @@ describe('anomaly detector on a real store', () => {
 
 describe('anomaly detector budget', () => {
   let store: SqliteStore;
-  let audit: AuditChainWriter;
+  let trail: AuditTrail;
   const VERSIONS = 23;
 
   /** Version v of acme.bulk.f{v % 3}: one failed evaluation each, which the settings below make an anomaly. */
@@ -169,19 +169,19 @@ describe('anomaly detector budget', () => {
 
   beforeEach(async () => {
     store = await openSqliteStore(':memory:');
-    audit = createAuditChainWriter(store.audit);
+    trail = createAuditTrail(store.auditLinks);
     await store.rollups.add(TENANT, Array.from({ length: VERSIONS }, (_, v) => failing(v + 1)));
     await store.anomalySettings.put(TENANT, { values: { minSamples: 1, failureRateThreshold: 0.0001 }, actorId: 'alice', updatedAt: new Date(T0).toISOString() });
   });
 
   afterEach(async () => {
-    await audit.close();
+    await trail.close();
     await store.close();
   });
 
   function detector(budget: { versionsPerRound: number; openedPerRound: number }): AnomalyDetector {
-    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit });
-    return createAnomalyDetector({ store, settings, audit, builtinModules: new Set(), budget, now: () => new Date(T0) });
+    const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: trail.recorder });
+    return createAnomalyDetector({ store, settings, audit: trail.recorder, builtinModules: new Set(), budget, now: () => new Date(T0) });
   }
 
   async function openKeys(): Promise<string[]> {
@@ -202,6 +202,7 @@ describe('anomaly detector budget', () => {
     expect(opened).toEqual([5, 5, 5, 5, 3]);
     expect(after).toBeNull();
     expect(await openKeys()).toHaveLength(VERSIONS);
+    await trail.flush();
     expect(await store.audit.list(TENANT, { eventType: ANOMALY_DETECTED, limit: 100 }).then((r) => r.length)).toBeLessThanOrEqual(VERSIONS);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../test/support/audit-records.js';
+import { linkChain } from '../../../test/support/link-chain.js';
 import { DependencyUnavailableError } from '../../errors/index.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import type { AuditRecord } from '../audit-chain-store.js';
@@ -17,12 +18,21 @@ describe('createChainVerifier', () => {
   /** Records whose actor is their tenant, so a checker can tell whose page it hashes. */
   const append = async (tenantId: string, count: number): Promise<AuditRecord[]> => {
     const records = buildRecords(await store.audit.head(tenantId), Array.from({ length: count }, () => ({ actorId: tenantId })));
-    await store.audit.insertBatch(tenantId, records);
+    await linkChain(store, tenantId, records);
     return records;
   };
   const set = (tenantId: string, seq: number, column: string, value: string) =>
     store.raw.prepare(`UPDATE audit_records SET ${column} = ? WHERE tenant_id = ? AND seq = ?`).run(value, tenantId, seq);
   const remove = (tenantId: string, fromSeq: number) => store.raw.prepare('DELETE FROM audit_records WHERE tenant_id = ? AND seq >= ?').run(tenantId, fromSeq);
+  /** Records written into the table past the linker, as whoever tampers with the store would. */
+  const forge = (tenantId: string, records: readonly AuditRecord[]) => {
+    const insert = store.raw.prepare(
+      'INSERT INTO audit_records (tenant_id, seq, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, hash, previous_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const r of records) {
+      insert.run(tenantId, r.seq, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, JSON.stringify(r.payload), r.hash, r.previousHash);
+    }
+  };
   const hashedFor = (tenantId: string) => hashed.filter((page) => page.tenantId === tenantId).reduce((sum, page) => sum + page.records, 0);
 
   /** The verifier on the store, with a checker that counts what it hashes. */
@@ -149,7 +159,7 @@ describe('createChainVerifier', () => {
     await verify.verify('acme');
     // Records 10… replaced by other, correctly linked and hashed ones.
     remove('acme', 10);
-    await store.audit.insertBatch('acme', buildRecords({ seq: 9, hash: records[8]!.hash }, Array.from({ length: 16 }, () => ({ actorId: 'forger' }))));
+    forge('acme', buildRecords({ seq: 9, hash: records[8]!.hash }, Array.from({ length: 16 }, () => ({ actorId: 'forger' }))));
     expect(await verifyChain(store.audit, 'acme')).toMatchObject({ valid: true, checked: 25 });
     const rewritten = {
       valid: false,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../test/support/audit-records.js';
+import { linkChain } from '../../../test/support/link-chain.js';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import type { AuditQuery, AuditRecord } from '../audit-chain-store.js';
 import { AUDIT_LIST_SLICE, readAuditList } from '../index.js';
@@ -12,7 +13,7 @@ describe('readAuditList', () => {
   beforeAll(async () => {
     store = await openSqliteStore(':memory:');
     const types = ['POLICY_EVALUATED', 'POLICY_DEPLOYED'];
-    await store.audit.insertBatch('acme', buildRecords(null, Array.from({ length: count }, (_, i) => ({ eventType: types[i % 2]! }))));
+    await linkChain(store, 'acme', buildRecords(null, Array.from({ length: count }, (_, i) => ({ eventType: types[i % 2]! }))));
   });
   afterAll(async () => {
     await store.close();

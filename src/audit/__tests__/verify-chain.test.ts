@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../store/index.js';
 import type { AuditChainRepository } from '../audit-chain-store.js';
-import { createAuditChainWriter, verifyChain, type VerifyChainProgress } from '../index.js';
+import { createAuditTrail, verifyChain, type VerifyChainProgress } from '../index.js';
 
 describe('verifyChain', () => {
   let store: SqliteStore;
 
   beforeEach(async () => {
     store = await openSqliteStore(':memory:');
-    const writer = createAuditChainWriter(store.audit, { batchSize: 10 });
+    const trail = createAuditTrail(store.auditLinks, { recorder: { batchSize: 10 }, linker: { batchSize: 10 } });
     await Promise.all(
-      Array.from({ length: 25 }, (_, n) => writer.append('acme', { eventType: 'E', actorId: 'a', payload: { n } })),
+      Array.from({ length: 25 }, (_, n) => trail.recorder.append('acme', { eventType: 'E', actorId: 'a', payload: { n } })),
     );
-    await writer.close();
+    await trail.close();
     // Tampering needs the append-only triggers out of the way.
     store.raw.exec('DROP TRIGGER audit_records_no_update; DROP TRIGGER audit_records_no_delete;');
   });
@@ -98,11 +98,12 @@ describe('verifyChain', () => {
   });
 
   it('checks records appended while it runs, and reports the head it read first', async () => {
-    const writer = createAuditChainWriter(store.audit);
+    const trail = createAuditTrail(store.auditLinks);
     const growing: AuditChainRepository = {
       ...store.audit,
       async *scan(tenantId, fromSeq, pageSize) {
-        await writer.append('acme', { eventType: 'LATE', actorId: 'a', payload: {} });
+        await trail.recorder.append('acme', { eventType: 'LATE', actorId: 'a', payload: {} });
+        await trail.flush();
         yield* store.audit.scan(tenantId, fromSeq, pageSize);
       },
     };
@@ -111,7 +112,7 @@ describe('verifyChain', () => {
       valid: true, checked: 26, headSeq: 25,
     });
     expect(seen.at(-1)).toEqual({ checked: 26, total: 26 });
-    await writer.close();
+    await trail.close();
   });
 
   it('walks past a head that a store under-reports, so records beyond it are still checked', async () => {

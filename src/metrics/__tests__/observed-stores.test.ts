@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditChainWriter } from '../../audit/index.js';
-import { createAuditChainWriter } from '../../audit/index.js';
+import { createAuditTrail, type AuditRecorder } from '../../audit/index.js';
 import { openSqliteStore } from '../../store/index.js';
 import { createServiceMetrics } from '../service-metrics.js';
-import { observedAuditWriter } from '../observed-audit-writer.js';
+import { observedAuditRecorder } from '../observed-audit-recorder.js';
 import { observedWorkflowRepository } from '../observed-workflow-repository.js';
 
 const value = async (metrics: ReturnType<typeof createServiceMetrics>, name: string, labels: Record<string, string>) =>
@@ -13,17 +12,18 @@ describe('observed stores', () => {
   it('count anomalies by type and the status reached, and evaluations by outcome and code, from what the chain stores', async () => {
     const store = await openSqliteStore(':memory:');
     const metrics = createServiceMetrics();
-    const writer: AuditChainWriter = observedAuditWriter(createAuditChainWriter(store.audit), metrics);
+    const trail = createAuditTrail(store.auditLinks);
+    const recorder: AuditRecorder = observedAuditRecorder(trail.recorder, metrics);
     const anomaly = { policyModule: 'm', policyFunction: 'f', actorId: 'system' };
-    await writer.append('acme', { ...anomaly, eventType: 'ANOMALY_DETECTED', payload: { type: 'HIGH_FAILURE_RATE' } });
-    await writer.append('acme', { ...anomaly, eventType: 'ANOMALY_STATUS_CHANGED', payload: { type: 'HIGH_FAILURE_RATE', from: 'OPEN', to: 'RESOLVED' } });
-    await writer.append('acme', { ...anomaly, eventType: 'POLICY_EVALUATED', payload: { success: false, error: 'PL3004 no coverage at 3:5' } });
-    await writer.append('acme', { ...anomaly, eventType: 'POLICY_EVALUATED', payload: { success: true } });
+    await recorder.append('acme', { ...anomaly, eventType: 'ANOMALY_DETECTED', payload: { type: 'HIGH_FAILURE_RATE' } });
+    await recorder.append('acme', { ...anomaly, eventType: 'ANOMALY_STATUS_CHANGED', payload: { type: 'HIGH_FAILURE_RATE', from: 'OPEN', to: 'RESOLVED' } });
+    await recorder.append('acme', { ...anomaly, eventType: 'POLICY_EVALUATED', payload: { success: false, error: 'PL3004 no coverage at 3:5' } });
+    await recorder.append('acme', { ...anomaly, eventType: 'POLICY_EVALUATED', payload: { success: true } });
     expect(await value(metrics, 'policy_engine_anomalies_total', { type: 'HIGH_FAILURE_RATE', status: 'OPEN' })).toBe(1);
     expect(await value(metrics, 'policy_engine_anomalies_total', { type: 'HIGH_FAILURE_RATE', status: 'RESOLVED' })).toBe(1);
     expect(await value(metrics, 'policy_engine_evaluations_total', { kind: 'stored', outcome: 'error', code: 'PL3004' })).toBe(1);
     expect(await value(metrics, 'policy_engine_evaluations_total', { kind: 'stored', outcome: 'ok', code: '' })).toBe(1);
-    await writer.close();
+    await trail.close();
     await store.close();
   });
 

@@ -1,35 +1,8 @@
 import type { Db, Filter } from 'mongodb';
 import { AuditRecordCorruptError } from '../../audit/audit-chain-errors.js';
 import type { AuditChainRepository, AuditRecord } from '../../audit/audit-chain-store.js';
-import {
-  assertBatchExtends,
-  assertBatchLinked,
-  assertPageSize,
-  assertRecordId,
-  assertTenantId,
-  normaliseAuditQuery,
-  parsePayload,
-  predecessorSeq,
-} from '../store-rules.js';
+import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery, parsePayload } from '../store-rules.js';
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
-import { insertedBeforeDuplicate } from './duplicate-key.js';
-
-function toDocument(tenantId: string, r: AuditRecord): AuditDocument {
-  return {
-    _id: auditDocumentId(tenantId, r.seq),
-    tenantId,
-    seq: r.seq,
-    id: r.id,
-    eventType: r.eventType,
-    policyModule: r.policyModule,
-    policyFunction: r.policyFunction,
-    actorId: r.actorId,
-    occurredAt: r.occurredAt,
-    payload: JSON.stringify(r.payload),
-    hash: r.hash,
-    previousHash: r.previousHash,
-  };
-}
 
 function toRecord(d: AuditDocument): AuditRecord {
   return {
@@ -66,7 +39,7 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
   return {
     async head(tenantId) {
       assertTenantId(tenantId);
-      // Seqs are contiguous from 1 (insertBatch refuses gaps), so "seq n exists" is true up to the
+      // Seqs are contiguous from 1 (a link must extend the head), so "seq n exists" is true up to the
       // head and false after it: gallop from the highest seq known to exist, then bisect. Each
       // probe is an _id equality, which FerretDB serves from its index where a sorted query scans
       // the collection. A head that moved by k since last seen costs about 2·log2(k) + 1 probes.
@@ -99,28 +72,6 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       }
       remember(tenantId, low);
       return { seq: low, hash: lowHash };
-    },
-
-    async insertBatch(tenantId, records) {
-      assertTenantId(tenantId);
-      if (records.length === 0) return 0;
-      assertBatchLinked(tenantId, records);
-      // No transaction needed: stored records never change, so a predecessor read now stays true.
-      const previousSeq = predecessorSeq(records);
-      assertBatchExtends(tenantId, records, previousSeq === null ? undefined : await hashAt(tenantId, previousSeq));
-      try {
-        await collection.insertMany(
-          records.map((r) => toDocument(tenantId, r)),
-          { ordered: true },
-        );
-        remember(tenantId, records[records.length - 1]!.seq);
-        return records.length;
-      } catch (error) {
-        const inserted = insertedBeforeDuplicate(error, records.length);
-        // The seq that refused us exists too (holding another writer's record).
-        remember(tenantId, records[inserted]!.seq);
-        return inserted;
-      }
     },
 
     async list(tenantId, query) {

@@ -1,16 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditChainRepository, AuditQuery, AuditRecord } from '../../audit/audit-chain-store.js';
-import {
-  assertBatchExtends,
-  assertBatchLinked,
-  assertPageSize,
-  assertRecordId,
-  assertTenantId,
-  normaliseAuditQuery,
-  parsePayload,
-  predecessorSeq,
-} from '../store-rules.js';
+import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery, parsePayload } from '../store-rules.js';
 
 interface AuditRow {
   tenant_id: string;
@@ -48,19 +39,9 @@ const TIME_INDEX = 'audit_records_by_occurred_at';
 /** Seqs a full time window is read along the chain at a time (a few ms of stepping over records), the event loop free in between. */
 const CHAIN_STRIDE = 16_384;
 
-function isPrimaryKeyConflict(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
 export function createSqliteAuditChainRepository(db: Database): AuditChainRepository {
   const headStatement = db.prepare<[string], { seq: number; hash: string }>(
     'SELECT seq, hash FROM audit_records WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1',
-  );
-  const hashAtStatement = db.prepare<[string, number], { hash: string }>(
-    'SELECT hash FROM audit_records WHERE tenant_id = ? AND seq = ?',
-  );
-  const insertStatement = db.prepare(
-    `INSERT INTO audit_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const pageStatement = db.prepare<[string, number, number], AuditRow>(
     `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
@@ -69,27 +50,6 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
     `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND id = ? ORDER BY seq LIMIT 1`,
   );
   const listStatements = new Map<string, Statement<unknown[], AuditRow>>();
-
-  // IMMEDIATE: the predecessor check and the inserts see one snapshot and hold the write lock.
-  const insertBatch = db.transaction((tenantId: string, records: readonly AuditRecord[]): number => {
-    const previousSeq = predecessorSeq(records);
-    const predecessorHash = previousSeq === null ? undefined : hashAtStatement.get(tenantId, previousSeq)?.hash;
-    assertBatchExtends(tenantId, records, predecessorHash);
-    let inserted = 0;
-    for (const r of records) {
-      try {
-        insertStatement.run(
-          tenantId, r.seq, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId,
-          r.occurredAt, JSON.stringify(r.payload), r.hash, r.previousHash,
-        );
-      } catch (error) {
-        if (isPrimaryKeyConflict(error)) break;
-        throw error;
-      }
-      inserted += 1;
-    }
-    return inserted;
-  });
 
   type ListQuery = ReturnType<typeof normaliseAuditQuery>;
   /** How a list with a time window reads: through the time index, or along the chain from its newest record. */
@@ -171,13 +131,6 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
       assertTenantId(tenantId);
       const row = headStatement.get(tenantId);
       return row === undefined ? null : { seq: row.seq, hash: row.hash };
-    },
-
-    async insertBatch(tenantId, records) {
-      assertTenantId(tenantId);
-      if (records.length === 0) return 0;
-      assertBatchLinked(tenantId, records);
-      return insertBatch.immediate(tenantId, records);
     },
 
     async list(tenantId, query: AuditQuery) {

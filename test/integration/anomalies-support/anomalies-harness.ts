@@ -97,18 +97,18 @@ export async function startAnomaliesHarness(options: {
       createAnomalyRoutes({
         triage: createAnomalyTriage({
           anomalies: store.anomalies,
-          audit: stack.auditWriter,
+          audit: stack.auditTrail.recorder,
           enqueueVerification: (request) => queues.enqueueVerification(request),
           now: clock.now,
         }),
-        settings: createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: stack.auditWriter, now: clock.now }),
+        settings: createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: stack.auditTrail.recorder, now: clock.now }),
       }),
     ],
   });
   const store = policies.store;
   const builtinModules = new Set((await loadBuiltinLibrary()).map((module) => module.moduleName));
-  const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: policies.stack.auditWriter });
-  const deps = { store, settings, audit: policies.stack.auditWriter, builtinModules, now: clock.now };
+  const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: policies.stack.auditTrail.recorder });
+  const deps = { store, settings, audit: policies.stack.auditTrail.recorder, builtinModules, now: clock.now };
   const workers: AnomalyWorkers = await startAnomalyWorkers({
     connection: REDIS_URL,
     prefix,

@@ -3,7 +3,7 @@
 // load dist/workers/evaluation-thread.js, so `npx tsc -p tsconfig.json` must have run.
 import { randomUUID } from 'node:crypto';
 import { createEvaluationRoutes } from '../../../src/api/index.js';
-import type { AuditChainWriter, AuditRecord } from '../../../src/audit/index.js';
+import type { AuditRecord, AuditTrail } from '../../../src/audit/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
 import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
 import { createEnginePool, type EnginePool, type EnginePoolOptions, type EngineRequest } from '../../../src/engine/index.js';
@@ -55,13 +55,13 @@ export interface EvaluationHarness {
   keyRing: JwtKeyRing;
   pool: EnginePool | null;
   worker: EvaluationWorker | null;
-  auditWriter: AuditChainWriter;
+  auditTrail: AuditTrail;
   /** Item counts of every dispatcher call the service made, in order. */
   dispatchCalls: number[];
   /** A signed client (role MEMBER, no retries) unless options say otherwise. */
   client(options?: Partial<PolicyClientOptions>): PolicyClient;
   token(roles: Role[], options?: { tenant?: string; sub?: string; ring?: JwtKeyRing }): Promise<string>;
-  /** The tenant's SOURCE_EVALUATED records, oldest first. */
+  /** The tenant's SOURCE_EVALUATED records in its chain (everything appended so far is linked first), oldest first. */
   sourceEvaluations(): Promise<AuditRecord[]>;
   close(): Promise<void>;
 }
@@ -91,7 +91,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     },
   };
   const stack = await buildEvaluationStack({ store, dispatcher: countingDispatcher, ...(options.limits ? { limits: options.limits } : {}) });
-  const { auditWriter } = stack;
+  const { auditTrail } = stack;
   const keyRing = newKeyRing();
   const app = createTestApp({
     store,
@@ -120,7 +120,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
     keyRing,
     pool,
     worker,
-    auditWriter,
+    auditTrail,
     dispatchCalls,
     client: (overrides = {}) => createPolicyClient({ baseUrl, tenantId, role: 'MEMBER', secret, retries: 0, ...overrides }),
     token: (roles, spec = {}) =>
@@ -131,6 +131,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
         ttlSeconds: 600,
       }),
     async sourceEvaluations() {
+      await auditTrail.flush();
       const records = await store.audit.list(tenantId, { eventType: SOURCE_EVALUATED, limit: 10_000 });
       return records.reverse();
     },
@@ -138,7 +139,7 @@ export async function startEvaluationHarness(options: EvaluationHarnessOptions):
       await server.close();
       await stack.evaluation.flush();
       await dispatcher.close();
-      await auditWriter.close();
+      await auditTrail.close();
       await worker?.close();
       await pool?.close();
       await removeRedisPrefix(prefix);

@@ -223,7 +223,7 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
       const keys = await redis.keys(`${keyPrefix}*`);
       if (keys.length > 0) await redis.del(...keys);
       await stack.evaluation.flush();
-      await stack.auditWriter.close();
+      await stack.auditTrail.close();
       await redis.quit();
       await store.close();
       await releaseEngine();

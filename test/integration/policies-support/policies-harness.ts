@@ -55,7 +55,7 @@ export interface PoliciesHarness {
   signed(tenant: TenantInfo, role: Role): PolicyClient;
   /** A client sending a bearer token for the tenant with the role, and no signature. */
   bearer(tenant: TenantInfo, role: Role): Promise<PolicyClient>;
-  /** The tenant's audit records of one type, oldest first, read through GET /api/v1/audit/type. */
+  /** The tenant's audit records of one type in its chain (everything appended so far is linked first), oldest first, read through GET /api/v1/audit/type. */
   auditOfType(tenant: TenantInfo, eventType: string): Promise<AuditRecord[]>;
   close(): Promise<void>;
 }
@@ -138,6 +138,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     bearer: async (tenant, role) =>
       createPolicyClient({ baseUrl, tenantId: tenant.tenantId, role, bearerToken: await token(tenant, role), retries: 0 }),
     async auditOfType(tenant, eventType) {
+      await stack.auditTrail.flush();
       const admin = createPolicyClient({ baseUrl, tenantId: tenant.tenantId, role: 'ADMIN', bearerToken: await token(tenant, 'ADMIN'), retries: 0 });
       const response = await admin.request<AuditRecord[]>('GET', `/api/v1/audit/type/${eventType}?limit=1000`);
       return response.body.reverse();
@@ -146,7 +147,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
       await server.close();
       await stack.evaluation.flush();
       await dispatcher.close();
-      await stack.auditWriter.close();
+      await stack.auditTrail.close();
       await worker.close();
       await pool.close();
       await removeRedisPrefix(prefix);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChain } from '../../../../test/support/audit-records.js';
+import { linkChain } from '../../../../test/support/link-chain.js';
 import { countingLoopTurns } from '../../../../test/support/loop-turns.js';
 import { openSqliteStore, type SqliteStore } from '../../index.js';
 
@@ -13,7 +14,7 @@ describe('SQLite audit list over a full time window far below the head', () => {
   beforeAll(async () => {
     store = await openSqliteStore(':memory:');
     for (let written = 0; written < RECORDS; written += 5_000) {
-      await store.audit.insertBatch('acme', buildChain(await store.audit.head('acme'), 5_000));
+      await linkChain(store, 'acme', buildChain(await store.audit.head('acme'), 5_000));
     }
   }, 60_000);
   afterAll(async () => {
