@@ -1,6 +1,8 @@
+import type { AuditReceipt } from '../audit/audit-content-hash.js';
 // The signing module is pure (node:crypto only); importing it directly keeps the server-side
 // middleware and its dependencies out of the client.
 import { signRequest } from '../auth/request-signature.js';
+import { receiptFromFields, receiptFromHeaders, receiptsFromExtensions } from './answer-receipts.js';
 import type {
   EvaluateBatchOutcome,
   EvaluateSourceInput,
@@ -14,7 +16,9 @@ import type {
   RequestBodyInput,
   RequestOptions,
 } from './client-types.js';
+import { isRecord } from './json-object.js';
 import { PolicyHttpError, PolicyNetworkError, PolicyProtocolError } from './policy-client-errors.js';
+import { checkReceipt } from './receipt-check.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
 
 export const EVALUATE_SOURCE_PATH = '/api/v1/policies/evaluate-source';
@@ -25,7 +29,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * A client for the service that follows the interface's client rules: every attempt freshly signed,
  * 429 and 5xx retried (Retry-After honoured, otherwise exponential backoff with jitter, bounded),
- * other 4xx never retried, and a 200 carrying `error` reported as a failed evaluation.
+ * other 4xx never retried, and a 200 carrying `error` reported as a failed evaluation. Evaluation
+ * outcomes carry their audit receipts, which `checkReceipt` checks against the stored record.
  */
 export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -126,7 +131,8 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
 
     async evaluateSource<T>(input: EvaluateSourceInput, requestOptions?: RequestOptions): Promise<EvaluateSourceOutcome<T>> {
       const response = await request<unknown>('POST', EVALUATE_SOURCE_PATH, { ...input }, requestOptions);
-      return { ...toOutcome<T>(response.body, response.status), status: response.status, attempts: response.attempts };
+      const receipt = receiptFromHeaders(response.headers, response.status);
+      return { ...toOutcome<T>(response.body, response.status, receipt), status: response.status, attempts: response.attempts };
     },
 
     async evaluateBatch<T>(items: readonly EvaluateSourceInput[], requestOptions?: RequestOptions): Promise<EvaluateBatchOutcome<T>> {
@@ -140,7 +146,7 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
         );
       }
       return {
-        results: results.map((item) => toOutcome<T>(item, response.status)),
+        results: results.map((item) => toOutcome<T>(item, response.status, isRecord(item) ? receiptFromFields(item, response.status) : null)),
         status: response.status,
         attempts: response.attempts,
       };
@@ -160,7 +166,8 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
       if (!isRecord(body)) {
         throw new PolicyProtocolError('GraphQL response is not a JSON object', response.status, body);
       }
-      const meta = { status: response.status, attempts: response.attempts };
+      const extensions = isRecord(body.extensions) ? body.extensions : null;
+      const meta = { extensions, receipts: receiptsFromExtensions(extensions, response.status), status: response.status, attempts: response.attempts };
       if (Array.isArray(body.errors) && body.errors.length > 0) {
         return { ok: false, data: (body.data ?? null) as T | null, errors: body.errors as GraphQLErrorItem[], ...meta };
       }
@@ -168,6 +175,10 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
         throw new PolicyProtocolError('GraphQL response has neither data nor errors', response.status, body);
       }
       return { ok: true, data: body.data as T, ...meta };
+    },
+
+    checkReceipt(receipt, checkOptions) {
+      return checkReceipt({ request, sleep, random }, receipt, checkOptions);
     },
   };
 }
@@ -209,7 +220,7 @@ function serverMessage(body: unknown, statusText: string): string {
 }
 
 /** Reads one `{result, error, executionTimeMs}` envelope: non-null `error` means the evaluation failed. */
-function toOutcome<T>(item: unknown, status: number): EvaluationOutcome<T> {
+function toOutcome<T>(item: unknown, status: number, receipt: AuditReceipt | null): EvaluationOutcome<T> {
   if (!isRecord(item)) throw new PolicyProtocolError('evaluation result is not a JSON object', status, item);
   const { error, executionTimeMs } = item;
   if (typeof executionTimeMs !== 'number' || !Number.isFinite(executionTimeMs)) {
@@ -221,13 +232,10 @@ function toOutcome<T>(item: unknown, status: number): EvaluationOutcome<T> {
       error: typeof error === 'string' ? error : JSON.stringify(error),
       code: typeof item.code === 'string' ? item.code : null,
       executionTimeMs,
+      receipt,
       raw: item,
     };
   }
   if (!('result' in item)) throw new PolicyProtocolError('evaluation result has neither result nor error', status, item);
-  return { ok: true, result: item.result as T, executionTimeMs, raw: item };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return { ok: true, result: item.result as T, executionTimeMs, receipt, raw: item };
 }

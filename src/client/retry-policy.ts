@@ -49,7 +49,7 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
  * "Equal jitter": half the step is fixed, half random, so delays still grow with every attempt while
  * clients that failed together do not retry together.
  */
-export function backoffDelay(retryIndex: number, policy: RetryPolicy, random: () => number): number {
+export function backoffDelay(retryIndex: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>, random: () => number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retryIndex);
   return Math.round(step / 2 + random() * (step / 2));
 }

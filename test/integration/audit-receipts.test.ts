@@ -5,6 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import canonicalize from 'canonicalize';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,8 @@ describe('audit receipts, from the answer to the verified chain', () => {
   let secret: string;
   const tenantId = `acme-${randomBytes(3).toString('hex')}`;
   const bystanderId = `bystander-${randomBytes(3).toString('hex')}`;
+  /** Its stored chain is edited by one test: no other test reads it. */
+  const tamperedId = `tampered-${randomBytes(3).toString('hex')}`;
   const tokens = new Map<string, string>();
 
   const admin = async (path: string, tenant = tenantId) => {
@@ -93,6 +96,10 @@ describe('audit receipts, from the answer to the verified chain', () => {
     expect(status, JSON.stringify(body)).toBe(200);
     return body as unknown as FoundRecord;
   };
+  /** A client with the tenant's ADMIN token: what checking a receipt needs (it may evaluate too). */
+  const auditorOf = (tenant: string) => createPolicyClient({ baseUrl, tenantId: tenant, role: 'ADMIN', bearerToken: tokens.get(tenant)!, retries: 0 });
+  /** Generous for a loaded machine; the link normally follows within milliseconds. */
+  const untilLinked = { reads: 200, delayMs: 20, maxDelayMs: 200 };
   const receiptOf = (headers: Headers): Receipt | null => {
     const id = headers.get('x-audit-record-id');
     const contentHash = headers.get('x-audit-content-hash');
@@ -115,11 +122,12 @@ describe('audit receipts, from the answer to the verified chain', () => {
     const store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
     secret = (await createTenantService(store.tenants).register(tenantId)).secret.secret;
     await createTenantService(store.tenants).register(bystanderId);
+    await createTenantService(store.tenants).register(tamperedId);
     await store.close();
     service = runService([], env);
     baseUrl = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
     await service.waitForLog('service started');
-    for (const tenant of [tenantId, bystanderId]) {
+    for (const tenant of [tenantId, bystanderId, tamperedId]) {
       const lines: string[] = [];
       expect(await runTokenCli(['--tenant', tenant, '--role', 'ADMIN'], { env, out: (line) => lines.push(line), err: () => {} })).toBe(0);
       tokens.set(tenant, lines[0]!);
@@ -252,6 +260,67 @@ describe('audit receipts, from the answer to the verified chain', () => {
       expect(listed[i]!.previousHash).toBe(listed[i + 1]!.hash);
       expect(listed[i]!.hash).toBe(chainHashOf(listed[i]!));
     }
+  });
+
+  it('checks receipts with the client: each answered evaluation is linked and inside the verified chain', async () => {
+    const auditor = auditorOf(tenantId);
+    const single = await client.evaluateSource<number>({ ...evaluation, context: priceContext(40, 650, 7) });
+    expect(single).toMatchObject({ ok: true, result: 21, receipt: { id: expect.stringMatching(UUID), contentHash: expect.stringMatching(SHA256_HEX) } });
+    const batch = await client.evaluateBatch([evaluation, { source: PRICING_SOURCE, functionName: 'prise', context: {} }]);
+    expect(batch.results.map((r) => r.ok)).toEqual([true, false]);
+    const graphql = await client.graphql(`{ loan: ${LOAN} { eligible } }`);
+    expect(graphql).toMatchObject({ ok: true, data: { loan: { eligible: true } } });
+    const receipts = [single.receipt!, ...batch.results.map((r) => r.receipt!), graphql.receipts.loan!];
+    expect(new Set(receipts.map((receipt) => receipt.id)).size).toBe(4);
+
+    const checks = [];
+    for (const receipt of receipts) checks.push(await auditor.checkReceipt(receipt, { untilLinked, verifyChain: { full: true } }));
+    for (const [i, check] of checks.entries()) {
+      expect(check, JSON.stringify(check)).toMatchObject({ status: 'linked', receipt: receipts[i], record: { id: receipts[i]!.id, linked: true } });
+      if (check.status !== 'linked') continue;
+      expect(check.verifiedHeadSeq).toBeGreaterThanOrEqual(check.seq);
+      // Hashed here, independently of the client, the record's fields give the same link.
+      expect(check.hash).toBe(chainHashOf(check.record as FoundRecord));
+    }
+    const [sourceCheck, , failedCheck, loanCheck] = checks;
+    expect(sourceCheck!.record).toMatchObject({ eventType: 'SOURCE_EVALUATED', policyFunction: 'price', payload: { success: true } });
+    expect(failedCheck!.record).toMatchObject({ eventType: 'SOURCE_EVALUATED', policyFunction: 'prise', payload: { success: false } });
+    expect(loanCheck!.record).toMatchObject({ eventType: 'POLICY_EVALUATED', policyFunction: 'evaluateLoanEligibility' });
+
+    const seqs = checks.flatMap((check) => (check.status === 'linked' ? [check.seq] : []));
+    expect(new Set(seqs).size).toBe(4);
+    const verification = await admin('/api/v1/audit/verify');
+    expect(verification.body).toMatchObject({ valid: true });
+    expect(verification.body.headSeq as number).toBeGreaterThanOrEqual(Math.max(...seqs));
+  });
+
+  it('reports a record whose payload was edited in the store as not matching its receipt', async () => {
+    const auditor = auditorOf(tamperedId);
+    const answered = await auditor.evaluateSource({ ...evaluation, context: priceContext(40, 650, 9) });
+    const receipt = answered.receipt!;
+    const before = await auditor.checkReceipt(receipt, { untilLinked, verifyChain: true });
+    expect(before).toMatchObject({ status: 'linked', record: { payload: { success: true } } });
+
+    // Someone with the file edits the linked record, past the trigger that guards the chain.
+    const db = new Database(join(dataDir, SQLITE_FILE_NAME));
+    try {
+      db.pragma('busy_timeout = 10000');
+      const guard = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_records_no_update'`).pluck().get() as string;
+      db.transaction(() => {
+        db.exec('DROP TRIGGER audit_records_no_update');
+        const edit = db.prepare(`UPDATE audit_records SET payload = json_set(payload, '$.success', json('false')) WHERE tenant_id = ? AND id = ?`).run(tamperedId, receipt.id);
+        expect(edit.changes).toBe(1);
+        db.exec(guard);
+      })();
+    } finally {
+      db.close();
+    }
+
+    const after = await auditor.checkReceipt(receipt, { untilLinked, verifyChain: true });
+    expect(after).toMatchObject({ status: 'refuted', problem: 'content', receipt, reads: 1, record: { id: receipt.id, linked: true, payload: { success: false } } });
+    expect(after.status === 'refuted' && after.message).toMatch(/^the record does not match the receipt/);
+    // The service's full walk finds the same edit.
+    expect((await admin('/api/v1/audit/verify?full=true', tamperedId)).body).toMatchObject({ valid: false });
   });
 
   it('answers 404 for another tenant\'s record and 400 for an id that cannot be one, in the envelope', async () => {

@@ -255,6 +255,7 @@ describe('policy client: status and error both checked', () => {
       error: 'function `aprove` not found; did you mean `approve`?',
       code: 'ERR_EVAL_FUNCTION_NOT_FOUND',
       executionTimeMs: 1.5,
+      receipt: null,
       raw: { result: null, error: 'function `aprove` not found; did you mean `approve`?', executionTimeMs: 1.5, code: 'ERR_EVAL_FUNCTION_NOT_FOUND' },
       status: 200,
       attempts: 1,
@@ -313,14 +314,14 @@ describe('policy client: status and error both checked', () => {
     ];
     const { client } = makeClient();
     const failed = await client.graphql('query Q($id: ID!) { a b: getPolicy(id: $id) { id } }', { id: 'p-1' }, { operationName: 'Q' });
-    expect(failed).toEqual({ ok: false, data: { a: 1, b: null }, errors: [{ message: 'policy not found', path: ['b'] }], status: 200, attempts: 1 });
+    expect(failed).toEqual({ ok: false, data: { a: 1, b: null }, errors: [{ message: 'policy not found', path: ['b'] }], extensions: null, receipts: {}, status: 200, attempts: 1 });
     expect(JSON.parse(received[0]!.body.toString())).toEqual({
       query: 'query Q($id: ID!) { a b: getPolicy(id: $id) { id } }',
       variables: { id: 'p-1' },
       operationName: 'Q',
     });
     const passed = await client.graphql('{ listPolicies { id } }');
-    expect(passed).toEqual({ ok: true, data: { listPolicies: [] }, status: 200, attempts: 1 });
+    expect(passed).toEqual({ ok: true, data: { listPolicies: [] }, extensions: null, receipts: {}, status: 200, attempts: 1 });
     expect(JSON.parse(received[1]!.body.toString())).toEqual({ query: '{ listPolicies { id } }' });
   });
 
