@@ -1,6 +1,7 @@
 // Audit chain benchmark: append throughput, records stored and linked (batched vs one record per
 // insert, and from several processes appending to one tenant) and verification speed, on SQLite
-// and, when MONGODB_URL is set, on MongoDB / FerretDB. Imports the build: run through
+// and, when MONGODB_URL is set, on MongoDB / FerretDB; and the canonical JSON of one record
+// (canonical.mjs). Imports the build: run through
 // `npm run bench:audit` (QUICK=1 for a tiny run).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createAuditTrail, verifyChain } from '../../dist/src/audit/index.js';
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
+import { printTable as printRows } from '../support/table.mjs';
+import { measureCanonical } from './canonical.mjs';
 
 const quick = process.env.QUICK === '1';
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
@@ -144,3 +147,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 printTable(rows);
+
+console.log('\ncanonical JSON of one evaluation record (the payload above: ~440 bytes of text); median of rounds');
+printRows(
+  ['writer', 'µs per record', 'vs `canonicalize`'],
+  measureCanonical(event, quick).map((row) => [row.name, fmt(row.us, 2), `${fmt(row.speedup, 1)}×`]),
+);

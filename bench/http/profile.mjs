@@ -28,7 +28,7 @@ const STAGES = [
   ['rate limit', /rate-limit|rate-limiter-flexible/],
   ['validation', /dist\/src\/(evaluation\/(evaluation-request|context-bounds)|kernel\/)|node_modules\/zod\//],
   ['policy lookup', /dist\/src\/evaluation\/policy-resolver|dist\/src\/policies\/|dist\/src\/store\/.*polic/],
-  ['audit', /dist\/src\/audit\/|dist\/src\/evaluation\/(source-evaluation-audit|stored-evaluation-audit)|dist\/src\/store\/.*audit|canonicalize/],
+  ['audit', /dist\/src\/audit\/|dist\/src\/evaluation\/(source-evaluation-audit|stored-evaluation-audit)|dist\/src\/store\/.*audit/],
   ['rollups', /rollup/],
   ['response', /dist\/src\/evaluation\/evaluation-response/],
   ['dispatch and queue hop', /dist\/src\/jobs\/|dist\/src\/evaluation\/(evaluation-dispatcher|caller-gone|queue\/)|node_modules\/bullmq\/|node_modules\/msgpackr/],

@@ -1,29 +1,27 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { AuditRecord } from './audit-chain-store.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** Everything a record's hash covers: the record without `hash`. */
 export type AuditRecordContent = Omit<AuditRecord, 'hash'>;
 
 /**
  * RFC 8785 canonical JSON of the hashed fields. Fields are picked by name so that anything else
- * attached to a record object (a storage key, say) can never leak into the hash.
+ * attached to a record object (a storage key, say) can never leak into the hash; they are listed
+ * in canonical order, so only the payload may need sorting.
  */
 export function canonicalAuditContent(record: AuditRecordContent): string {
-  const content = {
-    id: record.id,
-    seq: record.seq,
-    eventType: record.eventType,
-    policyModule: record.policyModule,
-    policyFunction: record.policyFunction,
+  return canonicalJson({
     actorId: record.actorId,
+    eventType: record.eventType,
+    id: record.id,
     occurredAt: record.occurredAt,
     payload: record.payload,
+    policyFunction: record.policyFunction,
+    policyModule: record.policyModule,
     previousHash: record.previousHash,
-  };
-  const text = canonicalize(content);
-  if (text === undefined) throw new TypeError('audit record content has no JSON form');
-  return text;
+    seq: record.seq,
+  });
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 canonical content. */

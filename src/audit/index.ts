@@ -1,3 +1,4 @@
+export { canonicalJson } from './canonical-json.js';
 export { canonicalAuditContent, computeAuditHash, type AuditRecordContent } from './audit-hash.js';
 export {
   normaliseAuditEvent,

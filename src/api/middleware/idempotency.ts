@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '../../audit/index.js';
 import type { IdempotencyRecord, IdempotencyRepository, IdempotentResponse } from '../../idempotency/index.js';
 import { ApiError, isExposedError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
@@ -38,7 +38,7 @@ export interface IdempotencyOptions {
 export function idempotencyRequestHash(method: string, url: string, body: unknown): string {
   let text: string;
   try {
-    text = canonicalize(body === undefined ? null : body) ?? 'null';
+    text = canonicalJson(body === undefined ? null : body);
   } catch (error) {
     throw new ApiError(
       400,

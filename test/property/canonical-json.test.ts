@@ -1,0 +1,251 @@
+// The service's RFC 8785 canonical JSON is byte-identical to the `canonicalize` package on generated
+// JSON: nested objects and arrays, any unicode (astral characters, controls, escapes), member names
+// whose order tells UTF-16 code units from code points, numbers at the edges of the ECMAScript form.
+// Lone surrogates, in strings or in member names, are refused by both. Audit chains hashed with
+// either verify with `npm run audit:verify`.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_VALID, runAuditVerifyCli } from '../../scripts/audit-verify.js';
+import { canonicalJson, createAuditChainWriter, GENESIS_PREVIOUS_HASH, type AuditRecord } from '../../src/audit/index.js';
+import { NoCanonicalFormError } from '../../src/audit/canonical-json.js';
+import { SQLITE_FILE_NAME } from '../../src/config/index.js';
+import { openSqliteStore, type Store } from '../../src/store/index.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 1_000);
+const CHAIN_RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
+
+/**
+ * Names whose canonical order is easy to get wrong: UTF-16 code units put U+1F600 (D83D DE00) and
+ * U+10000 before U+E000 and U+FFFF, where code points put them after; case, accents and
+ * decomposed forms; controls and characters JSON escapes; names an object enumerates first
+ * (array indexes, in numeric order) or treats specially (`__proto__`, `toJSON`).
+ */
+const NAMES = [
+  '', 'a', 'A', 'b', 'B', 'aa', 'ab', 'a\u0000', '\u0000', '\u001f', '\u007f', ' ', '"', '\\', '/', '\\u0000', '\\ud800',
+  'é', 'e\u0301', 'ß', 'ss', 'İ', 'ﬀ', '€', '\u2028', '\u2029', '\ud7ff', '\ue000', '\uffff', '\ufeff', '\u{1F600}', '\u{10000}', '\u{10FFFF}', '😀a', '\uffffa',
+  '0', '1', '9', '10', '00', '01', '-1', '1.5', '1e3', '4294967294', '4294967295', '4294967296', '9007199254740993',
+  '__proto__', 'constructor', 'prototype', 'toJSON', 'toString', 'valueOf', 'hasOwnProperty',
+];
+
+/** Numbers whose shortest round-trip form changes notation, rounds, or sits at a limit of doubles. */
+const EDGE_NUMBERS = [
+  0, -0, 1, -1, 0.1, 0.2, 0.1 + 0.2, 1 / 3, -1 / 3, 4.35, 0.5, 1.5, 100, 1e3,
+  5e-324, -5e-324, Number.MIN_VALUE, 2 ** -1022, 2.2250738585072014e-308, Number.EPSILON, Number.MAX_VALUE, -Number.MAX_VALUE, 1.7976931348623157e308,
+  Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1, Number.MAX_SAFE_INTEGER + 2, 2 ** 53 + 4, 2 ** 63, 2 ** 64, -(2 ** 63),
+  1e20, 1e21, -1e21, 1.0000000000000001e21, 999999999999999900000, 123456789012345680000, 295147905179352830000, 1e22, 1e23, 1.5e300,
+  1e-6, 1e-7, -1e-7, 1.5e-7, 0.000001, 0.0000001, 9.999999999999997e-7, 9.999999999999998e-8, 1e-323, 333333333.3333332, 1424953923781206.2,
+];
+
+/** Strings with every kind of character, well formed (no lone surrogates). */
+const text = fc.oneof(
+  fc.constantFrom(...NAMES),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: 'binary-ascii', maxLength: 20 }),
+  fc.string({ unit: fc.constantFrom('\u{1F600}', '\uffff', '\ue000', '\\', '"', '\u0000', '\n', '\u2028', 'a'), maxLength: 8 }),
+);
+const name = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...NAMES) }, { weight: 1, arbitrary: text });
+const number = fc.oneof(
+  fc.constantFrom(...EDGE_NUMBERS),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.double({ min: 1e20, max: 1e22, noNaN: true }),
+  fc.double({ min: 1e-8, max: 1e-5, noNaN: true }),
+  fc.maxSafeInteger(),
+);
+const scalar = fc.oneof(text, number, fc.boolean(), fc.constant(null));
+
+/** Objects come with their members in any order, some without a prototype (fast-check's default). */
+const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 6 }),
+  object: fc.dictionary(name, tie('value'), { maxKeys: 8 }),
+})).value;
+const payload = fc.dictionary(name, json, { maxKeys: 8 });
+
+/** Text with one surrogate that has no partner: alone, next to a pair, or a pair in the wrong order. */
+const loneSurrogateText = fc.oneof(
+  fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', 'x\ud83d', '\ude00x', '\ude00\ud83d', '😀\ud83d', '\ude00😀', '\ud83d\ud83d\ude00'),
+  fc
+    .tuple(fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 5 }), fc.constant('😀')), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ unit: 'grapheme-ascii', maxLength: 5 }))
+    .map(([before, unit, after]) => `${before}${String.fromCharCode(unit)}${after}`),
+);
+
+type Step = { index: number; siblings: unknown[] } | { name: string; siblings: Record<string, unknown> };
+
+/** Where the lone surrogate is put: a path of array positions and members among well-formed siblings. */
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.tuple(fc.array(json, { maxLength: 3 }), fc.nat()).map(([siblings, at]) => ({ index: at % (siblings.length + 1), siblings })),
+  fc.tuple(name, fc.dictionary(name, json, { maxKeys: 3 })).map(([key, siblings]) => ({ name: key, siblings })),
+);
+
+/** A value holding one lone surrogate, in a string or in a member name, and where canonicalJson must say it is. */
+const poisoned = fc
+  .tuple(loneSurrogateText, fc.boolean(), json, fc.array(step, { maxLength: 4 }))
+  .map(([lone, inName, inner, steps]) => {
+    let value: unknown = inName ? { [lone]: inner } : lone;
+    let at = '';
+    for (const s of steps) {
+      if ('index' in s) {
+        const list = [...s.siblings];
+        list.splice(s.index, 0, value);
+        value = list;
+        at = `[${s.index}]${at}`;
+      } else {
+        const object = { ...s.siblings };
+        Object.defineProperty(object, s.name, { value, enumerable: true, writable: true, configurable: true });
+        value = object;
+        at = `.${s.name}${at}`;
+      }
+    }
+    return { value, at: `$${at}`, problem: inName ? 'has a key that contains a lone surrogate' : 'contains a lone surrogate' };
+  });
+
+describe('canonicalJson against the canonicalize package', () => {
+  it('writes the same text for any JSON value, built in any member order or parsed from text', () => {
+    fc.assert(
+      fc.property(json, (value) => {
+        const expected = canonicalize(value);
+        expect(canonicalJson(value)).toBe(expected);
+        // As a body arrives and as a store gives a record back.
+        expect(canonicalJson(JSON.parse(JSON.stringify(value)))).toBe(expected);
+        // The canonical text parsed and written again is itself (what the audit writer stores).
+        expect(canonicalJson(JSON.parse(expected!))).toBe(expected);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('writes the same numbers at the edges of the ECMAScript form, alone and as members', () => {
+    for (const value of EDGE_NUMBERS) {
+      expect(canonicalJson(value), String(value)).toBe(canonicalize(value));
+      expect(canonicalJson({ n: [value, -value] })).toBe(canonicalize({ n: [value, -value] }));
+    }
+    expect(canonicalJson(EDGE_NUMBERS)).toBe(
+      '[0,0,1,-1,0.1,0.2,0.30000000000000004,0.3333333333333333,-0.3333333333333333,4.35,0.5,1.5,100,1000,' +
+        '5e-324,-5e-324,5e-324,2.2250738585072014e-308,2.2250738585072014e-308,2.220446049250313e-16,1.7976931348623157e+308,-1.7976931348623157e+308,1.7976931348623157e+308,' +
+        '9007199254740991,-9007199254740991,9007199254740992,9007199254740992,9007199254740996,9223372036854776000,18446744073709552000,-9223372036854776000,' +
+        '100000000000000000000,1e+21,-1e+21,1.0000000000000001e+21,999999999999999900000,123456789012345680000,295147905179352830000,1e+22,1e+23,1.5e+300,' +
+        '0.000001,1e-7,-1e-7,1.5e-7,0.000001,1e-7,9.999999999999997e-7,9.999999999999998e-8,1e-323,333333333.3333332,1424953923781206.2]',
+    );
+  });
+
+  it('orders members by UTF-16 code units, array-index names included', () => {
+    const value = { '\uffff': 1, '\u{1F600}': 2, '\ue000': 3, '\u{10000}': 4, b: 5, a: 6, '10': 7, '9': 8, '-1': 9, '': 10 };
+    const expected = '{"":10,"-1":9,"10":7,"9":8,"a":6,"b":5,"\u{10000}":4,"\u{1F600}":2,"\ue000":3,"\uffff":1}';
+    expect(canonicalize(value)).toBe(expected);
+    expect(canonicalJson(value)).toBe(expected);
+  });
+
+  it('refuses a lone surrogate, in a string or a member name, at any depth, saying where it is', () => {
+    fc.assert(
+      fc.property(poisoned, ({ value, at, problem }) => {
+        expect(() => canonicalize(value)).toThrow(/lone surrogate/i);
+        let refusal: unknown;
+        try {
+          canonicalJson(value);
+        } catch (error) {
+          refusal = error;
+        }
+        expect(refusal).toBeInstanceOf(NoCanonicalFormError);
+        expect(refusal).toBeInstanceOf(TypeError);
+        expect(refusal).toMatchObject({ at, problem });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('refuses numbers that have no JSON form, as canonicalize does', () => {
+    for (const value of [Number.NaN, Infinity, -Infinity]) {
+      expect(() => canonicalize({ a: [value] })).toThrow();
+      expect(() => canonicalJson({ a: [value] })).toThrow(expect.objectContaining({ at: '$.a[0]', problem: 'must be a finite number' }));
+    }
+  });
+});
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The hashed fields of a record, as the interface specifies them, for the reference canonicalisation. */
+const hashedFields = (record: AuditRecord) => ({
+  id: record.id,
+  seq: record.seq,
+  eventType: record.eventType,
+  policyModule: record.policyModule,
+  policyFunction: record.policyFunction,
+  actorId: record.actorId,
+  occurredAt: record.occurredAt,
+  payload: record.payload,
+  previousHash: record.previousHash,
+});
+
+describe('audit chains over the generated payloads', () => {
+  let dataDir: string;
+  let store: Store;
+  let tenants = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pe-canonical-'));
+    store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
+  });
+  afterAll(async () => {
+    await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function verifiedByTheScript(tenantId: string, records: number): Promise<void> {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const io = { env: { DATA_DIR: dataDir }, out: (line: string) => lines.push(line), err: (line: string) => errors.push(line) };
+    expect(await runAuditVerifyCli(['--tenant', tenantId], io)).toBe(EXIT_VALID);
+    expect(lines.at(-1)).toMatch(new RegExp(`^tenant \`${tenantId}\`: chain valid, ${records} records`));
+    expect(errors).toEqual([]);
+  }
+
+  it('the writer hashes what canonicalize would, and the chain verifies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), async (payloads) => {
+        const tenantId = `written-${(tenants += 1)}`;
+        const writer = createAuditChainWriter(store.audit, { batchSize: 5 });
+        await Promise.all(payloads.map((p) => writer.append(tenantId, { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload: p })));
+        await writer.close();
+        for await (const record of store.audit.scan(tenantId, 1, 100)) {
+          expect(record.hash).toBe(sha256(canonicalize(hashedFields(record))!));
+        }
+        await verifiedByTheScript(tenantId, payloads.length);
+      }),
+      { numRuns: CHAIN_RUNS },
+    );
+  });
+
+  it('a chain hashed with canonicalize, payload members in the order given, verifies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), async (payloads) => {
+        const tenantId = `referenced-${(tenants += 1)}`;
+        let previousHash = GENESIS_PREVIOUS_HASH;
+        const records = payloads.map((p, i): AuditRecord => {
+          const content = {
+            id: `rec-${tenantId}-${i}`,
+            seq: i + 1,
+            eventType: 'POLICY_EVALUATED',
+            policyModule: i % 2 === 0 ? null : 'com.acme',
+            policyFunction: i % 2 === 0 ? null : 'decide',
+            actorId: 'svc',
+            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+            payload: p,
+            previousHash,
+          };
+          previousHash = sha256(canonicalize(content)!);
+          return { ...content, hash: previousHash };
+        });
+        await store.audit.insertBatch(tenantId, records);
+        await verifiedByTheScript(tenantId, records.length);
+      }),
+      { numRuns: CHAIN_RUNS },
+    );
+  });
+});
