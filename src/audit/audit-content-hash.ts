@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { NormalisedAuditEvent } from './audit-event.js';
+import { canonicalJson } from './canonical-json.js';
 
 /** What a receipt names: a record's id and the hash of its content, which no later step changes. */
 export interface AuditReceipt {
@@ -14,15 +14,15 @@ export interface AuditReceipt {
  * record is stored, before the linker gives it a seq, so an answer can carry it.
  */
 export function computeAuditContentHash(id: string, event: NormalisedAuditEvent): string {
-  const text = canonicalize({
-    id,
-    eventType: event.eventType,
-    policyModule: event.policyModule,
-    policyFunction: event.policyFunction,
+  // Listed in canonical order, so only the payload may need sorting.
+  const text = canonicalJson({
     actorId: event.actorId,
+    eventType: event.eventType,
+    id,
     occurredAt: event.occurredAt,
     payload: event.payload,
+    policyFunction: event.policyFunction,
+    policyModule: event.policyModule,
   });
-  if (text === undefined) throw new TypeError('audit record content has no JSON form');
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -26,8 +26,9 @@ interface HeadRow {
 }
 
 /**
- * tenantsWaiting looks at this many of the oldest waiting records, so a sweep costs the same however
- * large a backlog grows; a tenant behind a larger backlog is found once that one shrinks.
+ * tenantsWaiting looks at this many of the earliest stored records still waiting (no index but the
+ * table's own order), so a sweep costs the same however large a backlog grows; a tenant behind a
+ * larger backlog is found once that one shrinks.
  */
 const WAITING_SCAN_LIMIT = 10_000;
 
@@ -83,8 +84,8 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
   );
   const waiting = db.prepare<[string, number], { tenant_id: string }>(
     `SELECT tenant_id, min(stored_at) AS oldest FROM (
-       SELECT tenant_id, stored_at FROM audit_unlinked WHERE stored_at < ? ORDER BY stored_at LIMIT ${WAITING_SCAN_LIMIT}
-     ) GROUP BY tenant_id ORDER BY oldest LIMIT ?`,
+       SELECT tenant_id, stored_at FROM audit_unlinked ORDER BY stored_seq LIMIT ${WAITING_SCAN_LIMIT}
+     ) WHERE stored_at < ? GROUP BY tenant_id ORDER BY oldest LIMIT ?`,
   );
 
   const store = db.transaction((entries: Parameters<AuditLinkRepository['storeUnlinked']>[0]) => {

@@ -5,9 +5,10 @@ export const migration012: Migration = {
   name: 'audit-linking',
   sql: `
     -- Records as the answering process stores them, waiting for the tenant's linker to give them
-    -- their place in the chain (audit_records). stored_seq is the order they were stored in.
+    -- their place in the chain (audit_records). stored_seq (the rowid) is the order they were stored
+    -- in: a new row takes the largest rowid plus one, so it follows every row still waiting.
     CREATE TABLE audit_unlinked (
-      stored_seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      stored_seq INTEGER PRIMARY KEY,
       tenant_id TEXT NOT NULL,
       id TEXT NOT NULL,
       event_type TEXT NOT NULL,
@@ -21,7 +22,6 @@ export const migration012: Migration = {
       UNIQUE (tenant_id, id)
     );
     CREATE INDEX audit_unlinked_by_tenant ON audit_unlinked (tenant_id, stored_seq);
-    CREATE INDEX audit_unlinked_by_stored_at ON audit_unlinked (stored_at, tenant_id);
 
     -- One row per tenant: the chain's head and the lease of the process that links it. Moving the
     -- head requires the holder and epoch of the lease, so a holder that lost it writes nothing.
