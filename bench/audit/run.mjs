@@ -11,6 +11,7 @@ import { createAuditTrail, verifyChain } from '../../dist/src/audit/index.js';
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
 import { printTable as printRows } from '../support/table.mjs';
 import { measureCanonical } from './canonical.mjs';
+import { mongoFloor, sqliteFloor } from './floor.mjs';
 
 const quick = process.env.QUICK === '1';
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
@@ -72,14 +73,17 @@ async function appendAll(stores, tenant, total, batchSize) {
   return { seconds, batches: trails.reduce((sum, trail) => sum + trail.recorder.stats().batches, 0) };
 }
 
-async function measure(name, openConnection) {
+async function measure(name, openConnection, floor) {
   const rows = [];
   const total = workload[name];
+  const floorSeconds = await floor(total);
+  const floorRate = total / floorSeconds;
   const main = await openConnection();
   const others = await Promise.all(Array.from({ length: PROCESSES - 1 }, () => openConnection()));
   try {
     const baseline = await appendAll([main], 'bench-unbatched', Math.ceil(total / baselineShare), 1);
     const baselineRate = Math.ceil(total / baselineShare) / baseline.seconds;
+    rows.push({ store: name, run: 'raw floor: one writer, the chain\'s table and indexes, node:crypto', batch: BATCH_SIZE, records: total, seconds: floorSeconds, batches: Math.ceil(total / BATCH_SIZE), rate: floorRate });
     rows.push({ store: name, run: 'append, one record per insert', batch: 1, records: Math.ceil(total / baselineShare), ...baseline, rate: baselineRate });
 
     const batched = await appendAll([main], 'bench-batched', total, BATCH_SIZE);
@@ -95,7 +99,10 @@ async function measure(name, openConnection) {
     const spreadCheck = await verifyChain(main.audit, 'bench-processes', { pageSize: 1000 });
     if (!spreadCheck.valid || spreadCheck.checked !== total) throw new Error(`${name}: the chain appended from ${PROCESSES} processes did not verify`);
     rows.push({ store: name, run: 'verify (page 1000)', batch: '-', records: total, seconds, batches: '-', rate: total / seconds });
-    for (const row of rows) row.ratio = row.rate / baselineRate;
+    for (const row of rows) {
+      row.ratio = row.rate / baselineRate;
+      row.ofFloor = row.run.startsWith('verify') ? '-' : row.rate / floorRate;
+    }
     return rows;
   } finally {
     await Promise.all(others.map((s) => s.close()));
@@ -107,8 +114,8 @@ async function measure(name, openConnection) {
 const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : n);
 
 function printTable(rows) {
-  const header = ['store', 'run', 'batch', 'records', 'seconds', 'inserts', 'records/s', 'vs 1/insert'];
-  const lines = rows.map((r) => [r.store, r.run, String(r.batch), fmt(r.records), fmt(r.seconds, 2), fmt(r.batches), fmt(r.rate), `${fmt(r.ratio, 1)}×`]);
+  const header = ['store', 'run', 'batch', 'records', 'seconds', 'inserts', 'records/s', 'vs 1/insert', 'of the floor'];
+  const lines = rows.map((r) => [r.store, r.run, String(r.batch), fmt(r.records), fmt(r.seconds, 2), fmt(r.batches), fmt(r.rate), `${fmt(r.ratio, 1)}×`, typeof r.ofFloor === 'number' ? `${fmt(r.ofFloor, 2)}×` : r.ofFloor]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   console.log(line(header));
@@ -128,7 +135,7 @@ const rows = [];
 const dir = mkdtempSync(join(tmpdir(), 'pe-bench-audit-'));
 try {
   const path = join(dir, 'bench.db');
-  rows.push(...(await measure('sqlite', () => openSqliteStore(path))));
+  rows.push(...(await measure('sqlite', () => openSqliteStore(path), (total) => sqliteFloor(join(dir, 'floor.db'), total, BATCH_SIZE, event))));
   if (mongoUrl) {
     const database = `pe_bench_${randomBytes(4).toString('hex')}`;
     let first = true;
@@ -140,7 +147,7 @@ try {
           store.cleanup = () => store.raw.db.dropDatabase();
         }
         return store;
-      })),
+      }, (total) => mongoFloor(mongoUrl, database, total, BATCH_SIZE, event))),
     );
   }
 } finally {

@@ -1,0 +1,81 @@
+// The raw floor of appending to a chain: the same records, hashed with node:crypto and inserted in
+// batches into the chain's own table and indexes (better-sqlite3) or collection and indexes (the bare
+// MongoDB driver), by one writer that knows the head. Nothing of the service's code: what the parts
+// under the recorder and linker can do at best, measured in the same run.
+import { createHash, randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { MongoClient } from 'mongodb';
+
+const GENESIS = '0'.repeat(64);
+
+/** The records a chain of `total` would hold: content text, hash and link, built as they are inserted. */
+function* chainRows(total, event) {
+  let previousHash = GENESIS;
+  for (let i = 0; i < total; i += 1) {
+    const e = event(i);
+    const id = randomUUID();
+    const occurredAt = new Date().toISOString();
+    const payload = JSON.stringify(e.payload);
+    const content = `{"actorId":${JSON.stringify(e.actorId)},"eventType":${JSON.stringify(e.eventType)},"id":"${id}","occurredAt":"${occurredAt}","payload":${payload},"policyFunction":${JSON.stringify(e.policyFunction)},"policyModule":${JSON.stringify(e.policyModule)},"previousHash":"${previousHash}","seq":${i + 1}}`;
+    const hash = createHash('sha256').update(content).digest('hex');
+    yield { seq: i + 1, id, ...e, occurredAt, payload, hash, previousHash };
+    previousHash = hash;
+  }
+}
+
+/** Seconds to write `total` records into a fresh SQLite file with the chain's schema. */
+export function sqliteFloor(path, total, batchSize, event) {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -65536');
+  db.exec(`
+    CREATE TABLE audit_records (tenant_id TEXT NOT NULL, seq INTEGER NOT NULL, id TEXT NOT NULL, event_type TEXT NOT NULL,
+      policy_module TEXT, policy_function TEXT, actor_id TEXT NOT NULL, occurred_at TEXT NOT NULL, payload TEXT NOT NULL,
+      hash TEXT NOT NULL, previous_hash TEXT NOT NULL, PRIMARY KEY (tenant_id, seq)) WITHOUT ROWID;
+    CREATE INDEX by_event_type ON audit_records (tenant_id, event_type, seq);
+    CREATE INDEX by_policy ON audit_records (tenant_id, policy_module, policy_function, seq);
+    CREATE INDEX by_occurred_at ON audit_records (tenant_id, occurred_at);
+    CREATE INDEX by_id ON audit_records (tenant_id, id);`);
+  const insert = db.prepare('INSERT INTO audit_records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const write = db.transaction((rows) => {
+    for (const r of rows) insert.run('floor', r.seq, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, r.payload, r.hash, r.previousHash);
+  });
+  const started = performance.now();
+  let batch = [];
+  for (const row of chainRows(total, event)) {
+    batch.push(row);
+    if (batch.length === batchSize) {
+      write.immediate(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) write.immediate(batch);
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  return seconds;
+}
+
+/** Seconds to write `total` records into a fresh collection with the chain's indexes. */
+export async function mongoFloor(url, database, total, batchSize, event) {
+  const client = await MongoClient.connect(url);
+  try {
+    const collection = client.db(database).collection('floor_audit_records');
+    for (const key of [{ tenantId: 1, seq: 1 }, { tenantId: 1, eventType: 1, seq: -1 }, { tenantId: 1, policyModule: 1, policyFunction: 1, seq: -1 }, { tenantId: 1, occurredAt: 1 }, { tenantId: 1, id: 1 }]) {
+      await collection.createIndexes([{ key, ...(key.seq === 1 && Object.keys(key).length === 2 ? { unique: true } : {}) }]);
+    }
+    const started = performance.now();
+    let batch = [];
+    for (const r of chainRows(total, event)) {
+      batch.push({ _id: `floor:${r.seq}`, tenantId: 'floor', ...r });
+      if (batch.length === batchSize) {
+        await collection.insertMany(batch, { ordered: true });
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await collection.insertMany(batch, { ordered: true });
+    return (performance.now() - started) / 1000;
+  } finally {
+    await client.close();
+  }
+}
