@@ -14,7 +14,8 @@ import {
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
 import { insertedBeforeDuplicate } from './duplicate-key.js';
 
-function toDocument(tenantId: string, r: AuditRecord): AuditDocument {
+/** A chain record as stored (also written by the link repository). */
+export function toAuditDocument(tenantId: string, r: AuditRecord): AuditDocument {
   return {
     _id: auditDocumentId(tenantId, r.seq),
     tenantId,
@@ -110,7 +111,7 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       assertBatchExtends(tenantId, records, previousSeq === null ? undefined : await hashAt(tenantId, previousSeq));
       try {
         await collection.insertMany(
-          records.map((r) => toDocument(tenantId, r)),
+          records.map((r) => toAuditDocument(tenantId, r)),
           { ordered: true },
         );
         remember(tenantId, records[records.length - 1]!.seq);
