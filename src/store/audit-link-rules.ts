@@ -22,8 +22,12 @@ export function leaseTimes(until: string, now: string): { until: string; now: st
   return { until: normaliseInstant(until, 'until'), now: normaliseInstant(now, 'now') };
 }
 
-/** A batch to link must be consecutive and linked within itself; its first record names the head it was built on. */
+/**
+ * A batch to link must be consecutive and linked within itself, each record once; its first record
+ * names the head it was built on.
+ */
 export function assertLinkBatch(tenantId: string, records: readonly AuditRecord[]): void {
   if (records.length === 0) throw new StoreArgumentError('a link needs at least one record');
   assertBatchLinked(tenantId, records);
+  if (new Set(records.map((r) => r.id)).size !== records.length) throw new StoreArgumentError('a link holds each record id once');
 }

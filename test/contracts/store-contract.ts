@@ -12,6 +12,7 @@ import { StoreArgumentError, type Store } from '../../src/store/index.js';
 import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
 import type { StoreTarget } from '../support/store-targets.js';
 import { runAnomalyStoreContract } from './anomaly-store-contract.js';
+import { runAuditLinkStoreContract } from './audit-link-store-contract.js';
 import { runPolicyStoreContract } from './policy-store-contract.js';
 import { runWorkflowStoreContract } from './workflow-store-contract.js';
 
@@ -414,6 +415,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
     });
   });
 
+  runAuditLinkStoreContract(() => store, () => target, newTenant);
   runAnomalyStoreContract(() => store, () => target, newTenant);
   runWorkflowStoreContract(() => store, () => target, newTenant);
 

@@ -1,7 +1,7 @@
 export { MONGODB_URL, MONGO_SKIP_REASON, describeWithMongo, dropMongoDatabase } from './mongo-env.js';
 export { createBearerCaller, type BearerCall, type HttpAnswer } from './bearer-caller.js';
 export { sqliteTarget, mongoTarget, uniqueDatabaseName, type StoreTarget, type RawAuditChanges } from './store-targets.js';
-export { buildRecords, buildChain, headOf, type RecordSpec } from './audit-records.js';
+export { buildRecords, buildChain, buildUnlinked, headOf, linkOn, type RecordSpec } from './audit-records.js';
 export { linkChain } from './link-chain.js';
 export { connectRedis, removeRedisPrefix, REDIS_URL } from './test-redis.js';
 export { listen, type HttpListener } from './http-listener.js';

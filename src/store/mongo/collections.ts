@@ -1,8 +1,12 @@
-import type { Db, IndexDescription } from 'mongodb';
+import type { Db, IndexDescription, ObjectId } from 'mongodb';
 
 /** Collection names and document shapes of the MongoDB adapter. */
 export const COLLECTIONS = {
   audit: 'audit_records',
+  unlinked: 'audit_unlinked',
+  linkLog: 'audit_link_log',
+  chainHeads: 'audit_chain_heads',
+  linkedIds: 'audit_linked_ids',
   tenants: 'tenants',
   secrets: 'tenant_secrets',
   idempotency: 'idempotency_records',
@@ -27,6 +31,72 @@ export interface AuditDocument {
   payload: string;
   hash: string;
   previousHash: string;
+}
+
+/**
+ * A record stored by the process that answered, waiting for its link. `_id` is `<tenant>:<id>`, so
+ * storing a record twice is a duplicate key. `order` is an ObjectId set at insert: it grows within a
+ * process and follows the clock to the second across processes, which is all stored order needs.
+ * The content is one JSON text: FerretDB reads every document of a collection for any query, and a
+ * document of few fields reads in half the time (the linker reads these twice per batch).
+ */
+export interface UnlinkedAuditDocument {
+  _id: string;
+  tenantId: string;
+  storedAt: string;
+  order: ObjectId;
+  /** JSON of the UnlinkedAuditRecord without `storedAt`. */
+  record: string;
+}
+
+/**
+ * One entry of a tenant's link log, `_id` `<tenant>:<n>` with n = 1, 2, 3, … and no gaps. Taking
+ * the lease and linking records are each the insert of the next entry, so the unique `_id` decides
+ * between writers (an update with a filter is no compare-and-set on FerretDB 1.24: several of
+ * concurrent updates matching one document succeed). The newest entry is the tenant's state.
+ */
+export interface LinkLogDocument {
+  _id: string;
+  tenantId: string;
+  n: number;
+  /** The chain's head once this entry is applied: seq 0 and hash null before the first record. */
+  seq: number;
+  hash: string | null;
+  holder: string;
+  /** The n of the entry that took the lease: it grows at every change of holder. */
+  epoch: number;
+  /** On an entry that took the lease: until when, as taken (renewals go to the head document). */
+  until?: string;
+  /** On a link: the ids of the records it puts into the chain, seqs `fromSeq` to `seq`, in order. */
+  link?: { fromSeq: number; ids: string[] };
+}
+
+/**
+ * The newest link log entry as its writer last wrote it, and the lease's `until`, in one small
+ * document per tenant (`_id` is the tenant id): what takers and renewals read, so the hot path never
+ * reads the growing log. A hint, never trusted to decide: the log's unique `_id` does.
+ */
+export interface ChainHeadDocument {
+  _id: string;
+  n: number;
+  seq: number;
+  hash: string | null;
+  holder: string;
+  epoch: number;
+  /** Absent when the document was made by a link after it was lost: the lease then counts as ended. */
+  until?: string;
+  /** The chain holds the head record: no link is left half-written. */
+  complete: boolean;
+}
+
+/**
+ * A record id claimed by the link at log entry `n`, inserted before that entry: `_id` is
+ * `<tenant>:<id>`, so a record stored again after its link is found by the duplicate key.
+ */
+export interface LinkedIdDocument {
+  _id: string;
+  tenantId: string;
+  n: number;
 }
 
 /** The first secret lives inside the tenant document so that creating a tenant is one insert. */
@@ -63,6 +133,15 @@ export function auditDocumentId(tenantId: string, seq: number): string {
   return `${tenantId}:${seq}`;
 }
 
+/** `<tenant>:<record id>` (audit_unlinked, audit_linked_ids). */
+export function recordIdDocumentId(tenantId: string, id: string): string {
+  return `${tenantId}:${id}`;
+}
+
+export function linkLogDocumentId(tenantId: string, n: number): string {
+  return `${tenantId}:${n}`;
+}
+
 export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.audit]: [
     { key: { tenantId: 1, seq: 1 }, name: 'tenant_seq_unique', unique: true },
@@ -71,6 +150,11 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { key: { tenantId: 1, occurredAt: 1 }, name: 'tenant_occurred_at' },
     // "Is this owed record already in the chain?" (src/audit/audit-outbox-follower.ts).
     { key: { tenantId: 1, id: 1 }, name: 'tenant_id' },
+  ],
+  [COLLECTIONS.unlinked]: [
+    { key: { tenantId: 1, order: 1 }, name: 'tenant_order' },
+    // "Which tenants have records waiting since before …?" (the linkers' sweep).
+    { key: { storedAt: 1 }, name: 'stored_at' },
   ],
   [COLLECTIONS.secrets]: [{ key: { tenantId: 1, version: -1 }, name: 'tenant_version_unique', unique: true }],
   [COLLECTIONS.idempotency]: [{ key: { tenantId: 1, key: 1 }, name: 'tenant_key_unique', unique: true }],

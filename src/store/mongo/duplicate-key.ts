@@ -16,3 +16,11 @@ export function insertedBeforeDuplicate(error: unknown, attempted: number): numb
   }
   throw error;
 }
+
+/** The positions an unordered insert refused as duplicate keys; rethrows any other failure. */
+export function duplicateKeyPositions(error: unknown): number[] {
+  if (!(error instanceof MongoBulkWriteError)) throw error;
+  const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  if (writeErrors.length === 0 || writeErrors.some((e) => e.code !== DUPLICATE_KEY)) throw error;
+  return writeErrors.map((e) => e.index);
+}

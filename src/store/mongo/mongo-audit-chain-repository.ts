@@ -3,6 +3,23 @@ import { AuditRecordCorruptError } from '../../audit/audit-chain-errors.js';
 import type { AuditChainRepository, AuditRecord } from '../../audit/audit-chain-store.js';
 import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery, parsePayload } from '../store-rules.js';
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
+/** A chain record as stored (also written by the link repository). */
+export function toAuditDocument(tenantId: string, r: AuditRecord): AuditDocument {
+  return {
+    _id: auditDocumentId(tenantId, r.seq),
+    tenantId,
+    seq: r.seq,
+    id: r.id,
+    eventType: r.eventType,
+    policyModule: r.policyModule,
+    policyFunction: r.policyFunction,
+    actorId: r.actorId,
+    occurredAt: r.occurredAt,
+    payload: JSON.stringify(r.payload),
+    hash: r.hash,
+    previousHash: r.previousHash,
+  };
+}
 
 function toRecord(d: AuditDocument): AuditRecord {
   return {

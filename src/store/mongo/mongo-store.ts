@@ -5,6 +5,7 @@ import { ensureAnomalyIndexes } from './mongo-anomaly-collections.js';
 import { createMongoAnomalyRepository } from './mongo-anomaly-repository.js';
 import { createMongoAnomalySettingsRepository } from './mongo-anomaly-settings-repository.js';
 import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
+import { createMongoAuditLinkRepository } from './mongo-audit-link-repository.js';
 import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
 import { ensurePolicyIndexes } from './mongo-policy-collections.js';
 import { createMongoPolicyRepository } from './mongo-policy-repository.js';
@@ -77,6 +78,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       raw: { client, db },
       ttlEnforced,
       audit: createMongoAuditChainRepository(db),
+      auditLinks: createMongoAuditLinkRepository(db),
       tenants: createMongoTenantRepository(db),
       idempotency: createMongoIdempotencyRepository(db),
       policies: createMongoPolicyRepository(db),
