@@ -16,7 +16,15 @@ export interface UnlinkedAuditRecord extends NormalisedAuditEvent {
   contentHash: string;
   /** When the record was stored (ISO 8601): how long it has waited for its link. */
   storedAt: string;
+  /**
+   * The caller fixed the id (an owed record), so the record may be stored again after its link; a
+   * generated id is stored once. Only such records are looked for in the chain before linking.
+   */
+  givenId?: true;
 }
+
+/** A record to link, built on the head: `givenId` as the unlinked record had it. */
+export type LinkRecord = AuditRecord & { givenId?: true };
 
 /** One record to store, of any tenant: one insert carries the records of many tenants. */
 export interface UnlinkedAuditEntry {
@@ -66,7 +74,7 @@ export interface AuditLinkRepository {
    * `lease` is still the tenant's lease and the head is the one they were built on. Returns false,
    * writing nothing, when it is not: the caller lost its lease.
    */
-  link(tenantId: string, lease: LinkerLease, records: readonly AuditRecord[]): Promise<boolean>;
+  link(tenantId: string, lease: LinkerLease, records: readonly LinkRecord[]): Promise<boolean>;
   /** The tenant's unlinked record with this id, or null. */
   findUnlinked(tenantId: string, id: string): Promise<UnlinkedAuditRecord | null>;
   /** How many records of the tenant wait for their link, and since when. */

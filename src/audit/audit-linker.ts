@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { isValidTenantId } from '../kernel/index.js';
 import { GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from './audit-chain-store.js';
 import { computeAuditHash } from './audit-hash.js';
-import type { AuditLinkRepository, HeldLease, UnlinkedAuditRecord } from './audit-link-store.js';
+import type { AuditLinkRepository, HeldLease, LinkRecord, UnlinkedAuditRecord } from './audit-link-store.js';
 
 export interface AuditLinkerOptions {
   /** Who this process links as: host, pid and a random part, which is what an operator looks for. */
@@ -72,13 +72,13 @@ function whole(value: number | undefined, fallback: number, name: string): numbe
 }
 
 /** Records for `unlinked` on top of `head`, in stored order. */
-function chainOf(unlinked: readonly UnlinkedAuditRecord[], head: ChainHead | null): AuditRecord[] {
+function chainOf(unlinked: readonly UnlinkedAuditRecord[], head: ChainHead | null): LinkRecord[] {
   let seq = head?.seq ?? 0;
   let previousHash = head?.hash ?? GENESIS_PREVIOUS_HASH;
-  return unlinked.map(({ contentHash: _c, storedAt: _s, ...content }) => {
+  return unlinked.map(({ contentHash: _c, storedAt: _s, givenId, ...content }) => {
     seq += 1;
     const linked = { ...content, seq, previousHash };
-    const record: AuditRecord = { ...linked, hash: computeAuditHash(linked) };
+    const record: LinkRecord = { ...linked, hash: computeAuditHash(linked), ...(givenId ? { givenId } : {}) };
     previousHash = record.hash;
     return record;
   });

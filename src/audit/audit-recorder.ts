@@ -157,7 +157,10 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
         assertAuditTenantId(tenantId);
         const normalised = normaliseAuditEvent(event, now());
         const id = appendOptions.id === undefined ? newId() : givenRecordId(appendOptions.id);
-        entry = { tenantId, record: { ...normalised, id, contentHash: computeAuditContentHash(id, normalised), storedAt: '' } };
+        entry = {
+          tenantId,
+          record: { ...normalised, id, contentHash: computeAuditContentHash(id, normalised), storedAt: '', ...(appendOptions.id === undefined ? {} : { givenId: true as const }) },
+        };
       } catch (error) {
         return Promise.reject(error);
       }

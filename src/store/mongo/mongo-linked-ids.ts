@@ -1,25 +1,27 @@
 import type { Db } from 'mongodb';
 import { AuditBatchError } from '../../audit/audit-chain-errors.js';
 import type { AuditRecord } from '../../audit/audit-chain-store.js';
+import type { LinkRecord } from '../../audit/audit-link-store.js';
 import { COLLECTIONS, recordIdDocumentId, type LinkedIdDocument, type UnlinkedAuditDocument } from './collections.js';
 import { duplicateKeyPositions } from './duplicate-key.js';
 import type { LinkLog } from './mongo-link-log.js';
 
 export interface LinkedIdClaims {
   /**
-   * Claims the records' ids for the link to be appended as entry `n`, on a complete head `n − 1`.
+   * Claims the ids of the records whose id was given (`givenId`: only those may be stored again after
+   * their link; a generated id is unique as it is) for the link to be appended as entry `n`, on a complete head `n − 1`.
    * Returns the ids whose earlier claim, by a link that was never appended, it took over (to confirm
    * once entry `n` is written), or null when a newer entry claimed one: the caller lost its lease.
    * Throws AuditBatchError when a record is in the chain already (stored again after its link),
    * after dropping it from the unlinked records.
    */
-  claim(tenantId: string, n: number, records: readonly AuditRecord[]): Promise<string[] | null>;
+  claim(tenantId: string, n: number, records: readonly LinkRecord[]): Promise<string[] | null>;
   /** Entry `n` is written: the claims taken over for it name it (a rival's update may have been lost). */
   confirm(tenantId: string, n: number, ids: readonly string[]): Promise<void>;
 }
 
 /**
- * One claim per linked record id, inserted before the link's log entry: its duplicate key is how a
+ * One claim per linked record whose id was given (an owed record), inserted before the link's log entry: its duplicate key is how a
  * record stored again after its link is found without reading the chain (on FerretDB any query but
  * an insert reads a whole collection). Claims are never deleted. A claim is proof when the entry
  * it names is a link holding the id; a claim of a link that was never appended is taken over.
@@ -30,7 +32,9 @@ export function createLinkedIdClaims(db: Db, log: LinkLog): LinkedIdClaims {
   const claimIds = (tenantId: string, ids: readonly string[]) => ids.map((id) => recordIdDocumentId(tenantId, id));
 
   return {
-    async claim(tenantId, n, records) {
+    async claim(tenantId, n, linking) {
+      const records = linking.filter((r) => r.givenId === true);
+      if (records.length === 0) return [];
       let refused: AuditRecord[];
       try {
         await claims.insertMany(

@@ -25,5 +25,6 @@ export function toUnlinkedRecord(d: UnlinkedAuditDocument): UnlinkedAuditRecord 
     payload,
     contentHash: content.contentHash!,
     storedAt: d.storedAt,
+    ...(content.givenId === true ? { givenId: true as const } : {}),
   };
 }

@@ -15,6 +15,7 @@ interface UnlinkedRow {
   content_hash: string;
   stored_at: string;
   tenant_id: string;
+  given_id: number;
 }
 
 interface HeadRow {
@@ -32,7 +33,7 @@ interface HeadRow {
  */
 const WAITING_SCAN_LIMIT = 10_000;
 
-const UNLINKED_COLUMNS = 'tenant_id, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, content_hash, stored_at';
+const UNLINKED_COLUMNS = 'tenant_id, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, content_hash, stored_at, given_id';
 
 function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
   return {
@@ -46,6 +47,7 @@ function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
     payload: parsePayload(row.tenant_id, 0, row.payload),
     contentHash: row.content_hash,
     storedAt: row.stored_at,
+    ...(row.given_id === 1 ? { givenId: true as const } : {}),
   };
 }
 
@@ -58,7 +60,7 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
   // Only a record stored already is skipped: OR IGNORE would also drop, silently, a row missing a
   // required field, and the insert would still resolve as durable.
   const insertUnlinked = db.prepare(
-    `INSERT INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`,
+    `INSERT INTO audit_unlinked (${UNLINKED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, id) DO NOTHING`,
   );
   const headRow = db.prepare<[string], HeadRow>('SELECT seq, hash, holder, epoch, lease_until FROM audit_chain_heads WHERE tenant_id = ?');
   const chainHead = db.prepare<[string], { seq: number; hash: string }>('SELECT seq, hash FROM audit_records WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1');
@@ -75,7 +77,7 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
   // page made linking a backlog quadratic.
   const unlinkedPage = db.prepare<[string, number], UnlinkedRow & { linked: number }>(
     `SELECT ${UNLINKED_COLUMNS},
-       EXISTS (SELECT 1 FROM audit_records r WHERE r.tenant_id = u.tenant_id AND r.id = u.id) AS linked
+       u.given_id = 1 AND EXISTS (SELECT 1 FROM audit_records r WHERE r.tenant_id = u.tenant_id AND r.id = u.id) AS linked
      FROM audit_unlinked u WHERE u.tenant_id = ? ORDER BY u.stored_seq LIMIT ?`,
   );
   const unlinkedById = db.prepare<[string, string], UnlinkedRow>(`SELECT ${UNLINKED_COLUMNS} FROM audit_unlinked WHERE tenant_id = ? AND id = ?`);
@@ -90,7 +92,7 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
 
   const store = db.transaction((entries: Parameters<AuditLinkRepository['storeUnlinked']>[0]) => {
     for (const { tenantId, record: r } of entries) {
-      insertUnlinked.run(tenantId, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, JSON.stringify(r.payload), r.contentHash, r.storedAt);
+      insertUnlinked.run(tenantId, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, JSON.stringify(r.payload), r.contentHash, r.storedAt, r.givenId ? 1 : 0);
     }
   });
 

@@ -19,6 +19,8 @@ export const migration012: Migration = {
       payload TEXT NOT NULL,
       content_hash TEXT NOT NULL,
       stored_at TEXT NOT NULL,
+      -- 1 when the caller fixed the id (an owed record): only such a record may be in the chain already.
+      given_id INTEGER NOT NULL DEFAULT 0,
       UNIQUE (tenant_id, id)
     );
     CREATE INDEX audit_unlinked_by_tenant ON audit_unlinked (tenant_id, stored_seq);
