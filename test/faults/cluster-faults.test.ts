@@ -7,7 +7,7 @@
 // gapless log, and each anomaly change happened once per key. The table printed at the end is the
 // one in the README.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FaultCluster } from './support/fault-cluster.js';
+import { FAULT_TENANT, type FaultCluster, type LinkerHolder } from './support/fault-cluster.js';
 import { findingsTable, runFaultScenario, type ScenarioResult } from './support/fault-scenario.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,6 +35,17 @@ function expectKeptPromises(result: ScenarioResult, options: { everyAuditedAnswe
     expect(findings.auditedWithoutAnswer, `audited without an answer: ${context}`).toBe(0);
     expect(findings.graphql.audited, context).toBe(findings.graphql.answered);
   }
+}
+
+/** The process linking the fault tenant's chain: the load keeps one busy, but a lease may be between holders. */
+async function holderOf(cluster: FaultCluster, other?: LinkerHolder): Promise<LinkerHolder> {
+  // A take-over comes within a lease (3 s), half a lease of not asking again and a sweep: 15 s is ample.
+  for (let tries = 0; tries < 150; tries += 1) {
+    const holder = await cluster.linkerHolder(FAULT_TENANT);
+    if (holder !== null && holder.pid !== other?.pid) return holder;
+    await pause(100);
+  }
+  throw new Error(`no live process${other ? ' other than the old holder' : ''} holds the linker lease of the fault tenant`);
 }
 
 async function scenario(name: string, faults: (cluster: FaultCluster) => Promise<void>, options: { everyAuditedAnswered: boolean }): Promise<void> {
@@ -140,6 +151,54 @@ describe('faults under load, scaled out on MongoDB', () => {
           await pause(3000);
           await cluster.start('api');
           await pause(2000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    "the linker's holder killed with SIGKILL while it links; another takes the tenant over after its lease",
+    () =>
+      scenario(
+        'linker holder kill -9',
+        async (cluster) => {
+          const holder = await holderOf(cluster);
+          await cluster.stop(holder.role, holder.index, 'SIGKILL');
+          // AUDIT_LINK_LEASE_SECONDS is 3 here: a sweep of another process takes the tenant over.
+          const next = await holderOf(cluster, holder);
+          expect(next.epoch).toBeGreaterThan(holder.epoch);
+          await cluster.start(holder.role);
+          await pause(2000);
+        },
+        { everyAuditedAnswered: false },
+      ),
+    SCENARIO_TIMEOUT_MS,
+  );
+
+  it(
+    "the linker's holder frozen (SIGSTOP) past its lease, then resumed: the stale holder writes nothing",
+    () =>
+      scenario(
+        'linker holder frozen 6 s',
+        async (cluster) => {
+          const stale = await holderOf(cluster);
+          cluster.freeze(stale.role, stale.index);
+          let next: LinkerHolder;
+          try {
+            next = await holderOf(cluster, stale);
+            await pause(1000);
+          } finally {
+            cluster.thaw(stale.role, stale.index);
+          }
+          await pause(3000);
+          // Every link is an entry of the tenant's link log naming its holder and epoch: none was
+          // appended with the stale lease after the take-over (whose entry number is its epoch).
+          const store = await cluster.openStore();
+          const written = await store.raw.db
+            .collection('audit_link_log')
+            .countDocuments({ tenantId: FAULT_TENANT, holder: stale.holder, epoch: stale.epoch, n: { $gt: next.epoch } });
+          expect(written).toBe(0);
         },
         { everyAuditedAnswered: false },
       ),

@@ -23,6 +23,16 @@ interface Member {
   base?: string;
 }
 
+/** Who links a tenant's chain, as its head document says: a member of the cluster, or none. */
+export interface LinkerHolder {
+  role: 'api' | 'worker';
+  /** Among the live processes of its role (what stop() takes). */
+  index: number;
+  pid: number;
+  holder: string;
+  epoch: number;
+}
+
 export interface FaultCluster {
   readonly redis: OwnRedis;
   readonly store: OwnFerretDb;
@@ -36,6 +46,11 @@ export interface FaultCluster {
   /** Signals the `index`-th live process of the role (SIGKILL: dies at once; SIGTERM: drains) and waits for its exit. */
   stop(role: 'api' | 'worker', index: number, signal: NodeJS.Signals): Promise<void>;
   live(role: 'api' | 'worker'): number;
+  /** The live process holding the tenant's linker lease (its holder name carries its pid), or null. */
+  linkerHolder(tenantId: string): Promise<LinkerHolder | null>;
+  /** SIGSTOP (frozen: connections open, nothing runs) or SIGCONT to a live process; it stays routed to. */
+  freeze(role: 'api' | 'worker', index: number): void;
+  thaw(role: 'api' | 'worker', index: number): void;
   /** A store client of the test's own, for seeding and for checking what was stored. */
   openStore(): Promise<MongoStore>;
   /** Stderr and error log lines of every process so far (for failure messages). */
@@ -79,6 +94,8 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
     // follower never both write one.
     AUDIT_OUTBOX_LEASE_SECONDS: '30',
     AUDIT_OUTBOX_INTERVAL_SECONDS: '1',
+    // A dead or frozen linker's tenants are taken over after this, not the default 10 s.
+    AUDIT_LINK_LEASE_SECONDS: '3',
   };
   const members: Member[] = [];
   const ended: Member[] = [];
@@ -125,6 +142,24 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
       await stopProcess(member.process.child, signal);
     },
     live: (role) => liveOf(role).length,
+    async linkerHolder(tenantId) {
+      const client = await openStore();
+      const head = await client.raw.db.collection<{ _id: string; holder: string; epoch: number }>('audit_chain_heads').findOne({ _id: tenantId });
+      if (head === null) return null;
+      // A holder is named `host:pid:random` (newLinkerHolder).
+      const pid = Number(head.holder.split(':').at(-2));
+      for (const role of ['api', 'worker'] as const) {
+        const index = liveOf(role).findIndex((m) => m.process.child.pid === pid);
+        if (index >= 0) return { role, index, pid, holder: head.holder, epoch: head.epoch };
+      }
+      return null;
+    },
+    freeze(role, index) {
+      liveOf(role)[index]!.process.child.kill('SIGSTOP');
+    },
+    thaw(role, index) {
+      liveOf(role)[index]!.process.child.kill('SIGCONT');
+    },
     openStore,
     troubles: () =>
       [...members, ...ended].flatMap((m) => [
