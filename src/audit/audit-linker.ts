@@ -10,8 +10,14 @@ export interface AuditLinkerOptions {
   holder?: string;
   /** How long a lease lasts without renewal; another process takes a tenant over after it. Default 10 s. */
   leaseMs?: number;
-  /** Most records linked in one write. Default 500. */
+  /** Records linked in one write while a tenant has few waiting. Default 500. */
   batchSize?: number;
+  /**
+   * A tenant whose last batch was full (a backlog) gets twice as many next turn, up to this. A link's
+   * fixed costs (on FerretDB, reads that scan the waiting records) are then shared by more records,
+   * so a backlog shrinks instead of slowing each batch down. Default 8 × batchSize.
+   */
+  maxBatchSize?: number;
   /** Tenants linked at once; the others wait their turn, one batch per turn. Default 4. */
   concurrency?: number;
   /** A held tenant without records to link for this long is let go. Default 5 s. */
@@ -57,6 +63,8 @@ interface TenantLink {
   queued: boolean;
   running: boolean;
   lastActive: number;
+  /** Records to read next turn: the base, doubled after each full batch (a backlog). */
+  batchSize: number;
   /** Another process held the lease when last asked: not asked again before this time (ms). */
   elsewhereUntil: number;
 }
@@ -94,6 +102,8 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   const holder = options.holder ?? newLinkerHolder();
   const leaseMs = whole(options.leaseMs, 10_000, 'leaseMs');
   const batchSize = whole(options.batchSize, 500, 'batchSize');
+  const maxBatchSize = whole(options.maxBatchSize, 8 * batchSize, 'maxBatchSize');
+  if (maxBatchSize < batchSize) throw new RangeError('maxBatchSize must be at least batchSize');
   const concurrency = whole(options.concurrency, 4, 'concurrency');
   const idleMs = whole(options.idleMs, 5_000, 'idleMs');
   const sweepAfterMs = whole(options.sweepAfterMs, 1_000, 'sweepAfterMs');
@@ -110,7 +120,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   function linkOf(tenantId: string): TenantLink {
     let link = tenants.get(tenantId);
     if (link === undefined) {
-      link = { tenantId, lease: null, head: null, dirty: false, storedHere: false, queued: false, running: false, lastActive: nowMs(), elsewhereUntil: 0 };
+      link = { tenantId, lease: null, head: null, dirty: false, storedHere: false, queued: false, running: false, batchSize, lastActive: nowMs(), elsewhereUntil: 0 };
       tenants.set(tenantId, link);
     }
     return link;
@@ -171,7 +181,8 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
         if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
-      const unlinked = await repository.unlinked(link.tenantId, batchSize);
+      const size = link.batchSize;
+      const unlinked = await repository.unlinked(link.tenantId, size);
       if (unlinked.length === 0) return;
       link.lastActive = nowMs();
       const records = chainOf(unlinked, link.head);
@@ -189,7 +200,9 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       const linkedAt = nowMs();
       // storedAt is the storing process's clock: one running ahead of this one must not make a lag negative.
       options.onLinked?.(link.tenantId, records, unlinked.map((u) => Math.max(0, linkedAt - Date.parse(u.storedAt))));
-      if (unlinked.length === batchSize) link.dirty = true;
+      // A full batch: more wait. Take more next turn, down to the base again once the backlog is gone.
+      link.batchSize = unlinked.length === size ? Math.min(maxBatchSize, size * 2) : batchSize;
+      if (unlinked.length === size) link.dirty = true;
     } catch (error) {
       // What the store did is unknown: read the lease and head afresh next time.
       link.lease = null;

@@ -189,13 +189,30 @@ describe('the audit linker', () => {
       const order: string[] = [];
       const trail = createAuditTrail(store.auditLinks, {
         recorder: { batchSize: 1000 },
-        linker: { concurrency: 1, batchSize: 10, onLinked: (tenantId, records) => order.push(`${tenantId}:${records.length}`) },
+        linker: { concurrency: 1, batchSize: 10, maxBatchSize: 80, onLinked: (tenantId, records) => order.push(`${tenantId}:${records.length}`) },
       });
       // One insert: the busy tenant's 60 records, then the quiet tenant's one.
       await Promise.all([...range(0, 60).map((n) => trail.recorder.append('busy', event(n))), trail.recorder.append('quiet', event(0))]);
       await trail.flush();
-      expect(order).toEqual(['busy:10', 'quiet:1', 'busy:10', 'busy:10', 'busy:10', 'busy:10', 'busy:10']);
+      // The backlog's batches double after each full one (10, 20, 40, the 30 left).
+      expect(order).toEqual(['busy:10', 'quiet:1', 'busy:20', 'busy:30']);
       expect((await chainOf('busy')).map((r) => r.payload.n)).toEqual(range(0, 60));
+      await trail.close();
+    });
+
+    it('takes bigger batches while a backlog lasts and the base batch again once it is gone', async () => {
+      const order: string[] = [];
+      const trail = createAuditTrail(store.auditLinks, {
+        recorder: { batchSize: 1000 },
+        linker: { batchSize: 4, maxBatchSize: 16, onLinked: (_tenantId, records) => order.push(String(records.length)) },
+      });
+      await Promise.all(range(0, 40).map((n) => trail.recorder.append('acme', event(n))));
+      await trail.flush();
+      // 4, 8, 16, 12 (what was left: not a full batch), then 5 new records: the base batch of 4 again.
+      await Promise.all(range(40, 45).map((n) => trail.recorder.append('acme', event(n))));
+      await trail.flush();
+      expect(order).toEqual(['4', '8', '16', '12', '4', '1']);
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual(range(0, 45));
       await trail.close();
     });
 
