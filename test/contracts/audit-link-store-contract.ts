@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createAuditLinker,
+  GENESIS_PREVIOUS_HASH,
   verifyChain,
   type AuditRecord,
   type HeldLease,
@@ -195,9 +196,13 @@ export function runAuditLinkStoreContract(getStore: () => Store, getTarget: () =
       const stored = unlinked(3);
       await store(tenant, stored);
       const lease = await take(tenant, 'h1', 60, 0);
+      // On an empty chain: a first record whose previousHash is not the genesis hash, or that is not seq 1.
+      expect(await links().link(tenant, lease, linkOn({ seq: 0, hash: 'b'.repeat(64) }, stored.slice(0, 2)))).toBe(false);
+      expect(await links().link(tenant, lease, linkOn({ seq: 1, hash: GENESIS_PREVIOUS_HASH }, stored.slice(0, 2)))).toBe(false);
+      expect(await chainOf(tenant)).toEqual([]);
       const first = linkOn(null, stored.slice(0, 2));
       expect(await links().link(tenant, lease, first)).toBe(true);
-      // Built on no head, on an old one, on a wrong hash, past the head.
+      // Built on no head, on an old one, on a wrong hash (a wrong previousHash), past the head (a gap).
       expect(await links().link(tenant, lease, linkOn(null, stored.slice(2)))).toBe(false);
       expect(await links().link(tenant, lease, linkOn({ seq: 1, hash: first[0]!.hash }, stored.slice(2)))).toBe(false);
       expect(await links().link(tenant, lease, linkOn({ seq: 2, hash: 'a'.repeat(64) }, stored.slice(2)))).toBe(false);

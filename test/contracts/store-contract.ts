@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AuditBatchError,
-  createAuditChainWriter,
+  computeAuditContentHash,
   GENESIS_PREVIOUS_HASH,
   verifyChain,
+  type AuditReceipt,
   type AuditRecord,
   type ChainHead,
 } from '../../src/audit/index.js';
 import type { IdempotencyRecord } from '../../src/idempotency/index.js';
 import { StoreArgumentError, type Store } from '../../src/store/index.js';
 import { buildChain, buildRecords, headOf } from '../support/audit-records.js';
+import { linkChain } from '../support/link-chain.js';
+import { createProcessTrails } from '../support/process-trails.js';
 import type { StoreTarget } from '../support/store-targets.js';
 import { runAnomalyStoreContract } from './anomaly-store-contract.js';
 import { runAuditLinkStoreContract } from './audit-link-store-contract.js';
@@ -53,15 +55,17 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
     });
   });
 
-  describe('audit chain: insertBatch and head', () => {
-    it('has no head before the first record and inserts nothing for an empty batch', async () => {
+  describe('audit chain: head', () => {
+    it('has no head before the first link', async () => {
       const tenant = newTenant('empty');
       expect(await store.audit.head(tenant)).toBeNull();
-      expect(await store.audit.insertBatch(tenant, [])).toBe(0);
+      // A lease taken and given back links nothing.
+      await linkChain(store, tenant, []);
       expect(await store.audit.head(tenant)).toBeNull();
+      expect(await collect(store.audit.scan(tenant, 1, 10))).toEqual([]);
     });
 
-    it('stores a batch and returns every field exactly as given', async () => {
+    it('stores linked records and returns every field exactly as given', async () => {
       const tenant = newTenant('roundtrip');
       const records = buildRecords(null, [
         {},
@@ -77,76 +81,32 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
         },
       ]);
       expect(records[0]!.previousHash).toBe(GENESIS_PREVIOUS_HASH);
-      expect(await store.audit.insertBatch(tenant, records)).toBe(3);
+      await linkChain(store, tenant, records);
       expect(await store.audit.head(tenant)).toEqual(headOf(records));
       expect(await collect(store.audit.scan(tenant, 1, 10))).toEqual(records);
     });
 
-    it('appends a batch on top of the stored head', async () => {
+    it('links records on top of the stored head', async () => {
       const tenant = newTenant('extend');
       const first = buildChain(null, 2);
       const second = buildChain(headOf(first), 3);
-      expect(await store.audit.insertBatch(tenant, first)).toBe(2);
-      expect(await store.audit.insertBatch(tenant, second)).toBe(3);
+      await linkChain(store, tenant, first);
+      await linkChain(store, tenant, second);
       expect(await store.audit.head(tenant)).toEqual({ seq: 5, hash: second[2]!.hash });
+      expect(await collect(store.audit.scan(tenant, 1, 10))).toEqual([...first, ...second]);
     });
 
-    it('finds the head from a connection that wrote nothing, for chains of any length', async () => {
+    it('finds the head from a connection that linked nothing, for chains of any length', async () => {
       const tenant = newTenant('reader');
       const reader = await target.connect();
       let head: ChainHead | null = null;
       for (const count of [1, 1, 1, 4, 30, 3]) {
         const batch = buildChain(head, count);
-        await store.audit.insertBatch(tenant, batch);
+        await linkChain(store, tenant, batch);
         head = headOf(batch);
         expect(await reader.audit.head(tenant)).toEqual(head);
       }
       await expect((await target.connect()).audit.head(tenant)).resolves.toEqual({ seq: 40, hash: head!.hash });
-    });
-
-    it('inserts nothing and keeps the stored records when another writer already holds the first seq', async () => {
-      const tenant = newTenant('conflict');
-      const base = buildChain(null, 2);
-      const winner = buildChain(headOf(base), 2);
-      const loser = buildChain(headOf(base), 3);
-      await store.audit.insertBatch(tenant, base);
-      expect(await store.audit.insertBatch(tenant, winner)).toBe(2);
-      expect(await store.audit.insertBatch(tenant, loser)).toBe(0);
-      expect(await collect(store.audit.scan(tenant, 1, 10))).toEqual([...base, ...winner]);
-    });
-
-    it('stops at the first seq that already exists and reports how many it inserted', async () => {
-      const tenant = newTenant('partial');
-      const base = buildChain(null, 3);
-      await store.audit.insertBatch(tenant, base);
-      const mine = buildChain(headOf(base), 3); // seqs 4, 5, 6
-      // Another writer's record 5, staged directly (its own record 4 is irrelevant to the store).
-      const theirs = buildChain({ seq: 4, hash: 'f'.repeat(64) }, 1)[0]!;
-      await target.rawInsertAudit(tenant, theirs);
-      expect(await store.audit.insertBatch(tenant, mine)).toBe(1);
-      const stored = await collect(store.audit.scan(tenant, 1, 10));
-      expect(stored.map((r) => r.id)).toEqual([...base.map((r) => r.id), mine[0]!.id, theirs.id]);
-    });
-
-    it('refuses a batch that does not extend the stored chain, storing nothing', async () => {
-      const tenant = newTenant('refuse');
-      const base = buildChain(null, 2);
-      await store.audit.insertBatch(tenant, base);
-      const gap = buildChain({ seq: 3, hash: base[1]!.hash }, 2); // starts at seq 4
-      await expect(store.audit.insertBatch(tenant, gap)).rejects.toBeInstanceOf(AuditBatchError);
-      const wrongLink = buildChain({ seq: 2, hash: 'a'.repeat(64) }, 2);
-      await expect(store.audit.insertBatch(tenant, wrongLink)).rejects.toThrow(/previousHash/);
-      const badGenesis = buildChain({ seq: 0, hash: 'b'.repeat(64) }, 1);
-      await expect(store.audit.insertBatch(newTenant('genesis'), badGenesis)).rejects.toBeInstanceOf(AuditBatchError);
-      expect(await store.audit.head(tenant)).toEqual(headOf(base));
-    });
-
-    it('refuses a batch whose records are not consecutive and linked, storing nothing', async () => {
-      const tenant = newTenant('unlinked');
-      const [a, b, c] = buildChain(null, 3) as [AuditRecord, AuditRecord, AuditRecord];
-      await expect(store.audit.insertBatch(tenant, [a, c])).rejects.toThrow(/expected seq 2/);
-      await expect(store.audit.insertBatch(tenant, [a, { ...b, previousHash: c.hash }])).rejects.toThrow(/previousHash/);
-      expect(await store.audit.head(tenant)).toBeNull();
     });
   });
 
@@ -163,7 +123,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
         { eventType: 'POLICY_ROLLED_BACK', policyModule: 'com.acme.loans', policyFunction: null }, // 5
         { eventType: 'POLICY_EVALUATED', policyModule: 'com.acme.loans', policyFunction: 'eligible' }, // 6
       ]);
-      await store.audit.insertBatch(tenant, records);
+      await linkChain(store, tenant, records);
     });
 
     const seqs = (list: AuditRecord[]) => list.map((r) => r.seq);
@@ -238,7 +198,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
     it('finds a record of the tenant by its id, and nothing for another id or tenant', async () => {
       const tenant = newTenant('by-id');
       const records = buildRecords(null, [{}, { eventType: 'POLICY_DEPLOYED' }, {}]);
-      await store.audit.insertBatch(tenant, records);
+      await linkChain(store, tenant, records);
       expect(await store.audit.findById(tenant, records[1]!.id)).toEqual(records[1]);
       expect(await (await target.connect()).audit.findById(tenant, records[2]!.id)).toEqual(records[2]);
       expect(await store.audit.findById(tenant, 'no-such-id')).toBeNull();
@@ -251,7 +211,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
     it('streams from any seq in ascending order across pages', async () => {
       const tenant = newTenant('scan');
       const records = buildChain(null, 23);
-      await store.audit.insertBatch(tenant, records);
+      await linkChain(store, tenant, records);
       expect(await collect(store.audit.scan(tenant, 1, 5))).toEqual(records);
       expect((await collect(store.audit.scan(tenant, 11, 4))).map((r) => r.seq)).toEqual(records.slice(10).map((r) => r.seq));
       expect(await collect(store.audit.scan(tenant, 23, 23))).toEqual([records[22]]);
@@ -266,15 +226,17 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
       const b = newTenant('iso-b');
       const chainA = buildChain(null, 3);
       const chainB = buildRecords(null, [{ eventType: 'POLICY_DEPLOYED' }, { eventType: 'POLICY_DEPLOYED' }]);
-      expect(await store.audit.insertBatch(a, chainA)).toBe(3);
-      expect(await store.audit.insertBatch(b, chainB)).toBe(2);
+      await linkChain(store, a, chainA);
+      await linkChain(store, b, chainB);
       expect(await store.audit.head(a)).toEqual(headOf(chainA));
       expect(await store.audit.head(b)).toEqual(headOf(chainB));
       expect(await store.audit.list(a, { limit: 10 })).toEqual([...chainA].reverse());
       expect(await store.audit.list(b, { limit: 10, eventType: 'POLICY_EVALUATED' })).toEqual([]);
       expect(await collect(store.audit.scan(b, 1, 10))).toEqual(chainB);
-      // A's head does not let B's next batch through: B's own seq 2 is taken, so nothing is inserted.
-      expect(await store.audit.insertBatch(b, buildChain({ seq: 1, hash: chainB[0]!.hash }, 1))).toBe(0);
+      // A's head does not extend B's chain: a link built on it is refused, and B keeps its own head.
+      await expect(linkChain(store, b, buildChain(headOf(chainA), 1))).rejects.toThrow(/do not extend the chain/);
+      expect(await store.audit.head(b)).toEqual(headOf(chainB));
+      expect(await collect(store.audit.scan(b, 1, 10))).toEqual(chainB);
     });
 
     it('keeps tenants and idempotency keys apart', async () => {
@@ -420,34 +382,63 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
   runWorkflowStoreContract(() => store, () => target, newTenant);
 
   describe('concurrency proof', () => {
-    it('8 racing writers × 500 appends to one tenant: no gap, no duplicate seq, the chain verifies', async () => {
+    it('8 processes × 500 appends to one tenant: every record linked once, in each process\'s order, and the chain verifies', async () => {
       const tenant = newTenant('race-chain');
-      const writers = await Promise.all(
-        Array.from({ length: 8 }, async () =>
-          createAuditChainWriter((await target.connect()).audit, { batchSize: 50, flushIntervalMs: 1 })),
+      const processes = 8;
+      const appends = 500;
+      const trails = createProcessTrails();
+      // Which process's linker linked each record: the holder links what the others stored.
+      const linkedBy = new Map<string, number[]>();
+      const opened = await Promise.all(
+        Array.from({ length: processes }, async (_, p) =>
+          trails.open((await target.connect()).auditLinks, {
+            recorder: { batchSize: 50, flushIntervalMs: 1 },
+            linker: {
+              batchSize: 64,
+              onLinked: (_tenant, records) => {
+                for (const record of records) linkedBy.set(record.id, [...(linkedBy.get(record.id) ?? []), p]);
+              },
+            },
+          })),
       );
-      const appended = await Promise.all(
-        writers.flatMap((writer, w) =>
-          Array.from({ length: 500 }, (_, i) =>
-            writer.append(tenant, { eventType: 'POLICY_EVALUATED', actorId: `writer-${w}`, payload: { w, i } }))),
-      );
-      await Promise.all(writers.map((writer) => writer.close()));
-
-      const seqs = appended.map((r) => r.seq).sort((x, y) => x - y);
-      expect(seqs).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
-      // Each writer's own appends are stored in call order.
-      for (let w = 0; w < 8; w += 1) {
-        const own = appended.slice(w * 500, (w + 1) * 500).map((r) => r.seq);
-        expect(own).toEqual([...own].sort((x, y) => x - y));
+      let receipts: AuditReceipt[][];
+      try {
+        receipts = await Promise.all(
+          opened.map((trail, p) =>
+            Promise.all(Array.from({ length: appends }, (_, i) =>
+              trail.recorder.append(tenant, { eventType: 'POLICY_EVALUATED', actorId: `process-${p}`, payload: { p, i } })))),
+        );
+        await trails.linked();
+      } finally {
+        await trails.close();
       }
-      const stored = await collect(store.audit.scan(tenant, 1, 1000));
-      expect(stored.map((r) => r.seq)).toEqual(seqs);
-      expect(stored).toEqual([...appended].sort((x, y) => x.seq - y.seq));
+
+      const chain = await collect(store.audit.scan(tenant, 1, 1000));
+      expect(chain.map((r) => r.seq)).toEqual(Array.from({ length: processes * appends }, (_, i) => i + 1));
+      const seqOf = new Map(chain.map((r) => [r.id, r.seq]));
+      // Every receipt's record is in the chain exactly once, and nothing else is.
+      const ids = receipts.flat().map((r) => r.id);
+      expect(new Set(ids).size).toBe(processes * appends);
+      expect(seqOf.size).toBe(chain.length);
+      expect([...seqOf.keys()].sort()).toEqual([...ids].sort());
+      for (const [id, by] of linkedBy) expect(by, id).toHaveLength(1);
+      expect(linkedBy.size).toBe(processes * appends);
+      // Each process's records are in the chain in the order it appended them.
+      for (const own of receipts) {
+        const seqs = own.map((r) => seqOf.get(r.id)!);
+        expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      }
+      // What each process answered is what the chain holds: the content hash of each linked record is its receipt's.
+      const receiptHash = new Map(receipts.flat().map((r) => [r.id, r.contentHash]));
+      for (const { id, eventType, policyModule, policyFunction, actorId, occurredAt, payload } of chain) {
+        expect(computeAuditContentHash(id, { eventType, policyModule, policyFunction, actorId, occurredAt, payload }), id).toBe(receiptHash.get(id));
+      }
       const verification = await verifyChain(store.audit, tenant, { pageSize: 700 });
       expect(verification).toMatchObject({ valid: true, checked: 4000, headSeq: 4000, firstInvalidSeq: null });
-      // The writers really raced: some inserts lost and were rebuilt on another writer's records.
-      const conflicts = writers.reduce((sum, writer) => sum + writer.stats().conflicts, 0);
-      expect(conflicts).toBeGreaterThan(0);
+      expect(await store.auditLinks.unlinkedSummary(tenant)).toEqual({ count: 0, oldestStoredAt: null });
+      // The processes really shared the tenant: records stored by one were linked by another's linker.
+      const storedBy = new Map(receipts.flatMap((own, p) => own.map((r) => [r.id, p] as const)));
+      expect([...linkedBy].some(([id, [p]]) => p !== storedBy.get(id))).toBe(true);
     }, 180_000);
   });
 

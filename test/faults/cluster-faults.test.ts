@@ -2,10 +2,10 @@
 // and a FerretDB of the suite's own — under a steady mixed load (signed evaluate-source, deployed
 // policies, batches, GraphQL decisions, workflow starts and signals, anomaly changes with
 // Idempotency-Keys), while one part after another fails. After each scenario: every request got an
-// answer or a clear error in time (never a hang), every evaluation answered 200 is in the audit
-// chain exactly once, the chain verifies with the offline verifier, every workflow finished with a
-// gapless log, and each anomaly change happened once per key. The table printed at the end is the
-// one in the README.
+// answer or a clear error in time (never a hang), the tenant's stored audit records are all linked
+// within a bounded wait, every evaluation answered 200 is in the audit chain exactly once, the
+// chain verifies with the offline verifier, every workflow finished with a gapless log, and each
+// anomaly change happened once per key. The table printed at the end is the one in the README.
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_TENANT, type FaultCluster, type LinkerHolder } from './support/fault-cluster.js';
 import { findingsTable, runFaultScenario, type ScenarioResult } from './support/fault-scenario.js';
@@ -22,6 +22,7 @@ function expectKeptPromises(result: ScenarioResult, options: { everyAuditedAnswe
   expect(ledger.attempts.filter((a) => a.outcome === 500).map((a) => `${a.kind} ${a.code}`), `500s: ${context}`).toEqual([]);
   expect(ledger.gaveUp, `requests without a definitive answer: ${context}`).toEqual([]);
   expect(findings.answeredEvaluations, context).toBeGreaterThan(50);
+  expect(findings.unlinked, `stored but never linked: ${context}`).toBe(0);
   expect(findings.missing, `answered but not audited: ${context}`).toEqual([]);
   expect(findings.duplicates, `audited twice: ${context}`).toEqual([]);
   expect(findings.graphql.audited, context).toBeGreaterThanOrEqual(findings.graphql.answered);

@@ -21,6 +21,7 @@ import {
   runService,
   seedAnomalies,
   uniqueDatabaseName,
+  untilLinked,
   type BearerCall,
   type HttpAnswer,
   type ServiceProcess,
@@ -131,13 +132,16 @@ function sameKeyOnTwoApis(shared: (dataDir: string) => SharedStore): void {
     expect(winners.filter((w) => w === 0).length, `outcomes ${outcomes.join(' ')}`).toBeGreaterThan(0);
     expect(winners.filter((w) => w === 1).length, `outcomes ${outcomes.join(' ')}`).toBeGreaterThan(0);
 
-    // Stop the APIs gracefully so their audit writers have flushed, then count what happened.
+    // Stop the APIs gracefully so their audit recorders have stored everything; records one stored
+    // while the other held the tenant's lease are linked by whoever holds it next (the worker's
+    // sweep, once both are gone). Then count what happened.
     for (const running of processes.slice(1)) {
       running.child.kill('SIGTERM');
       await running.exited;
     }
     const reading = await store.open();
     try {
+      expect(await untilLinked(async () => (await reading.auditLinks.unlinkedSummary(tenant.tenantId)).count)).toBe(0);
       const changed = (await reading.audit.list(tenant.tenantId, { eventType: 'ANOMALY_STATUS_CHANGED', limit: 10_000 })).map((r) => r.payload.anomalyId);
       expect(changed.sort()).toEqual(anomalies.map((a) => a.id).sort());
       for (const anomaly of anomalies) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { signRequest } from '../../src/auth/request-signature.js';
 import { openSqliteStore } from '../../src/store/index.js';
-import { assertServiceBuilt, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, REDIS_URL, removeRedisPrefix, runService, untilLinked, type ServiceProcess } from '../support/index.js';
 
 const ROUNDS = 40;
 const PATH = '/api/v1/policies/evaluate-source';
@@ -61,13 +61,16 @@ describe('a nonce sent to two API processes at once', () => {
     expect(outcomes.some(([first]) => first === 200)).toBe(true);
     expect(outcomes.some(([, second]) => second === 200)).toBe(true);
 
-    // Stop the APIs gracefully so their audit writers have flushed, then count the records.
+    // Stop the APIs gracefully so their audit recorders have stored everything; records one stored
+    // while the other held the tenant's lease are linked by whoever holds it next (the worker's
+    // sweep, once both are gone). Then count the records.
     for (const running of processes.slice(1)) {
       running.child.kill('SIGTERM');
       await running.exited;
     }
     const store = await openSqliteStore(join(dir, 'policy-engine.sqlite'));
     try {
+      expect(await untilLinked(async () => (await store.auditLinks.unlinkedSummary('acme')).count)).toBe(0);
       const records = await store.audit.list('acme', { limit: 10_000 });
       expect(records.filter((r) => r.eventType === 'SOURCE_EVALUATED')).toHaveLength(ROUNDS);
     } finally {

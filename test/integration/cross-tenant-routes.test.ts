@@ -66,6 +66,8 @@ interface TenantBData {
   policyId: string;
   workflowId: string;
   auditHeadSeq: number;
+  /** One of B's audit records, as B's answers' receipts name them. */
+  auditRecordId: string;
   markers: string[];
 }
 
@@ -91,6 +93,7 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
     case 'id':
       if (op.doc.tag === 'anomalies') return { value: b.anomalyId, notFound: { status: 404, code: 'ERR_ANOMALY_NOT_FOUND' } };
       if (op.doc.tag === 'registry') return { value: b.policyId, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } };
+      if (op.doc.tag === 'audit') return { value: b.auditRecordId, notFound: { status: 404, code: 'ERR_AUDIT_RECORD_NOT_FOUND' } };
       break;
     case 'version':
       // B has versions 1 and 2 of its module; A has none, so the module is unknown to A.
@@ -190,6 +193,7 @@ async function snapshotOf(store: Store, b: TenantBData) {
   const anomalies = (await store.anomalies.list(tenantId, { detectedFrom: EPOCH, offset: 0, limit: 1000 })).items;
   return {
     audit: await store.audit.list(tenantId, { limit: 10_000 }),
+    unlinkedAudit: await store.auditLinks.unlinkedSummary(tenantId),
     versions: (await store.policies.listVersions(tenantId, B_MODULE, { offset: 0, limit: 100 })).items,
     activations: await store.policies.listActivations(tenantId),
     anomalies,
@@ -218,7 +222,7 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
     baseUrl = `http://127.0.0.1:${(await service.waitForLog('api listening')).port as number}`;
     await service.waitForLog('service started');
   };
-  // A graceful stop flushes the audit writer: what the store holds afterwards is all there is.
+  // A graceful stop stores and links every audit record: what the chain holds afterwards is all there is.
   const stop = async () => {
     if (service && service.child.exitCode === null) service.child.kill('SIGTERM');
     await service?.exited;
@@ -297,7 +301,7 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       return { ...tenants, anomalyId: anomaly!.id };
     });
     a = seeded.a;
-    b = { tenant: seeded.b, anomalyId: seeded.anomalyId, policyId: `${B_MODULE}.approve@2`, workflowId: '', auditHeadSeq: 0, markers: [] };
+    b = { tenant: seeded.b, anomalyId: seeded.anomalyId, policyId: `${B_MODULE}.approve@2`, workflowId: '', auditHeadSeq: 0, auditRecordId: '', markers: [] };
 
     await start();
     await asB('MEMBER', 'POST', '/api/v1/policies', { source: bSource(10) }, 201);
@@ -321,6 +325,7 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
 
     before = await withStore((store) => snapshotOf(store, b));
     b.auditHeadSeq = before.audit[0]!.seq;
+    b.auditRecordId = before.audit.find((record) => record.eventType === 'POLICY_EVALUATED')!.id;
     b.markers = [
       b.tenant.tenantId,
       b.tenant.secret,
@@ -331,10 +336,12 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       b.workflowId,
       ...before.versions.map((version) => version.sourceHash),
       ...before.audit.map((record) => record.hash),
+      ...before.audit.map((record) => record.id),
     ];
     // B's data is really there in every area, so that not seeing it means something.
     expect(before.versions.map((version) => version.version)).toEqual([1, 2]);
     expect(new Set(before.audit.map((record) => record.eventType))).toEqual(new Set(['ANOMALY_DETECTED', 'POLICY_DEPLOYED', 'POLICY_EVALUATED']));
+    expect(before.unlinkedAudit).toEqual({ count: 0, oldestStoredAt: null });
     expect(before.anomalies.map((anomaly) => [anomaly.id, anomaly.status])).toEqual([[b.anomalyId, 'OPEN']]);
     expect(before.workflowEvents.map((event) => event.eventType)).toContain('SIGNAL_AWAITED');
     expect(before.rollups.length).toBeGreaterThan(0);

@@ -11,10 +11,11 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_VALID, runAuditVerifyCli } from '../../scripts/audit-verify.js';
-import { canonicalJson, createAuditChainWriter, GENESIS_PREVIOUS_HASH, type AuditRecord } from '../../src/audit/index.js';
+import { canonicalJson, createAuditTrail, GENESIS_PREVIOUS_HASH, type AuditReceipt, type AuditRecord } from '../../src/audit/index.js';
 import { NoCanonicalFormError } from '../../src/audit/canonical-json.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { linkChain } from '../support/link-chain.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 1_000);
 const CHAIN_RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
@@ -183,6 +184,17 @@ const hashedFields = (record: AuditRecord) => ({
   previousHash: record.previousHash,
 });
 
+/** The fields of a record's content hash (the receipt's), as the interface specifies them. */
+const contentFields = (record: AuditRecord) => ({
+  id: record.id,
+  eventType: record.eventType,
+  policyModule: record.policyModule,
+  policyFunction: record.policyFunction,
+  actorId: record.actorId,
+  occurredAt: record.occurredAt,
+  payload: record.payload,
+});
+
 describe('audit chains over the generated payloads', () => {
   let dataDir: string;
   let store: Store;
@@ -206,16 +218,26 @@ describe('audit chains over the generated payloads', () => {
     expect(errors).toEqual([]);
   }
 
-  it('the writer hashes what canonicalize would, and the chain verifies', async () => {
+  it('the trail hashes what canonicalize would, in the receipt and in the chain, and the chain verifies', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), async (payloads) => {
         const tenantId = `written-${(tenants += 1)}`;
-        const writer = createAuditChainWriter(store.audit, { batchSize: 5 });
-        await Promise.all(payloads.map((p) => writer.append(tenantId, { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload: p })));
-        await writer.close();
+        const trail = createAuditTrail(store.auditLinks, { recorder: { batchSize: 5 }, linker: { batchSize: 5 } });
+        let receipts: AuditReceipt[];
+        try {
+          receipts = await Promise.all(payloads.map((p) => trail.recorder.append(tenantId, { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload: p })));
+          await trail.flush();
+        } finally {
+          await trail.close();
+        }
+        const receiptHash = new Map(receipts.map((r) => [r.id, r.contentHash]));
+        let linked = 0;
         for await (const record of store.audit.scan(tenantId, 1, 100)) {
           expect(record.hash).toBe(sha256(canonicalize(hashedFields(record))!));
+          expect(receiptHash.get(record.id)).toBe(sha256(canonicalize(contentFields(record))!));
+          linked += 1;
         }
+        expect(linked).toBe(payloads.length);
         await verifiedByTheScript(tenantId, payloads.length);
       }),
       { numRuns: CHAIN_RUNS },
@@ -242,7 +264,7 @@ describe('audit chains over the generated payloads', () => {
           previousHash = sha256(canonicalize(content)!);
           return { ...content, hash: previousHash };
         });
-        await store.audit.insertBatch(tenantId, records);
+        await linkChain(store, tenantId, records);
         await verifiedByTheScript(tenantId, records.length);
       }),
       { numRuns: CHAIN_RUNS },

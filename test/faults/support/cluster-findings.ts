@@ -1,10 +1,11 @@
-// What a fault scenario left behind, read from the store after the load: the chain against the
-// ledger (each answered evaluation audited exactly once), the offline verifier's verdict, the
-// workflows (all finished, gapless) and the anomaly changes (once per Idempotency-Key).
+// What a fault scenario left behind, read from the store after the load, once the tenant's stored
+// audit records are linked: the chain against the ledger (each answered evaluation audited exactly
+// once), the offline verifier's verdict, the workflows (all finished, gapless) and the anomaly
+// changes (once per Idempotency-Key).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { MongoStore } from '../../../src/store/index.js';
-import { MAIN } from '../../support/index.js';
+import { MAIN, untilLinked } from '../../support/index.js';
 import { FAULT_TENANT, type FaultCluster } from './fault-cluster.js';
 import type { Ledger } from './mixed-load.js';
 
@@ -21,6 +22,8 @@ export interface ScenarioFindings {
   auditedWithoutAnswer: number;
   /** GraphQL decisions answered vs recorded (no tags: the count must lie between answered and sent). */
   graphql: { answered: number; audited: number; sent: number };
+  /** Records of the tenant still stored but not linked when the findings were collected. */
+  unlinked: number;
   chainValid: boolean;
   chainReport: string;
   /** `neverStarted`: records whose start failed before their first event (not workflows to anyone). */
@@ -40,7 +43,15 @@ async function verifyOffline(cluster: FaultCluster): Promise<{ valid: boolean; r
   return { valid: code === 0, report: output.trim() };
 }
 
+/**
+ * Answered records are linked soon after they are stored: at once by a live holder of the tenant's
+ * lease, or after a dead holder's lease (AUDIT_LINK_LEASE_SECONDS, 10 s) by the next sweep of
+ * another process. The findings are read once none waits, or after this long.
+ */
+const LINKED_WAIT_MS = 60_000;
+
 export async function collectFindings(cluster: FaultCluster, store: MongoStore, ledger: Ledger): Promise<ScenarioFindings> {
+  const unlinked = await untilLinked(async () => (await store.auditLinks.unlinkedSummary(FAULT_TENANT)).count, LINKED_WAIT_MS);
   const counts = new Map<string, number>();
   let signedDecisions = 0;
   const notes = new Map<string, number>();
@@ -98,6 +109,7 @@ export async function collectFindings(cluster: FaultCluster, store: MongoStore, 
     duplicates,
     auditedWithoutAnswer,
     graphql: { answered: ledger.graphqlDecided, audited: signedDecisions, sent: graphqlSent },
+    unlinked,
     chainValid: verdict.valid,
     chainReport: verdict.report,
     workflows: { total: ids.length - neverStarted, completed, neverStarted, problems: workflowProblems },

@@ -121,7 +121,7 @@ export function findingsTable(results: readonly ScenarioResult[]): string {
     const answered = ledger.attempts.filter((a) => typeof a.outcome === 'number').length;
     const errorText = [...errors].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`).join('; ') || 'none';
     const wf = findings.workflows;
-    return `| ${name} | ${ledger.attempts.length} | ${answered} | ${errorText} | ${findings.answeredEvaluations + findings.graphql.answered} answered, ${findings.auditedEvaluations} audited (${findings.missing.length} missing, ${findings.auditedWithoutAnswer} without answer) | ${findings.duplicates.length} | ${findings.chainValid ? 'yes' : 'NO'} | ${wf.completed}/${wf.total}${wf.neverStarted > 0 ? ` (+${wf.neverStarted} starts failed before their first event)` : ''} | ${findings.anomalies.answered}/${findings.anomalies.changes}, ${findings.anomalies.problems.length} problems |`;
+    return `| ${name} | ${ledger.attempts.length} | ${answered} | ${errorText} | ${findings.answeredEvaluations + findings.graphql.answered} answered, ${findings.auditedEvaluations} audited (${findings.missing.length} missing, ${findings.auditedWithoutAnswer} without answer${findings.unlinked > 0 ? `, ${findings.unlinked} never linked` : ''}) | ${findings.duplicates.length} | ${findings.chainValid ? 'yes' : 'NO'} | ${wf.completed}/${wf.total}${wf.neverStarted > 0 ? ` (+${wf.neverStarted} starts failed before their first event)` : ''} | ${findings.anomalies.answered}/${findings.anomalies.changes}, ${findings.anomalies.problems.length} problems |`;
   });
   return [
     '| scenario | requests sent | answered | non-2xx and network errors, by code | evaluations | duplicates | chain valid | workflows finished | anomaly changes once per key |',

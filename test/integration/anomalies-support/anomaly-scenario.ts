@@ -49,8 +49,8 @@ export function anomalyScenario(name: string, openStore?: () => Promise<Store>):
     const admin = <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpAnswer<T>> =>
       h.call<T>(h.policies.tenants.a, 'ADMIN', method, path, body, headers);
     const detail = async (id: string) => (await admin<Detail>('GET', `${ANOMALIES}/${id}`)).body;
-    const auditOf = async (eventType: string): Promise<AuditRecord[]> =>
-      (await admin<AuditRecord[]>('GET', `/api/v1/audit/type/${eventType}?limit=1000`)).body.reverse();
+    // Every record appended so far is linked before the chain is read.
+    const auditOf = (eventType: string): Promise<AuditRecord[]> => h.policies.auditOfType(h.policies.tenants.a, eventType);
 
     beforeAll(async () => {
       h = await startAnomaliesHarness({ startIso: T0, ...(openStore ? { openStore } : {}) });

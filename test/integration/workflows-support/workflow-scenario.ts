@@ -2,7 +2,6 @@
 // a real `workflow-run` worker step by step through the evaluation path, signalled, timed out,
 // compensated and cancelled; the event history as the interface serves it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../../src/audit/index.js';
 import type { Store } from '../../../src/store/index.js';
 import { startWorkflowsHarness, type WorkflowsHarness } from './workflows-harness.js';
 
@@ -90,7 +89,7 @@ export function workflowScenario(name: string, openStore?: () => Promise<Store>)
       expect((await events(id, 5)).map((e) => e.sequence)).toEqual([5, 6, 7]);
       expect(await events(id, 8)).toEqual([]);
       // Every step went through the evaluation path: audited with the workflow as actor.
-      const audited = (await h.call<AuditRecord[]>(h.policies.tenants.a, 'ADMIN', 'GET', '/api/v1/audit/type/POLICY_EVALUATED?limit=1000')).body;
+      const audited = await h.policies.auditOfType(h.policies.tenants.a, 'POLICY_EVALUATED');
       expect(audited.filter((r) => r.actorId === `workflow:${id}`).map((r) => r.policyFunction).sort()).toEqual(['creditAcceptable', 'identityVerified', 'priceAcceptable']);
     });
 
