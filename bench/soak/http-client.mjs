@@ -5,7 +5,7 @@ import http from 'node:http';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** `request(method, path, headers, body?)` → `{status, body, networkError}`; `body` is parsed JSON or null. */
+/** `request(method, path, headers, body?)` → `{status, headers, body, networkError}`; `body` is parsed JSON or null, `headers` Node's lowercase header object (empty on a network error). */
 export function createHttpClient(base, { maxSockets }) {
   const { hostname, port } = new URL(base);
   // With a timeout set, the agent closes an idle connection 1 s before the server's announced
@@ -30,15 +30,15 @@ export function createHttpClient(base, { maxSockets }) {
           try {
             parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           } catch {}
-          settle({ status: response.statusCode, body: parsed, networkError: null });
+          settle({ status: response.statusCode, headers: response.headers, body: parsed, networkError: null });
         });
-        response.on('error', (error) => settle({ status: 0, body: null, networkError: error.code ?? 'RESPONSE_ERROR' }));
+        response.on('error', (error) => settle({ status: 0, headers: {}, body: null, networkError: error.code ?? 'RESPONSE_ERROR' }));
       });
       outgoing.setTimeout(REQUEST_TIMEOUT_MS, () => {
         outgoing.destroy();
-        settle({ status: 0, body: null, networkError: 'CLIENT_TIMEOUT' });
+        settle({ status: 0, headers: {}, body: null, networkError: 'CLIENT_TIMEOUT' });
       });
-      outgoing.on('error', (error) => settle({ status: 0, body: null, networkError: error.code ?? 'REQUEST_ERROR' }));
+      outgoing.on('error', (error) => settle({ status: 0, headers: {}, body: null, networkError: error.code ?? 'REQUEST_ERROR' }));
       outgoing.end(body);
     });
   }

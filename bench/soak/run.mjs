@@ -2,13 +2,16 @@
 // MongoDB when MONGODB_URL is set; the local Redis under a unique key prefix; scheduled anomaly
 // detection every 10 s), first driven closed-loop to find the maximum rate of the mixed load, then
 // open-loop at half of it for SOAK_SECONDS (default 600) with workflows and batches running all the
-// time. Every 10 s: RSS, heap and CPU of each process, p50/p99 and failures of the window, throughput.
-// At the end: memory floors and p99 of the first against the last 2 minutes after warm-up, failures
-// by code, workflows, detector runs, the audit chain; exit 1 when a verdict fails (soak-verdicts.mjs).
+// time. Every 10 s: RSS, heap and CPU of each process, p50/p99 and failures of the window, throughput,
+// link lag (the processes' histograms, and `unlinked` from GET /api/v1/audit/verify polled every
+// second). At the end: memory floors and p99 of the first against the last 2 minutes after warm-up,
+// failures by code, workflows, detector runs, link lag, the audit chain; exit 1 when a verdict fails
+// (soak-verdicts.mjs).
 // bench/README.md, "Soak", describes the workload and the results.
 // Run through `npm run soak` (SOAK_SECONDS=60 for a smoke run); not part of CI.
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { createJwtKeyRing, createTokenSigner, parseJwtKeysSpec } from '../../dist/src/auth/index.js';
+import { lagQuantile, linkLagBuckets, pollUnlinked, scrapeLinkLag } from '../scale/link-lag.mjs';
 import { TENANT } from '../support/bench-service.mjs';
 import { fmt, printTable } from '../support/table.mjs';
 import { createHttpClient } from './http-client.mjs';
@@ -16,7 +19,7 @@ import { createLatencyRecorder, summarise } from './latency-recorder.mjs';
 import { runClosedLoop, startOpenLoop } from './load-drivers.mjs';
 import { cpuSeconds, residentBytes } from './process-usage.mjs';
 import { byLabel, scrape, sumOf } from './prometheus-text.mjs';
-import { BATCH_KIND, deployLoanModule, requestKinds, SINGLE_ROTATION } from './request-mix.mjs';
+import { BATCH_KIND, bearerHeaders, deployLoanModule, requestKinds, SINGLE_ROTATION } from './request-mix.mjs';
 import { countRedisKeys, DETECT_INTERVAL_SECONDS, prepareSoakService, removeSoakService, startSoakService, stopSoakService } from './soak-service.mjs';
 import { COMPARED_SECONDS, judge, memoryAllowance } from './soak-verdicts.mjs';
 import { createWorkflowTraffic, deployWorkflowModule, GIVE_UP_MS as WORKFLOW_GIVE_UP_MS } from './workflow-traffic.mjs';
@@ -37,6 +40,8 @@ const BATCH_EVERY_SECONDS = 5;
 const MAX_SOCKETS = 256;
 // Long enough for a workflow started in the last second to reach its end or be given up on.
 const DRAIN_TIMEOUT_MS = 2 * WORKFLOW_GIVE_UP_MS;
+// GET /api/v1/audit/verify is polled this often for the records stored but not yet linked (every 100 ms after the load stops).
+const UNLINKED_POLL_MS = 1000;
 const MB = 1024 * 1024;
 
 /** SOAK_SECONDS, default 600; at least four samples, so that warm-up, start and end are apart. */
@@ -100,6 +105,7 @@ async function main() {
   let processes = null;
   let stopped = false;
   let client = null;
+  let poller = null;
   try {
     processes = await startSoakService(prepared);
     client = createHttpClient(prepared.base, { maxSockets: MAX_SOCKETS });
@@ -122,6 +128,8 @@ async function main() {
       if (failure !== null) throw new Error(`${name} fails before the soak: ${failure} ${JSON.stringify(answer.body).slice(0, 500)}`);
     }
     const checkEvaluations = Object.values(kinds).reduce((n, kind) => n + kind.evaluations, 0);
+    poller = pollUnlinked(async () => (await client.request('GET', '/api/v1/audit/verify', bearerHeaders(tokens.admin))).body, UNLINKED_POLL_MS);
+    const lagOf = (sample) => linkLagBuckets([sample.api.metrics, sample.worker.metrics]);
 
     const recorder = createLatencyRecorder();
     let outstanding = 0;
@@ -143,16 +151,21 @@ async function main() {
     const single = (i) => sendKind(SINGLE_ROTATION[i % SINGLE_ROTATION.length], i, performance.now());
     await runClosedLoop(PROBE_CALLERS, PROBE_WARMUP_SECONDS, single);
     recorder.startPhase('probe');
+    const probeLagFrom = await scrapeLinkLag(Object.values(processes));
+    poller.window();
     const probeStarted = performance.now();
     await runClosedLoop(PROBE_CALLERS, PROBE_SECONDS, single);
     const probeSeconds = (performance.now() - probeStarted) / 1000;
+    const probeLagTo = await scrapeLinkLag(Object.values(processes));
+    const probeLink = { p50: lagQuantile(probeLagFrom, probeLagTo, 0.5), p99: lagQuantile(probeLagFrom, probeLagTo, 0.99), unlinked: poller.window() };
     const probe = recorder.phaseTotals('probe');
     const probeSingles = summarise([...new Set(SINGLE_ROTATION)].map((k) => probe.kinds.get(k)).filter(Boolean));
     const maxRate = probeSingles.answered / probeSeconds;
     const rate = LOAD_SHARE * maxRate;
     console.log(
       `\nphase 1, maximum rate: ${PROBE_CALLERS} callers closed-loop, ${PROBE_SECONDS} s after ${PROBE_WARMUP_SECONDS} s of warm-up: ` +
-        `${fmt(maxRate)} single requests/s answered (p50 ${fmt(probeSingles.p50, 1)} ms, p99 ${fmt(probeSingles.p99, 1)} ms, ${probeSingles.failed} failed)`,
+        `${fmt(maxRate)} single requests/s answered (p50 ${fmt(probeSingles.p50, 1)} ms, p99 ${fmt(probeSingles.p99, 1)} ms, ${probeSingles.failed} failed); ` +
+        `link lag ${linkLagText(probeLink)}`,
     );
     console.log(`phase 2, soak: open loop at ${fmt(rate)} single requests/s for ${SOAK_SECONDS} s; warm-up ${WARMUP_SECONDS} s; a line every ${SAMPLE_SECONDS} s\n`);
 
@@ -160,7 +173,7 @@ async function main() {
     recorder.startPhase('steady');
     const samples = [];
     const soakStarted = performance.now();
-    samples.push({ t: 0, ...(await sampleProcesses(processes)) });
+    samples.push({ t: 0, ...(await sampleProcesses(processes)), unlinked: poller.window() });
     let generatorLagMs = 0;
     const singles = startOpenLoop(rate, (i, at) => {
       generatorLagMs = Math.max(generatorLagMs, performance.now() - at);
@@ -175,18 +188,20 @@ async function main() {
       // Workflow time limits wait as delayed jobs: their number levels off once the first ones fire.
       const timeLimits = counter(sample, 'api', 'policy_engine_queue_jobs', { queue: 'workflow-run', state: 'delayed' });
       const cpu = (name) => fmt(cpuPercent(previous, sample, name));
+      const lag = lagQuantile(lagOf(previous), lagOf(sample), 0.99);
       console.log(
         `${String(t).padStart(4)} s${t <= WARMUP_SECONDS ? ' (warm-up)' : '          '}  ${fmt(throughput).padStart(5)} req/s  ` +
           `p50 ${fmt(window.p50, 1).padStart(5)}  p99 ${fmt(window.p99, 1).padStart(6)} ms  failed ${window.failed}${failures ? ` (${failures})` : ''}  | ` +
           `api RSS ${mb(sample.api.rss)} MB heap ${mb(sample.api.heapUsed)} CPU ${cpu('api')} %  worker RSS ${mb(sample.worker.rss)} MB heap ${mb(sample.worker.heapUsed)} CPU ${cpu('worker')} %  | ` +
           `workflows ${workflows.counts.started} started ${workflows.counts.completed} completed  | detector runs ${detectorRuns(sample) ?? '-'}  | ` +
-          `evaluate jobs waiting ${waiting ?? '-'}, workflow time limits pending ${timeLimits ?? '-'}  | generator lag ≤ ${fmt(generatorLagMs)} ms  | machine load ${fmt(sample.load, 1)}`,
+          `evaluate jobs waiting ${waiting ?? '-'}, workflow time limits pending ${timeLimits ?? '-'}  | ` +
+          `link lag p99 ${lagText(lag)} ms, unlinked ≤ ${fmt(sample.unlinked.maxUnlinked)} (oldest ≤ ${fmt(sample.unlinked.maxOldestAgeMs)} ms)  | generator lag ≤ ${fmt(generatorLagMs)} ms  | machine load ${fmt(sample.load, 1)}`,
       );
       generatorLagMs = 0;
     };
     for (let t = SAMPLE_SECONDS; t <= SOAK_SECONDS; t += SAMPLE_SECONDS) {
       await sleep(soakStarted + t * 1000 - performance.now());
-      const sample = { t, ...(await sampleProcesses(processes)) };
+      const sample = { t, ...(await sampleProcesses(processes)), unlinked: poller.window() };
       samples.push(sample);
       if (t < SOAK_SECONDS) {
         line(t, summarise(recorder.closeWindow(t)), sample);
@@ -200,6 +215,9 @@ async function main() {
       line(t, summarise(recorder.closeWindow(t)), sample);
     }
     const undrained = { requests: outstanding, workflows: workflows.inFlight() };
+    // Every answer's record is stored before it left: how long until the last of them is linked.
+    const linkDrainMs = await poller.drain(100, DRAIN_TIMEOUT_MS);
+    await poller.stop();
 
     // Counters after the drain; then the audit chain, read through the API as an ADMIN.
     const final = await sampleProcesses(processes);
@@ -217,15 +235,16 @@ async function main() {
     stopped = true;
     const redisKeys = await countRedisKeys(prepared);
 
-    report({ recorder, samples, final, workflows, verification, verifySeconds, verifyStatus: verifyResponse.status, processes, stopFailure, redisKeys, undrained, maxRate, rate, checkEvaluations });
+    report({ recorder, samples, final, workflows, verification, verifySeconds, verifyStatus: verifyResponse.status, processes, stopFailure, redisKeys, undrained, maxRate, rate, checkEvaluations, probeLink, linkDrainMs, lagOf });
   } finally {
+    await poller?.stop();
     client?.close();
     if (processes !== null && !stopped) await stopSoakService(processes).catch((error) => console.error(String(error)));
     await removeSoakService(prepared);
   }
 }
 
-function report({ recorder, samples, final, workflows, verification, verifySeconds, verifyStatus, processes, stopFailure, redisKeys, undrained, maxRate, rate, checkEvaluations }) {
+function report({ recorder, samples, final, workflows, verification, verifySeconds, verifyStatus, processes, stopFailure, redisKeys, undrained, maxRate, rate, checkEvaluations, probeLink, linkDrainMs, lagOf }) {
   const steadyFrom = WARMUP_SECONDS;
   const steadyTo = SOAK_SECONDS;
 
@@ -397,6 +416,14 @@ function report({ recorder, samples, final, workflows, verification, verifySecon
     `Audit: GET /api/v1/audit/verify (${fmt(verifySeconds, 1)} s): ${JSON.stringify(verification)}; records stored by type: ` +
       `${[...recordsByType].map(([t, n]) => `${t} ${fmt(n)}`).join(', ')}; evaluations answered: ${fmt(clientEvaluations)} to the client + ${fmt(workflowStepEvaluations)} workflow steps`,
   );
+  const steadyLag = (q) => lagQuantile(lagOf(sampleAt(steadyFrom)), lagOf(final), q);
+  const steadyUnlinked = samples.filter((sample) => sample.t > steadyFrom);
+  console.log(
+    `Link lag (stored → linked; the processes' histograms, quantiles interpolated within buckets): phase 1 ${linkLagText(probeLink)}; ` +
+      `steady state p50 ${lagText(steadyLag(0.5))} ms, p99 ${lagText(steadyLag(0.99))} ms over ${fmt(steadyLag(0.5).count)} records, ` +
+      `at most ${fmt(Math.max(...steadyUnlinked.map((s) => s.unlinked.maxUnlinked)))} unlinked (oldest ${fmt(Math.max(...steadyUnlinked.map((s) => s.unlinked.maxOldestAgeMs)))} ms) in the verify polls; ` +
+      `unlinked 0 ${linkDrainMs === null ? `not within ${fmt(DRAIN_TIMEOUT_MS)} ms` : `${fmt(linkDrainMs)} ms`} after the last answer`,
+  );
   console.log(`Redis keys of this run after the stop: ${[...redisKeys].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n)}`).join(', ') || 'none'}`);
   for (const name of ['api', 'worker']) {
     const logs = processes[name].logs;
@@ -431,3 +458,12 @@ main().catch((error) => {
   console.error(error instanceof Error ? error.stack : error);
   process.exit(1);
 });
+
+/** A link lag quantile in ms; `> bound` when it fell past the histogram's largest finite bucket. */
+function lagText({ ms, beyond }) {
+  return ms === null ? '-' : `${beyond ? '> ' : ''}${fmt(ms, 1)}`;
+}
+
+function linkLagText({ p50, p99, unlinked }) {
+  return `p50 ${lagText(p50)} ms, p99 ${lagText(p99)} ms over ${fmt(p50.count)} records, at most ${fmt(unlinked.maxUnlinked)} unlinked (oldest ${fmt(unlinked.maxOldestAgeMs)} ms)`;
+}

@@ -58,7 +58,7 @@ export async function prepareSoakService({ tokenLifetimeSeconds }) {
 }
 
 /** Counts the JSON log lines of a process by level (pino: 40 warn, 50 error, 60 fatal) and keeps the first few. */
-function watchLogLevels(running) {
+export function watchLogLevels(running) {
   const levels = { warn: 0, error: 0, first: [] };
   let partial = '';
   running.child.stdout.on('data', (chunk) => {
@@ -80,7 +80,7 @@ function watchLogLevels(running) {
   return levels;
 }
 
-async function waitForWorkerMetrics(url, running) {
+export async function waitForWorkerMetrics(url, running) {
   for (let i = 0; i < 300; i++) {
     if (running.child.exitCode !== null) throw new Error(`worker exited during start-up:\n${running.output()}`);
     try {
