@@ -142,6 +142,9 @@ export function linkLogDocumentId(tenantId: string, n: number): string {
   return `${tenantId}:${n}`;
 }
 
+/** Index names the unlinked records' queries hint at. */
+export const UNLINKED_INDEXES = { tenantOrder: 'tenant_order', storedAt: 'stored_at' } as const;
+
 export const INDEXES: Record<string, IndexDescription[]> = {
   [COLLECTIONS.audit]: [
     { key: { tenantId: 1, seq: 1 }, name: 'tenant_seq_unique', unique: true },
@@ -152,9 +155,9 @@ export const INDEXES: Record<string, IndexDescription[]> = {
     { key: { tenantId: 1, id: 1 }, name: 'tenant_id' },
   ],
   [COLLECTIONS.unlinked]: [
-    { key: { tenantId: 1, order: 1 }, name: 'tenant_order' },
+    { key: { tenantId: 1, order: 1 }, name: UNLINKED_INDEXES.tenantOrder },
     // "Which tenants have records waiting since before …?" (the linkers' sweep).
-    { key: { storedAt: 1 }, name: 'stored_at' },
+    { key: { storedAt: 1 }, name: UNLINKED_INDEXES.storedAt },
   ],
   [COLLECTIONS.secrets]: [{ key: { tenantId: 1, version: -1 }, name: 'tenant_version_unique', unique: true }],
   [COLLECTIONS.idempotency]: [{ key: { tenantId: 1, key: 1 }, name: 'tenant_key_unique', unique: true }],

@@ -3,7 +3,7 @@ import { GENESIS_PREVIOUS_HASH } from '../../audit/audit-chain-store.js';
 import type { AuditLinkRepository, HeldLease } from '../../audit/audit-link-store.js';
 import { assertLease, assertLinkBatch, assertUnlinkedEntries, leaseTimes } from '../audit-link-rules.js';
 import { assertPageSize, assertRecordId, assertTenantId, normaliseInstant } from '../store-rules.js';
-import { COLLECTIONS, linkLogDocumentId, recordIdDocumentId, type AuditDocument, type UnlinkedAuditDocument } from './collections.js';
+import { COLLECTIONS, linkLogDocumentId, recordIdDocumentId, UNLINKED_INDEXES, type AuditDocument, type UnlinkedAuditDocument } from './collections.js';
 import { duplicateKeyPositions } from './duplicate-key.js';
 import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
 import { insertChainRecords } from './mongo-chain-records.js';
@@ -16,6 +16,10 @@ import { toUnlinkedDocument, toUnlinkedRecord } from './mongo-unlinked-documents
 const MAX_TAKE_ATTEMPTS = 20;
 /** Unlinked records read per query when looking for waiting tenants. */
 const WAITING_WINDOW = 1_000;
+
+function byStoredOrder(a: UnlinkedAuditDocument, b: UnlinkedAuditDocument): number {
+  return Buffer.compare(a.order.id, b.order.id);
+}
 
 function held(state: LogState, until: string): HeldLease {
   return { holder: state.holder, epoch: state.epoch, until, head: state.seq === 0 ? null : { seq: state.seq, hash: state.hash! } };
@@ -127,8 +131,11 @@ export function createMongoAuditLinkRepository(db: Db): AuditLinkRepository {
     async unlinked(tenantId, limit) {
       assertTenantId(tenantId);
       assertPageSize(limit);
-      const docs = await unlinked.find({ tenantId }).sort({ order: 1 }).limit(limit).toArray();
-      return docs.map(toUnlinkedRecord);
+      // No sort in the query: MongoDB walks the hinted index in (tenantId, order) order anyway, and
+      // FerretDB 1.24, which reads a whole collection to sort it, stops at the limit without one,
+      // returning documents as they were inserted. The page is put in order here.
+      const docs = await unlinked.find({ tenantId }).hint(UNLINKED_INDEXES.tenantOrder).limit(limit).toArray();
+      return docs.sort(byStoredOrder).map(toUnlinkedRecord);
     },
 
     async link(tenantId, lease, records) {
@@ -182,18 +189,21 @@ export function createMongoAuditLinkRepository(db: Db): AuditLinkRepository {
     async tenantsWaiting(storedBefore, limit) {
       assertPageSize(limit);
       const before = normaliseInstant(storedBefore, 'storedBefore');
-      // FerretDB 1.24 has no $min in $group: read by storedAt, each tenant first met at its oldest
-      // record, and leave found tenants out of the next window.
-      const tenants: string[] = [];
+      // FerretDB 1.24 has no $min in $group, and sorts by reading the whole collection: windows are
+      // read unsorted (MongoDB walks the hinted index by storedAt; FerretDB returns documents as
+      // they were inserted), each leaving out the tenants found before, and the tenants are put in
+      // order of the oldest record seen here.
+      const oldest = new Map<string, string>();
       for (;;) {
-        const filter = tenants.length === 0 ? { storedAt: { $lt: before } } : { storedAt: { $lt: before }, tenantId: { $nin: tenants } };
-        const docs = await unlinked.find(filter, { projection: { tenantId: 1 } }).sort({ storedAt: 1, tenantId: 1 }).limit(WAITING_WINDOW).toArray();
-        for (const { tenantId } of docs) {
-          if (!tenants.includes(tenantId)) tenants.push(tenantId);
-          if (tenants.length === limit) return tenants;
+        const filter = oldest.size === 0 ? { storedAt: { $lt: before } } : { storedAt: { $lt: before }, tenantId: { $nin: [...oldest.keys()] } };
+        const docs = await unlinked.find(filter, { projection: { tenantId: 1, storedAt: 1 } }).hint(UNLINKED_INDEXES.storedAt).limit(WAITING_WINDOW).toArray();
+        for (const { tenantId, storedAt } of docs) {
+          const seen = oldest.get(tenantId);
+          if (seen === undefined || storedAt < seen) oldest.set(tenantId, storedAt);
         }
-        if (docs.length < WAITING_WINDOW) return tenants;
+        if (oldest.size >= limit || docs.length < WAITING_WINDOW) break;
       }
+      return [...oldest].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit).map(([tenantId]) => tenantId);
     },
   };
 }
