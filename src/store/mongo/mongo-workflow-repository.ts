@@ -24,9 +24,6 @@ function eventOf(doc: WorkflowEventDocument): StoredWorkflowEvent {
   return { sequence: doc.sequence, eventType: doc.eventType, payload: JSON.parse(doc.payload) as Record<string, unknown>, occurredAt: doc.occurredAt };
 }
 
-/** A log's first events read one by one by `_id` before a range query reads the rest. */
-const EVENTS_READ_BY_ID = 8;
-
 /**
  * Appends are ordered inserts whose `_id` (and the unique (tenant, workflow, sequence) index)
  * refuse a sequence that exists: the count before the duplicate is what this writer stored, as for
@@ -119,20 +116,12 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
     async events(tenantId, workflowId, fromSeq, limit) {
       assertTenantId(tenantId);
       if (!isWorkflowId(workflowId)) return [];
-      const from = Math.max(1, fromSeq);
-      // Most logs are a few events long, read by `_id` at once; FerretDB 1.24 answers a query on
-      // anything else by reading the whole collection, so the range query is left to longer logs.
-      const first = Math.min(limit, EVENTS_READ_BY_ID);
-      const found = await Promise.all(Array.from({ length: first }, (_, i) => events.findOne({ _id: workflowEventId(tenantId, workflowId, from + i) })));
-      const missing = found.indexOf(null);
-      const docs = (missing === -1 ? found : found.slice(0, missing)) as WorkflowEventDocument[];
-      if (docs.length < first || docs.length === limit) return docs.map(eventOf);
-      const rest = await events
-        .find({ tenantId, workflowId, sequence: { $gte: from + first } })
+      const docs = await events
+        .find({ tenantId, workflowId, sequence: { $gte: Math.max(1, fromSeq) } })
         .sort({ sequence: 1 })
-        .limit(limit - first)
+        .limit(limit)
         .toArray();
-      return [...docs, ...rest].map(eventOf);
+      return docs.map(eventOf);
     },
 
     async lastEvent(tenantId, workflowId) {
