@@ -7,16 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createAuditTrail, verifyChain } from '../../dist/src/audit/index.js';
+import { createAuditTrail, createChainPageThreads, createChainVerifier, verifyChain } from '../../dist/src/audit/index.js';
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
 import { printTable as printRows } from '../support/table.mjs';
 import { measureCanonical } from './canonical.mjs';
 import { mongoFloor, sqliteFloor, sqliteStoreThenLinkFloor } from './floor.mjs';
+import { verifyFloorOneThread, verifyFloorThreads } from './verify-floor.mjs';
 
 const quick = process.env.QUICK === '1';
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
 const BATCH_SIZE = 100;
 const PROCESSES = 4;
+// The API's verification as the service runs it by default (AUDIT_VERIFY_CONCURRENCY).
+const VERIFY_THREADS = 2;
 const workload = {
   sqlite: quick ? 2_000 : 50_000,
   mongo: quick ? 500 : 10_000,
@@ -74,11 +77,30 @@ async function appendAll(stores, tenant, total, batchSize) {
 }
 
 /**
+ * Seconds for a whole verification of `tenant` through the API's verifier, built as the service
+ * builds it (src/service/api-app.ts), its threads started beforehand by a walk of another chain.
+ */
+async function verifyThroughApi(store, tenant, warmUpTenant, total) {
+  const threads = createChainPageThreads(VERIFY_THREADS);
+  try {
+    const verifier = createChainVerifier({ records: store.audit, check: threads.check, concurrency: VERIFY_THREADS, fullIntervalMs: 3_600_000 });
+    await verifier.verify(warmUpTenant);
+    const started = performance.now();
+    const result = await verifier.verify(tenant, { full: true });
+    const seconds = (performance.now() - started) / 1000;
+    if (!result.valid || result.checked !== total) throw new Error(`the API's verification did not verify the benchmark chain: ${JSON.stringify(result)}`);
+    return seconds;
+  } finally {
+    await threads.close();
+  }
+}
+
+/**
  * `floor` is the raw one-step floor (records written straight into the chain); `designFloor`, where
  * given, the raw floor of the service's two steps (stored, then linked), which the append rows are
- * compared with.
+ * compared with; `verifyFloors`, where given, the raw floors of verification.
  */
-async function measure(name, openConnection, floor, designFloor) {
+async function measure(name, openConnection, floor, designFloor, verifyFloors) {
   const rows = [];
   const total = workload[name];
   const floorSeconds = await floor(total);
@@ -108,10 +130,17 @@ async function measure(name, openConnection, floor, designFloor) {
     if (!result.valid || result.checked !== total) throw new Error(`${name}: benchmark chain did not verify: ${JSON.stringify(result)}`);
     const spreadCheck = await verifyChain(main.audit, 'bench-processes', { pageSize: 1000 });
     if (!spreadCheck.valid || spreadCheck.checked !== total) throw new Error(`${name}: the chain appended from ${PROCESSES} processes did not verify`);
-    rows.push({ store: name, run: 'verify (page 1000)', batch: '-', records: total, seconds, batches: '-', rate: total / seconds });
+    const verifyFloor = verifyFloors ? await verifyFloors('bench-batched', total) : undefined;
+    const verifyRow = (run, rowSeconds, floorRow) => ({ store: name, run, batch: '-', records: total, seconds: rowSeconds, batches: '-', rate: total / rowSeconds, floorRate: floorRow?.rate ?? (floorRow === undefined && run.startsWith('raw') ? total / rowSeconds : undefined) });
+    const oneThreadFloor = verifyFloor && verifyRow('raw verify floor: 1 thread, better-sqlite3 rows + node:crypto', verifyFloor.oneThread);
+    const threadsFloor = verifyFloor && verifyRow(`raw verify floor: ${VERIFY_THREADS} threads, better-sqlite3 rows + node:crypto`, await verifyFloor.threads(VERIFY_THREADS));
+    if (verifyFloor) rows.push(oneThreadFloor, threadsFloor);
+    rows.push(verifyRow('verify (page 1000)', seconds, oneThreadFloor));
+    rows.push(verifyRow(`verify through the API (${VERIFY_THREADS} threads)`, await verifyThroughApi(main, 'bench-batched', 'bench-unbatched', total), threadsFloor));
     for (const row of rows) {
       row.ratio = row.rate / baselineRate;
-      row.ofFloor = row.run.startsWith('verify') ? '-' : row.rate / floorRate;
+      const of = row.run.includes('verify') ? row.floorRate : floorRate;
+      row.ofFloor = of === undefined ? '-' : row.rate / of;
     }
     return rows;
   } finally {
@@ -138,19 +167,27 @@ console.log(
   `workload: one tenant per run; POLICY_EVALUATED events with a ~200-byte payload; insert and link batch size ${BATCH_SIZE}; ` +
     `timed until every record is linked; baseline = batch size 1 on ${100 / baselineShare}% of the records; ` +
     `${PROCESSES} processes = separate connections, each with its own recorder and linker; ` +
-    `sqlite ${fmt(workload.sqlite)} records` + (mongoUrl ? `, mongodb ${fmt(workload.mongo)} records` : ', mongodb skipped (MONGODB_URL not set)'),
+    `sqlite ${fmt(workload.sqlite)} records` + (mongoUrl ? `, mongodb ${fmt(workload.mongo)} records` : ', mongodb skipped (MONGODB_URL not set)') +
+    `; a verify row's "of the floor" is against the raw verify floor on as many threads`,
 );
 
 const rows = [];
 const dir = mkdtempSync(join(tmpdir(), 'pe-bench-audit-'));
 try {
   const path = join(dir, 'bench.db');
+  // A floor is the best of three runs: each is a fraction of a second, easily disturbed.
+  const best = async (run) => Math.min(await run(), await run(), await run());
+  const verifyFloors = async (tenant, total) => ({
+    oneThread: await best(() => verifyFloorOneThread(path, tenant, total)),
+    threads: (threads) => best(() => verifyFloorThreads(path, tenant, total, threads)),
+  });
   rows.push(
     ...(await measure(
       'sqlite',
       () => openSqliteStore(path),
       (total) => sqliteFloor(join(dir, 'floor.db'), total, BATCH_SIZE, event),
       (total) => sqliteStoreThenLinkFloor(join(dir, 'floor-two-steps.db'), total, BATCH_SIZE, event),
+      verifyFloors,
     )),
   );
   if (mongoUrl) {
