@@ -83,7 +83,7 @@ async function appendAll(stores, tenant, total, batchSize) {
 async function verifyThroughApi(store, tenant, warmUpTenant, total) {
   const threads = createChainPageThreads(VERIFY_THREADS);
   try {
-    const verifier = createChainVerifier({ records: store.audit, check: threads.check, concurrency: VERIFY_THREADS, fullIntervalMs: 3_600_000 });
+    const verifier = createChainVerifier({ records: store.audit, check: threads.check, storedPages: threads, concurrency: VERIFY_THREADS, fullIntervalMs: 3_600_000 });
     await verifier.verify(warmUpTenant);
     const started = performance.now();
     const result = await verifier.verify(tenant, { full: true });

@@ -11,11 +11,25 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_VALID, runAuditVerifyCli } from '../../scripts/audit-verify.js';
-import { canonicalJson, createAuditTrail, GENESIS_PREVIOUS_HASH, type AuditReceipt, type AuditRecord } from '../../src/audit/index.js';
+import {
+  canonicalAuditContent,
+  canonicalJson,
+  createAuditTrail,
+  GENESIS_PREVIOUS_HASH,
+  type AuditReceipt,
+  type AuditRecord,
+  type StoredAuditRecord,
+} from '../../src/audit/index.js';
+import { storedAuditContent } from '../../src/audit/audit-hash.js';
 import { NoCanonicalFormError } from '../../src/audit/canonical-json.js';
+import { isCanonicalObjectText } from '../../src/audit/canonical-json-text.js';
+import { CHAIN_START, checkChainPage, type ChainPosition } from '../../src/audit/chain-page-check.js';
+import { walkStoredChain } from '../../src/audit/stored-chain-walk.js';
+import { walkChain } from '../../src/audit/verify-chain.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
-import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { openSqliteStore, type SqliteStore, type Store } from '../../src/store/index.js';
 import { linkChain } from '../support/link-chain.js';
+import { inProcessStoredPageReads } from '../support/stored-page-reads.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 1_000);
 const CHAIN_RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
@@ -166,6 +180,98 @@ describe('canonicalJson against the canonicalize package', () => {
       expect(() => canonicalize({ a: [value] })).toThrow();
       expect(() => canonicalJson({ a: [value] })).toThrow(expect.objectContaining({ at: '$.a[0]', problem: 'must be a finite number' }));
     }
+  });
+});
+
+/** Whether every member name, at any depth, is written between its quotes as it is (no escape). */
+function namesVerbatim(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(namesVerbatim);
+  return Object.entries(value).every(([key, item]) => JSON.stringify(key) === `"${key}"` && namesVerbatim(item));
+}
+
+/** Characters that make a near miss of a canonical text: structure, number parts, escapes, spaces, surrogate halves. */
+const MISS_CHARACTERS = ['{', '}', '[', ']', ':', ',', '"', '\\', ' ', '\n', '0', '1', '9', '-', '+', '.', 'e', 'E', 'u', 'n', 'l', 'a', 'F', '\u0000', '\u001f', '\ud800', '\udc00', '😀'];
+const nearMiss = fc
+  .tuple(payload, fc.nat(), fc.constantFrom(...MISS_CHARACTERS), fc.constantFrom('insert', 'remove', 'replace'))
+  .map(([value, at, character, edit]) => {
+    const text = canonicalJson(value);
+    const i = at % (text.length + 1);
+    if (edit === 'insert') return text.slice(0, i) + character + text.slice(i);
+    if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
+    return text.slice(0, i) + character + text.slice(i + 1);
+  });
+
+/** A `true` from isCanonicalObjectText must mean canonicalJson writes the text back for what JSON.parse reads from it. */
+function expectProvedOnlyIfCanonical(text: string): void {
+  if (!isCanonicalObjectText(text)) return;
+  const value: unknown = JSON.parse(text);
+  expect(value !== null && typeof value === 'object' && !Array.isArray(value), text).toBe(true);
+  expect(canonicalJson(value)).toBe(text);
+}
+
+describe('isCanonicalObjectText against canonicalJson', () => {
+  it('proves a text canonical only when canonicalJson writes it back, and proves every canonical text whose names need no escape', () => {
+    fc.assert(
+      fc.property(payload, nearMiss, (value, missed) => {
+        const canonical = canonicalJson(value);
+        for (const text of [canonical, JSON.stringify(value), JSON.stringify(value, null, 1), missed]) expectProvedOnlyIfCanonical(text);
+        if (namesVerbatim(value)) expect(isCanonicalObjectText(canonical), canonical).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('takes numbers only in the form JSON.stringify writes', () => {
+    for (const value of EDGE_NUMBERS) {
+      const text = `{"n":${JSON.stringify(value)}}`;
+      expect(isCanonicalObjectText(text), text).toBe(true);
+    }
+    for (const number of ['-0', '00', '01', '1.50', '1.0', '1e21', '1E+21', '1e+021', '.5', '1.', '-', '1e400', '12345678901234567', '0.10', '+1']) {
+      expect(isCanonicalObjectText(`{"n":${number}}`), number).toBe(false);
+    }
+  });
+
+  it('takes escapes only as JSON.stringify writes them, and refuses lone surrogates, whitespace, repeated or unordered names', () => {
+    for (const text of ['{"a":"\\n\\"\\\\\\u0000\\u001f\\b"}', '{"":1,"a":[],"b":{}}', '{"a":"😀"}', '{"__proto__":1}']) {
+      expect(isCanonicalObjectText(text), text).toBe(true);
+      expect(canonicalJson(JSON.parse(text))).toBe(text);
+    }
+    const refused = [
+      '{"a":"\\u000A"}', '{"a":"\\u000a"}', '{"a":"\\/"}', '{"a":"\\u0041"}', '{"a":"\\ud800"}', '{"a":"\ud800"}', '{"a":"\udc00\ud800"}',
+      '{"a":1,"a":1}', '{"b":1,"a":2}', '{"a": 1}', ' {"a":1}', '{"a":1} ', '[]', '"a"', '{"a":1}{}', '{"a\\u0062":1}', '{"a":"\u0001"}',
+      `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`,
+    ];
+    for (const text of refused) expect(isCanonicalObjectText(text), text).toBe(false);
+  });
+});
+
+/** A stored field: mostly text, sometimes what a store edited by hand may hold instead. */
+const storedField = fc.oneof({ weight: 6, arbitrary: text }, fc.constant(null), fc.integer(), fc.constant(Buffer.from('ab')), loneSurrogateText);
+
+describe('storedAuditContent against canonicalAuditContent', () => {
+  it('writes, when it writes at all, the canonical content of the record the stored one reads as', () => {
+    const stored = fc.record({
+      id: storedField,
+      seq: fc.oneof(fc.integer(), fc.double(), fc.constant('7')),
+      eventType: storedField,
+      policyModule: storedField,
+      policyFunction: storedField,
+      actorId: storedField,
+      occurredAt: storedField,
+      payload: fc.oneof(payload.map((value) => canonicalJson(value)), payload.map((value) => JSON.stringify(value)), nearMiss),
+      hash: fc.constant('0'.repeat(64)),
+      previousHash: storedField,
+    });
+    fc.assert(
+      fc.property(stored, (record) => {
+        const fast = storedAuditContent(record as unknown as StoredAuditRecord);
+        if (fast === undefined) return;
+        const read = { ...record, payload: JSON.parse(record.payload) as Record<string, unknown> } as unknown as AuditRecord;
+        expect(fast).toBe(canonicalAuditContent(read));
+      }),
+      { numRuns: RUNS },
+    );
   });
 });
 
