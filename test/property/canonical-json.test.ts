@@ -377,3 +377,95 @@ describe('audit chains over the generated payloads', () => {
     );
   });
 });
+
+/** One edit of a stored chain behind the store's back, at the `at`-th record (modulo the length). */
+const edit = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom(
+    'payload-reordered', 'payload-spaced', 'payload-near-miss', 'payload-unreadable', 'hash', 'previous-hash', 'delete', 'delete-run', 'seq-text', 'seq-beyond', 'actor-bytes', 'module-null', 'none',
+  ),
+  miss: nearMiss,
+  unreadable: fc.constantFrom('{', 'null', '[]', '"x"', '{"a":1}x', ''),
+});
+
+describe('a chain read and checked where it is stored (the API\'s threads)', () => {
+  let dataDir: string;
+  let store: SqliteStore;
+  const reads = inProcessStoredPageReads();
+  let tenants = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pe-canonical-stored-'));
+    store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
+    store.raw.exec('DROP TRIGGER audit_records_no_update; DROP TRIGGER audit_records_no_delete;');
+  });
+  afterAll(async () => {
+    reads.close();
+    await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function applyEdit(tenantId: string, records: readonly AuditRecord[], change: { at: number; kind: string; miss: string; unreadable: string }): void {
+    const record = records[change.at % records.length]!;
+    const update = (column: string, value: unknown) =>
+      store.raw.prepare(`UPDATE audit_records SET ${column} = ? WHERE tenant_id = ? AND seq = ?`).run(value, tenantId, record.seq);
+    const reversed = Object.fromEntries(Object.entries(record.payload).reverse());
+    switch (change.kind) {
+      case 'payload-reordered':
+        return void update('payload', JSON.stringify(reversed));
+      case 'payload-spaced':
+        return void update('payload', JSON.stringify(record.payload, null, 1));
+      case 'payload-near-miss':
+        return void update('payload', change.miss);
+      case 'payload-unreadable':
+        return void update('payload', change.unreadable);
+      case 'hash':
+        return void update('hash', sha256(record.hash));
+      case 'previous-hash':
+        return void update('previous_hash', sha256(record.previousHash));
+      case 'delete':
+      case 'delete-run':
+        return void store.raw.prepare('DELETE FROM audit_records WHERE tenant_id = ? AND seq BETWEEN ? AND ?').run(tenantId, record.seq, record.seq + (change.kind === 'delete' ? 0 : 4));
+      case 'seq-text':
+        return void update('seq', `s${record.seq}`);
+      case 'seq-beyond':
+        return void update('seq', record.seq + 1_000);
+      case 'actor-bytes':
+        return void update('actor_id', Buffer.from(record.actorId));
+      case 'module-null':
+        return void update('policy_module', null);
+    }
+  }
+
+  it('gives the offline walk\'s answer, page by page, after any one edit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), edit, fc.constantFrom(1, 2, 3, 5, 500), async (payloads, change, pageSize) => {
+        const tenantId = `stored-${(tenants += 1)}`;
+        let previousHash = GENESIS_PREVIOUS_HASH;
+        const records = payloads.map((p, i): AuditRecord => {
+          const content = {
+            id: `rec-${tenantId}-${i}`,
+            seq: i + 1,
+            eventType: 'POLICY_EVALUATED',
+            policyModule: 'com.acme',
+            policyFunction: i % 2 === 0 ? null : 'decide',
+            actorId: 'svc',
+            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+            payload: p,
+            previousHash,
+          };
+          previousHash = sha256(canonicalize(content)!);
+          return { ...content, hash: previousHash };
+        });
+        await linkChain(store, tenantId, records);
+        applyEdit(tenantId, records, change);
+        const offlinePages: ChainPosition[] = [];
+        const storedPages: ChainPosition[] = [];
+        const offline = await walkChain(store.audit, tenantId, CHAIN_START, { pageSize, check: checkChainPage, onPage: (reached) => offlinePages.push(reached) });
+        const stored = await walkStoredChain(store.audit.pageSource()!, tenantId, CHAIN_START, { pageSize, reads, onPage: (reached) => storedPages.push(reached) });
+        expect({ walk: stored, pages: storedPages }).toEqual({ walk: offline, pages: offlinePages });
+      }),
+      { numRuns: RUNS / 4 },
+    );
+  });
+});
