@@ -90,21 +90,23 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     if (closed) throw stopping();
     return check(pageRecords, from);
   };
-  const storedPagesOpen: StoredPageReads | undefined = options.storedPages && {
-    threads: options.storedPages.threads,
+  // Pages read on threads are in flight ahead of the walk: one that answers after close ends it too.
+  const { storedPages } = options;
+  const storedPagesOpen: StoredPageReads | undefined = storedPages && {
+    threads: storedPages.threads,
     readAndCheck: async (task) => {
       if (closed) throw stopping();
-      const page = await options.storedPages!.readAndCheck(task);
+      const page = await storedPages.readAndCheck(task);
       if (closed) throw stopping();
       return page;
     },
   };
 
-  /** The records after `from` walked up to the last stored one: on threads that read them where the store allows. */
+  /** The records after `from` walked up to the last stored one: read on the threads where the store lets them. */
   function walkAfter(tenantId: string, from: ChainPosition, onPage?: (reached: ChainPosition) => void): Promise<PageCheck> {
     const source = storedPagesOpen === undefined ? null : records.pageSource();
     const walkOptions = onPage ? { pageSize, onPage } : { pageSize };
-    if (source !== null) return walkStoredChain(source, tenantId, from, { ...walkOptions, reads: storedPagesOpen! });
+    if (storedPagesOpen !== undefined && source !== null) return walkStoredChain(source, tenantId, from, { ...walkOptions, reads: storedPagesOpen });
     return walkChain(records, tenantId, from, { ...walkOptions, check: checkOpen });
   }
 
