@@ -35,7 +35,8 @@ function joinStoredPage(before: ChainPosition, page: StoredPageCheck): PageCheck
  * of the walk (while one is checked, the next are read) and joined here in order, each with the
  * hash of the record before it, so the answer is walkChain's. A page is handed out from where the
  * one before it ends when whole and intact; any other page ends the walk there, and the answers of
- * those handed out past it are not waited for.
+ * those handed out past it are not waited for. A walk begins with a page per thread in flight and
+ * adds one with each whole page, up to two per thread.
  */
 export async function walkStoredChain(source: ChainPageSource, tenantId: string, from: ChainPosition, options: StoredChainWalkOptions): Promise<PageCheck> {
   const { pageSize, reads } = options;
@@ -45,8 +46,8 @@ export async function walkStoredChain(source: ChainPageSource, tenantId: string,
   let wholePages = 0;
   try {
     for (;;) {
-      // One page at first (a short walk hands out no more); each whole page allows one more.
-      while (inFlight.length < Math.min(2 * reads.threads, 1 + wholePages)) {
+      // A page per thread at first (so the threads start together), one more with each whole page.
+      while (inFlight.length < Math.min(2 * reads.threads, reads.threads + wholePages)) {
         inFlight.push(reads.readAndCheck({ source, tenantId, fromSeq: nextSeq, limit: pageSize }));
         nextSeq += pageSize;
       }
