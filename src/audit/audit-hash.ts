@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { hasLoneSurrogate } from '../kernel/index.js';
+// The rule's own file, not the kernel's index: verification threads load this, and the index brings zod (half a thread's start).
+import { hasLoneSurrogate } from '../kernel/well-formed-text.js';
 import type { AuditRecord, StoredAuditRecord } from './audit-chain-store.js';
 import { canonicalJson } from './canonical-json.js';
 import { isCanonicalObjectText } from './canonical-json-text.js';
