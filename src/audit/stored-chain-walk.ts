@@ -35,7 +35,7 @@ function joinStoredPage(before: ChainPosition, page: StoredPageCheck): PageCheck
  * of the walk (while one is checked, the next are read) and joined here in order, each with the
  * hash of the record before it, so the answer is walkChain's. A page is handed out from where the
  * one before it ends when whole and intact; any other page ends the walk there, and the answers of
- * those handed out past it are not waited for. A walk begins with a page per thread in flight and
+ * those handed out past it are not used (a few ms at most). A walk begins with a page per thread in flight and
  * adds one with each whole page, up to two per thread.
  */
 export async function walkStoredChain(source: ChainPageSource, tenantId: string, from: ChainPosition, options: StoredChainWalkOptions): Promise<PageCheck> {
@@ -59,7 +59,9 @@ export async function walkStoredChain(source: ChainPageSource, tenantId: string,
       options.onPage?.(reached);
     }
   } finally {
-    // Pages read past the end of the walk: their answers, failures included, are of no use.
-    for (const page of inFlight) page.catch(() => undefined);
+    // Pages handed out past the end of the walk: their answers, failures included, are of no use,
+    // but the walk ends only once they are in, so it leaves nothing running on the threads (closing
+    // the threads while a page runs there is what a stopping process must not race with).
+    await Promise.allSettled(inFlight);
   }
 }

@@ -76,6 +76,28 @@ describe('walkStoredChain, the API\'s walk over pages read where they are checke
     return walkChain(store.audit, tenantId, CHAIN_START, { pageSize: 500, check: checkChainPage });
   }
 
+  it('ends only once every page it handed out has answered, so it leaves nothing running on the threads', async () => {
+    const { tenantId, records } = await chain();
+    let running = 0;
+    const slowReads = {
+      threads: 2,
+      readAndCheck: async (task: Parameters<typeof reads.readAndCheck>[0]) => {
+        running += 1;
+        try {
+          const page = await reads.readAndCheck(task);
+          // Pages past the end of the chain answer last.
+          if (page.read === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+          return page;
+        } finally {
+          running -= 1;
+        }
+      },
+    };
+    const walked = await walkStoredChain(source, tenantId, CHAIN_START, { pageSize: 5, reads: slowReads });
+    expect(walked).toEqual({ reached: { seq: LENGTH, hash: records[LENGTH - 1]!.hash }, problem: null });
+    expect(running).toBe(0);
+  });
+
   it('walks an intact chain to its last record', async () => {
     const { tenantId, records } = await chain();
     expect(await sameAsOffline(tenantId, records)).toEqual({ reached: { seq: LENGTH, hash: records[LENGTH - 1]!.hash }, problem: null });
