@@ -7,17 +7,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createAuditTrail, verifyChain } from '../../dist/src/audit/index.js';
+import { createAuditTrail, createChainPageThreads, createChainVerifier, verifyChain } from '../../dist/src/audit/index.js';
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
 import { printTable as printRows } from '../support/table.mjs';
 import { measureCanonical } from './canonical.mjs';
 import { mongoFloor, sqliteFloor, sqliteStoreThenLinkFloor } from './floor.mjs';
+import { verifyFloorOneThread, verifyFloorThreads } from './verify-floor.mjs';
 
 const quick = process.env.QUICK === '1';
 const mongoUrl = process.env.MONGODB_URL?.trim() || undefined;
 const BATCH_SIZE = 100;
 const PROCESSES = 4;
 const ROUNDS = quick ? 1 : 3;
+// The API's verification as the service runs it by default (AUDIT_VERIFY_CONCURRENCY).
+const VERIFY_THREADS = 2;
 const workload = {
   sqlite: quick ? 2_000 : 50_000,
   mongo: quick ? 500 : 10_000,
@@ -75,11 +78,45 @@ async function appendAll(stores, tenant, total, batchSize) {
 }
 
 /**
+ * Seconds for whole verifications of `tenant` one after the other through the API's verifier,
+ * built as the service builds it (src/service/api-app.ts): the first starts its threads (each
+ * loads its code and, on SQLite, opens its reader, and its code is compiled as it runs); the median
+ * of the `runningWalks` after it finds them running, as in a service that verifies chains often.
+ * Without `storedPages`, every page is read here and handed to a thread (what MongoDB always does).
+ */
+async function verifyThroughApi(store, tenant, total, { storedPages, runningWalks }) {
+  const threads = createChainPageThreads(VERIFY_THREADS);
+  try {
+    const verifier = createChainVerifier({
+      records: store.audit,
+      check: threads.check,
+      ...(storedPages ? { storedPages: threads } : {}),
+      concurrency: VERIFY_THREADS,
+      fullIntervalMs: 3_600_000,
+    });
+    const walk = async () => {
+      const started = performance.now();
+      const result = await verifier.verify(tenant, { full: true });
+      const seconds = (performance.now() - started) / 1000;
+      if (!result.valid || result.checked !== total) throw new Error(`the API's verification did not verify the benchmark chain: ${JSON.stringify(result)}`);
+      return seconds;
+    };
+    const starting = await walk();
+    const running = [];
+    for (let i = 0; i < runningWalks; i += 1) running.push(await walk());
+    running.sort((a, b) => a - b);
+    return { starting, running: running[Math.floor(runningWalks / 2)] };
+  } finally {
+    await threads.close();
+  }
+}
+
+/**
  * `floor` is the raw one-step floor (records written straight into the chain); `designFloor`, where
  * given, the raw floor of the service's two steps (stored, then linked), which the append rows are
- * compared with.
+ * compared with; `verifyFloors`, where given, the raw floors of verification.
  */
-async function measure(name, openConnection, floor, designFloor) {
+async function measure(name, openConnection, floor, designFloor, verifyFloors) {
   const rows = [];
   const total = workload[name];
   const floorSeconds = await floor(total);
@@ -97,16 +134,33 @@ async function measure(name, openConnection, floor, designFloor) {
     const baselineRate = Math.ceil(total / baselineShare) / baseline.seconds;
     rows.push({ store: name, run: 'append, one record per insert', batch: 1, records: Math.ceil(total / baselineShare), ...baseline, rate: baselineRate });
 
-    const verifyBoth = async () => {
+    // Verified after the first round, while the store holds only its chains (FerretDB reads the
+    // whole collection for every page); the rows follow the append rows.
+    const verifyRows = [];
+    const verifyAll = async () => {
       const started = performance.now();
       const result = await verifyChain(main.audit, 'bench-batched', { pageSize: 1000 });
       const seconds = (performance.now() - started) / 1000;
       if (!result.valid || result.checked !== total) throw new Error(`${name}: benchmark chain did not verify: ${JSON.stringify(result)}`);
       const spreadCheck = await verifyChain(main.audit, 'bench-processes', { pageSize: 1000 });
       if (!spreadCheck.valid || spreadCheck.checked !== total) throw new Error(`${name}: the chain appended from ${PROCESSES} processes did not verify`);
-      return { seconds };
+      const verifyFloor = verifyFloors ? await verifyFloors('bench-batched', total) : undefined;
+      const verifyRow = (run, rowSeconds, floorRow) => ({ store: name, run, batch: '-', records: total, seconds: rowSeconds, batches: '-', rate: total / rowSeconds, floorRate: floorRow?.rate ?? (floorRow === undefined && run.startsWith('raw') ? total / rowSeconds : undefined) });
+      const oneThreadFloor = verifyFloor && verifyRow('raw verify floor: 1 thread, better-sqlite3 rows + node:crypto', verifyFloor.oneThread);
+      const threadsFloor = verifyFloor && verifyRow(`raw verify floor: ${VERIFY_THREADS} threads, better-sqlite3 rows + node:crypto`, await verifyFloor.threads(VERIFY_THREADS));
+      if (verifyFloor) verifyRows.push(oneThreadFloor, threadsFloor);
+      verifyRows.push(verifyRow('verify (page 1000)', seconds, oneThreadFloor));
+      // Pages read where they are hashed only where the store lets threads read it (SQLite).
+      const readsOnThreads = main.audit.pageSource() !== null;
+      const runningWalks = readsOnThreads ? 5 : 1;
+      const apiRows = async (how, storedPages) => {
+        const api = await verifyThroughApi(main, 'bench-batched', total, { storedPages, runningWalks });
+        verifyRows.push(verifyRow(`verify through the API, ${how}, ${VERIFY_THREADS} threads starting`, api.starting, threadsFloor));
+        verifyRows.push(verifyRow(`verify through the API, ${how}, ${VERIFY_THREADS} threads running (median of ${runningWalks})`, api.running, threadsFloor));
+      };
+      if (readsOnThreads) await apiRows('pages handed to threads', false);
+      await apiRows(readsOnThreads ? 'pages read on threads' : 'pages handed to threads', true);
     };
-    let verification;
     // One process and several alternate, each round on fresh tenants, so that a change in the
     // machine's load hits both alike; the rows give the median round and every round's rate.
     const rounds = { one: [], several: [] };
@@ -116,18 +170,17 @@ async function measure(name, openConnection, floor, designFloor) {
       rounds.one.push({ ...one, rate: total / one.seconds });
       const several = await appendAll([main, ...others], `bench-processes${suffix}`, total, BATCH_SIZE);
       rounds.several.push({ ...several, rate: total / several.seconds });
-      // Verified while the store holds these two chains only: FerretDB reads the whole collection per page.
-      if (round === 1) verification = await verifyBoth();
+      if (round === 1) await verifyAll();
     }
     const median = (runs) => [...runs].sort((a, b) => a.rate - b.rate)[Math.floor(runs.length / 2)];
     const eachRound = (runs) => (runs.length === 1 ? '' : ` (rounds: ${runs.map((r) => fmt(r.rate)).join(', ')})`);
     rows.push({ store: name, run: `append, 1 process${eachRound(rounds.one)}`, batch: BATCH_SIZE, records: total, ...median(rounds.one) });
     rows.push({ store: name, run: `append, ${PROCESSES} processes${eachRound(rounds.several)}`, batch: BATCH_SIZE, records: total, ...median(rounds.several) });
-
-    rows.push({ store: name, run: 'verify (page 1000)', batch: '-', records: total, seconds: verification.seconds, batches: '-', rate: total / verification.seconds });
+    rows.push(...verifyRows);
     for (const row of rows) {
       row.ratio = row.rate / baselineRate;
-      row.ofFloor = row.run.startsWith('verify') ? '-' : row.rate / floorRate;
+      const of = row.run.includes('verify') ? row.floorRate : floorRate;
+      row.ofFloor = of === undefined ? '-' : row.rate / of;
     }
     return rows;
   } finally {
@@ -155,19 +208,27 @@ console.log(
     `timed until every record is linked; baseline = batch size 1 on ${100 / baselineShare}% of the records; ` +
     `${PROCESSES} processes = separate connections, each with its own recorder and linker; ` +
     `${ROUNDS} alternating round(s) of 1 and ${PROCESSES} processes, the median shown; ` +
-    `sqlite ${fmt(workload.sqlite)} records` + (mongoUrl ? `, mongodb ${fmt(workload.mongo)} records` : ', mongodb skipped (MONGODB_URL not set)'),
+    `sqlite ${fmt(workload.sqlite)} records` + (mongoUrl ? `, mongodb ${fmt(workload.mongo)} records` : ', mongodb skipped (MONGODB_URL not set)') +
+    `; a verify row's "of the floor" is against the raw verify floor on as many threads`,
 );
 
 const rows = [];
 const dir = mkdtempSync(join(tmpdir(), 'pe-bench-audit-'));
 try {
   const path = join(dir, 'bench.db');
+  // A floor is the best of three runs: each is a fraction of a second, easily disturbed.
+  const best = async (run) => Math.min(await run(), await run(), await run());
+  const verifyFloors = async (tenant, total) => ({
+    oneThread: await best(() => verifyFloorOneThread(path, tenant, total)),
+    threads: (threads) => verifyFloorThreads(path, tenant, total, threads, 3),
+  });
   rows.push(
     ...(await measure(
       'sqlite',
       () => openSqliteStore(path),
       (total) => sqliteFloor(join(dir, 'floor.db'), total, BATCH_SIZE, event),
       (total) => sqliteStoreThenLinkFloor(join(dir, 'floor-two-steps.db'), total, BATCH_SIZE, event),
+      verifyFloors,
     )),
   );
   if (mongoUrl) {

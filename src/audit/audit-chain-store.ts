@@ -22,6 +22,30 @@ export interface AuditRecord {
   previousHash: string;
 }
 
+/**
+ * A record as the store holds it, its payload the stored JSON text (not yet read). The types are the
+ * schema's; a store edited by hand may hold anything, so a reader of these checks what it relies on.
+ */
+export type StoredAuditRecord = Omit<AuditRecord, 'payload'> & { payload: string };
+
+/**
+ * Where a thread may open a reader of the store's chain of its own (structured-clonable; what the
+ * fields hold is the store's business): so a verification reads its pages where it hashes them.
+ */
+export interface ChainPageSource {
+  readonly store: string;
+  readonly location: string;
+}
+
+/** A thread's own reader of a chain's stored pages (openChainPageReader in the store). */
+export interface ChainPageReader {
+  /** At most `limit` of the tenant's records from `fromSeq` (inclusive) on, ascending by seq, as stored. */
+  page(tenantId: string, fromSeq: number, limit: number): StoredAuditRecord[];
+  /** The record as `scan` returns it; AuditRecordCorruptError when its payload cannot be read. */
+  record(tenantId: string, stored: StoredAuditRecord): AuditRecord;
+  close(): void;
+}
+
 export interface ChainHead {
   seq: number;
   hash: string;
@@ -48,4 +72,6 @@ export interface AuditChainRepository {
   scan(tenantId: string, fromSeq: number, pageSize: number): AsyncIterable<AuditRecord>;
   /** The tenant's record with this id (an indexed lookup), or null. */
   findById(tenantId: string, id: string): Promise<AuditRecord | null>;
+  /** Where threads may read this chain themselves, or null when only `scan` reads it (in this process). */
+  pageSource(): ChainPageSource | null;
 }

@@ -1,4 +1,5 @@
-import { hasLoneSurrogate } from '../kernel/index.js';
+// The rule's own file, not the kernel's index: verification threads load this, and the index brings zod (half a thread's start).
+import { hasLoneSurrogate } from '../kernel/well-formed-text.js';
 
 /**
  * A value without an RFC 8785 form. `at` locates it from the root (`$`, `$.list[2]`, `$.a.b`);

@@ -4,17 +4,23 @@ import { AuditRecordCorruptError } from './audit-chain-errors.js';
 import type { AuditChainRepository, AuditRecord, ChainHead } from './audit-chain-store.js';
 import { computeAuditHash } from './audit-hash.js';
 import { CHAIN_START, type ChainPosition, type PageCheck } from './chain-page-check.js';
+import { walkStoredChain, type StoredPageReads } from './stored-chain-walk.js';
 import { chainReport, walkChain, type ChainVerification, type PageChecker } from './verify-chain.js';
 
 export interface ChainVerifierOptions {
-  records: Pick<AuditChainRepository, 'head' | 'scan'>;
+  records: Pick<AuditChainRepository, 'head' | 'scan' | 'pageSource'>;
   /** Checks a page of records off the caller's event loop (createChainPageThreads). */
   check: PageChecker;
+  /**
+   * Reads and checks pages on threads (createChainPageThreads) for a store that names a source
+   * threads can read (`pageSource`); the others' pages are read here and handed to `check`.
+   */
+  storedPages?: StoredPageReads;
   /** Walks running at once in this process, each for another tenant; the others wait their turn in arrival order. */
   concurrency: number;
   /** A verification walks the whole chain again once the tenant's last whole walk is this old. */
   fullIntervalMs: number;
-  /** Records read and hashed per step; the event loop is free between steps. Default 500. */
+  /** Records read and hashed per step (per thread's step with `storedPages`); the event loop is free between steps. Default 500. */
   pageSize?: number;
   /** Tenants whose verified prefix is kept (least recently verified forgotten first). Default 10,000. */
   maxTenants?: number;
@@ -84,6 +90,25 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     if (closed) throw stopping();
     return check(pageRecords, from);
   };
+  // Pages read on threads are in flight ahead of the walk: one that answers after close ends it too.
+  const { storedPages } = options;
+  const storedPagesOpen: StoredPageReads | undefined = storedPages && {
+    threads: storedPages.threads,
+    readAndCheck: async (task) => {
+      if (closed) throw stopping();
+      const page = await storedPages.readAndCheck(task);
+      if (closed) throw stopping();
+      return page;
+    },
+  };
+
+  /** The records after `from` walked up to the last stored one: read on the threads where the store lets them. */
+  function walkAfter(tenantId: string, from: ChainPosition, onPage?: (reached: ChainPosition) => void): Promise<PageCheck> {
+    const source = storedPagesOpen === undefined ? null : records.pageSource();
+    const walkOptions = onPage ? { pageSize, onPage } : { pageSize };
+    if (storedPagesOpen !== undefined && source !== null) return walkStoredChain(source, tenantId, from, { ...walkOptions, reads: storedPagesOpen });
+    return walkChain(records, tenantId, from, { ...walkOptions, check: checkOpen });
+  }
 
   const dueFull = (prefix: VerifiedPrefix) => now() - prefix.fullAt >= fullIntervalMs;
   const isHead = (head: ChainHead | null, prefix: VerifiedPrefix) => head !== null && head.seq === prefix.seq && head.hash === prefix.hash;
@@ -146,7 +171,7 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     // A first walk keeps its progress as it goes; one that must also confirm an earlier prefix only
     // at the end, so that a contradiction keeps that prefix and is reported again next time.
     const onPage = witness === undefined ? (reached: ChainPosition) => remember(tenantId, reached, fullAt) : undefined;
-    const walked = await walkChain(records, tenantId, CHAIN_START, { pageSize, check: checkOpen, ...(onPage ? { onPage } : {}) });
+    const walked = await walkAfter(tenantId, CHAIN_START, onPage);
     const reported = head instanceof Gone ? null : head;
     const contradicted = witness === undefined ? null : await contradiction(tenantId, witness, walked);
     if (contradicted !== null) return chainReport(reported, contradicted);
@@ -166,7 +191,7 @@ export function createChainVerifier(options: ChainVerifierOptions): ChainVerifie
     if (!(await stillHolds(tenantId, known))) return walkWhole(tenantId, head, known);
     if (isHead(head, known)) return chainReport(head, { reached: known, problem: null });
     const keep = (reached: ChainPosition) => remember(tenantId, reached, known.fullAt);
-    const walked = await walkChain(records, tenantId, known, { pageSize, check: checkOpen, onPage: keep });
+    const walked = await walkAfter(tenantId, known, keep);
     keep(walked.reached);
     return chainReport(head, walked);
   }

@@ -27,6 +27,7 @@ export {
 } from './verify-chain.js';
 export { createChainVerifier, type ChainVerifier, type ChainVerifierOptions } from './chain-verifier.js';
 export { createChainPageThreads, type ChainPageThreads } from './chain-page-threads.js';
+export type { StoredPageReads, StoredPageTask } from './stored-chain-walk.js';
 export {
   AUDIT_LIST_DEFAULT_LIMIT,
   AUDIT_LIST_MAX_LIMIT,
@@ -43,6 +44,9 @@ export {
   type AuditQuery,
   type AuditRecord,
   type ChainHead,
+  type ChainPageReader,
+  type ChainPageSource,
+  type StoredAuditRecord,
 } from './audit-chain-store.js';
 export { AuditBatchError, AuditRecordCorruptError } from './audit-chain-errors.js';
 export type { AuditClaim, AuditOutboxRepository, OwedAudit, OwedAuditEntry } from './audit-outbox-store.js';

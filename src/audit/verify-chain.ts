@@ -1,6 +1,6 @@
 import { AuditRecordCorruptError } from './audit-chain-errors.js';
 import type { AuditChainRepository, AuditRecord, ChainHead } from './audit-chain-store.js';
-import { CHAIN_START, checkChainPage, type ChainPosition, type PageCheck } from './chain-page-check.js';
+import { CHAIN_START, checkChainPage, unreadableRecord, type ChainPosition, type PageCheck } from './chain-page-check.js';
 
 export interface VerifyChainProgress {
   checked: number;
@@ -70,7 +70,7 @@ export async function walkChain(
       const checked = await checkPage();
       if (checked.problem !== null) return checked;
     }
-    return { reached, problem: { seq: error.seq, reason: `record is unreadable: ${error.detail}` } };
+    return { reached, problem: unreadableRecord(error) };
   }
   return page.length === 0 ? { reached, problem: null } : checkPage();
 }

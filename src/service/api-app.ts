@@ -87,11 +87,12 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
   });
   const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
-  // Chain verifications hash on threads of their own, so no request waits behind a long chain.
+  // Chain verifications read (on SQLite) and hash on threads of their own, so no request waits behind a long chain.
   const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);
   const auditVerifier = createChainVerifier({
     records: store.audit,
     check: chainPageThreads.check,
+    storedPages: chainPageThreads,
     concurrency: config.AUDIT_VERIFY_CONCURRENCY,
     fullIntervalMs: config.AUDIT_VERIFY_FULL_INTERVAL_SECONDS * 1000,
   });

@@ -38,14 +38,14 @@ function tamperSuite(makeTarget: () => StoreTarget): void {
   let target: StoreTarget;
   let store: Store;
   let threads: ChainPageThreads;
-  /** The API's verifier (hashing on threads, a verified prefix kept per tenant), as src/service/api-app.ts builds it. */
+  /** The API's verifier (pages read, on SQLite, and hashed on threads, a verified prefix kept per tenant), as src/service/api-app.ts builds it. */
   let verifier: ChainVerifier;
 
   beforeAll(async () => {
     target = makeTarget();
     store = await target.connect();
     threads = createChainPageThreads(2);
-    verifier = createChainVerifier({ records: store.audit, check: threads.check, concurrency: 2, fullIntervalMs: 3_600_000, pageSize: 7 });
+    verifier = createChainVerifier({ records: store.audit, check: threads.check, storedPages: threads, concurrency: 2, fullIntervalMs: 3_600_000, pageSize: 7 });
   });
   afterAll(async () => {
     await threads?.close();
@@ -139,7 +139,7 @@ function tamperSuite(makeTarget: () => StoreTarget): void {
     await seedChain(store, 'cached-deleted');
     await target.rawDeleteAudit('cached-deleted', 9);
     const reader = await target.connect();
-    const fresh = createChainVerifier({ records: reader.audit, check: threads.check, concurrency: 1, fullIntervalMs: 3_600_000 });
+    const fresh = createChainVerifier({ records: reader.audit, check: threads.check, storedPages: threads, concurrency: 1, fullIntervalMs: 3_600_000 });
     await expect(fresh.verify('cached-deleted')).resolves.toMatchObject({ valid: false, checked: 8, firstInvalidSeq: 9 });
   });
 

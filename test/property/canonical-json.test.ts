@@ -11,11 +11,25 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_VALID, runAuditVerifyCli } from '../../scripts/audit-verify.js';
-import { canonicalJson, createAuditTrail, GENESIS_PREVIOUS_HASH, type AuditReceipt, type AuditRecord } from '../../src/audit/index.js';
+import {
+  canonicalAuditContent,
+  canonicalJson,
+  createAuditTrail,
+  GENESIS_PREVIOUS_HASH,
+  type AuditReceipt,
+  type AuditRecord,
+  type StoredAuditRecord,
+} from '../../src/audit/index.js';
+import { storedAuditContent } from '../../src/audit/audit-hash.js';
 import { NoCanonicalFormError } from '../../src/audit/canonical-json.js';
+import { isCanonicalObjectText } from '../../src/audit/canonical-json-text.js';
+import { CHAIN_START, checkChainPage, type ChainPosition } from '../../src/audit/chain-page-check.js';
+import { walkStoredChain } from '../../src/audit/stored-chain-walk.js';
+import { walkChain } from '../../src/audit/verify-chain.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
-import { openSqliteStore, type Store } from '../../src/store/index.js';
+import { openSqliteStore, type SqliteStore, type Store } from '../../src/store/index.js';
 import { linkChain } from '../support/link-chain.js';
+import { inProcessStoredPageReads } from '../support/stored-page-reads.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 1_000);
 const CHAIN_RUNS = Number(process.env.PROPERTY_RUNS ?? 20);
@@ -169,6 +183,98 @@ describe('canonicalJson against the canonicalize package', () => {
   });
 });
 
+/** Whether every member name, at any depth, is written between its quotes as it is (no escape). */
+function namesVerbatim(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(namesVerbatim);
+  return Object.entries(value).every(([key, item]) => JSON.stringify(key) === `"${key}"` && namesVerbatim(item));
+}
+
+/** Characters that make a near miss of a canonical text: structure, number parts, escapes, spaces, surrogate halves. */
+const MISS_CHARACTERS = ['{', '}', '[', ']', ':', ',', '"', '\\', ' ', '\n', '0', '1', '9', '-', '+', '.', 'e', 'E', 'u', 'n', 'l', 'a', 'F', '\u0000', '\u001f', '\ud800', '\udc00', '😀'];
+const nearMiss = fc
+  .tuple(payload, fc.nat(), fc.constantFrom(...MISS_CHARACTERS), fc.constantFrom('insert', 'remove', 'replace'))
+  .map(([value, at, character, edit]) => {
+    const text = canonicalJson(value);
+    const i = at % (text.length + 1);
+    if (edit === 'insert') return text.slice(0, i) + character + text.slice(i);
+    if (edit === 'remove') return text.slice(0, i) + text.slice(i + 1);
+    return text.slice(0, i) + character + text.slice(i + 1);
+  });
+
+/** A `true` from isCanonicalObjectText must mean canonicalJson writes the text back for what JSON.parse reads from it. */
+function expectProvedOnlyIfCanonical(text: string): void {
+  if (!isCanonicalObjectText(text)) return;
+  const value: unknown = JSON.parse(text);
+  expect(value !== null && typeof value === 'object' && !Array.isArray(value), text).toBe(true);
+  expect(canonicalJson(value)).toBe(text);
+}
+
+describe('isCanonicalObjectText against canonicalJson', () => {
+  it('proves a text canonical only when canonicalJson writes it back, and proves every canonical text whose names need no escape', () => {
+    fc.assert(
+      fc.property(payload, nearMiss, (value, missed) => {
+        const canonical = canonicalJson(value);
+        for (const text of [canonical, JSON.stringify(value), JSON.stringify(value, null, 1), missed]) expectProvedOnlyIfCanonical(text);
+        if (namesVerbatim(value)) expect(isCanonicalObjectText(canonical), canonical).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('takes numbers only in the form JSON.stringify writes', () => {
+    for (const value of EDGE_NUMBERS) {
+      const text = `{"n":${JSON.stringify(value)}}`;
+      expect(isCanonicalObjectText(text), text).toBe(true);
+    }
+    for (const number of ['-0', '00', '01', '1.50', '1.0', '1e21', '1E+21', '1e+021', '.5', '1.', '-', '1e400', '12345678901234567', '0.10', '+1']) {
+      expect(isCanonicalObjectText(`{"n":${number}}`), number).toBe(false);
+    }
+  });
+
+  it('takes escapes only as JSON.stringify writes them, and refuses lone surrogates, whitespace, repeated or unordered names', () => {
+    for (const text of ['{"a":"\\n\\"\\\\\\u0000\\u001f\\b"}', '{"":1,"a":[],"b":{}}', '{"a":"😀"}', '{"__proto__":1}']) {
+      expect(isCanonicalObjectText(text), text).toBe(true);
+      expect(canonicalJson(JSON.parse(text))).toBe(text);
+    }
+    const refused = [
+      '{"a":"\\u000A"}', '{"a":"\\u000a"}', '{"a":"\\/"}', '{"a":"\\u0041"}', '{"a":"\\ud800"}', '{"a":"\ud800"}', '{"a":"\udc00\ud800"}',
+      '{"a":1,"a":1}', '{"b":1,"a":2}', '{"a": 1}', ' {"a":1}', '{"a":1} ', '[]', '"a"', '{"a":1}{}', '{"a\\u0062":1}', '{"a":"\u0001"}',
+      `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`,
+    ];
+    for (const text of refused) expect(isCanonicalObjectText(text), text).toBe(false);
+  });
+});
+
+/** A stored field: mostly text, sometimes what a store edited by hand may hold instead. */
+const storedField = fc.oneof({ weight: 6, arbitrary: text }, fc.constant(null), fc.integer(), fc.constant(Buffer.from('ab')), loneSurrogateText);
+
+describe('storedAuditContent against canonicalAuditContent', () => {
+  it('writes, when it writes at all, the canonical content of the record the stored one reads as', () => {
+    const stored = fc.record({
+      id: storedField,
+      seq: fc.oneof(fc.integer(), fc.double(), fc.constant('7')),
+      eventType: storedField,
+      policyModule: storedField,
+      policyFunction: storedField,
+      actorId: storedField,
+      occurredAt: storedField,
+      payload: fc.oneof(payload.map((value) => canonicalJson(value)), payload.map((value) => JSON.stringify(value)), nearMiss),
+      hash: fc.constant('0'.repeat(64)),
+      previousHash: storedField,
+    });
+    fc.assert(
+      fc.property(stored, (record) => {
+        const fast = storedAuditContent(record as unknown as StoredAuditRecord);
+        if (fast === undefined) return;
+        const read = { ...record, payload: JSON.parse(record.payload) as Record<string, unknown> } as unknown as AuditRecord;
+        expect(fast).toBe(canonicalAuditContent(read));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The hashed fields of a record, as the interface specifies them, for the reference canonicalisation. */
@@ -268,6 +374,98 @@ describe('audit chains over the generated payloads', () => {
         await verifiedByTheScript(tenantId, records.length);
       }),
       { numRuns: CHAIN_RUNS },
+    );
+  });
+});
+
+/** One edit of a stored chain behind the store's back, at the `at`-th record (modulo the length). */
+const edit = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom(
+    'payload-reordered', 'payload-spaced', 'payload-near-miss', 'payload-unreadable', 'hash', 'previous-hash', 'delete', 'delete-run', 'seq-text', 'seq-beyond', 'actor-bytes', 'module-null', 'none',
+  ),
+  miss: nearMiss,
+  unreadable: fc.constantFrom('{', 'null', '[]', '"x"', '{"a":1}x', ''),
+});
+
+describe('a chain read and checked where it is stored (the API\'s threads)', () => {
+  let dataDir: string;
+  let store: SqliteStore;
+  const reads = inProcessStoredPageReads();
+  let tenants = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pe-canonical-stored-'));
+    store = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
+    store.raw.exec('DROP TRIGGER audit_records_no_update; DROP TRIGGER audit_records_no_delete;');
+  });
+  afterAll(async () => {
+    reads.close();
+    await store?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function applyEdit(tenantId: string, records: readonly AuditRecord[], change: { at: number; kind: string; miss: string; unreadable: string }): void {
+    const record = records[change.at % records.length]!;
+    const update = (column: string, value: unknown) =>
+      store.raw.prepare(`UPDATE audit_records SET ${column} = ? WHERE tenant_id = ? AND seq = ?`).run(value, tenantId, record.seq);
+    const reversed = Object.fromEntries(Object.entries(record.payload).reverse());
+    switch (change.kind) {
+      case 'payload-reordered':
+        return void update('payload', JSON.stringify(reversed));
+      case 'payload-spaced':
+        return void update('payload', JSON.stringify(record.payload, null, 1));
+      case 'payload-near-miss':
+        return void update('payload', change.miss);
+      case 'payload-unreadable':
+        return void update('payload', change.unreadable);
+      case 'hash':
+        return void update('hash', sha256(record.hash));
+      case 'previous-hash':
+        return void update('previous_hash', sha256(record.previousHash));
+      case 'delete':
+      case 'delete-run':
+        return void store.raw.prepare('DELETE FROM audit_records WHERE tenant_id = ? AND seq BETWEEN ? AND ?').run(tenantId, record.seq, record.seq + (change.kind === 'delete' ? 0 : 4));
+      case 'seq-text':
+        return void update('seq', `s${record.seq}`);
+      case 'seq-beyond':
+        return void update('seq', record.seq + 1_000);
+      case 'actor-bytes':
+        return void update('actor_id', Buffer.from(record.actorId));
+      case 'module-null':
+        return void update('policy_module', null);
+    }
+  }
+
+  it('gives the offline walk\'s answer, page by page, after any one edit', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), edit, fc.constantFrom(1, 2, 3, 5, 500), async (payloads, change, pageSize) => {
+        const tenantId = `stored-${(tenants += 1)}`;
+        let previousHash = GENESIS_PREVIOUS_HASH;
+        const records = payloads.map((p, i): AuditRecord => {
+          const content = {
+            id: `rec-${tenantId}-${i}`,
+            seq: i + 1,
+            eventType: 'POLICY_EVALUATED',
+            policyModule: 'com.acme',
+            policyFunction: i % 2 === 0 ? null : 'decide',
+            actorId: 'svc',
+            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+            payload: p,
+            previousHash,
+          };
+          previousHash = sha256(canonicalize(content)!);
+          return { ...content, hash: previousHash };
+        });
+        await linkChain(store, tenantId, records);
+        applyEdit(tenantId, records, change);
+        const offlinePages: ChainPosition[] = [];
+        const storedPages: ChainPosition[] = [];
+        const offline = await walkChain(store.audit, tenantId, CHAIN_START, { pageSize, check: checkChainPage, onPage: (reached) => offlinePages.push(reached) });
+        const stored = await walkStoredChain(store.audit.pageSource()!, tenantId, CHAIN_START, { pageSize, reads, onPage: (reached) => storedPages.push(reached) });
+        expect({ walk: stored, pages: storedPages }).toEqual({ walk: offline, pages: offlinePages });
+      }),
+      { numRuns: RUNS / 4 },
     );
   });
 });

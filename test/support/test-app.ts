@@ -41,9 +41,11 @@ export interface TestAppParts {
  * alive, so nothing needs closing.
  */
 export function testChainVerifier(store: Store, options: { fullIntervalMs?: number } = {}): ChainVerifier {
+  const threads = createChainPageThreads(2);
   return createChainVerifier({
     records: store.audit,
-    check: createChainPageThreads(2).check,
+    check: threads.check,
+    storedPages: threads,
     concurrency: 2,
     fullIntervalMs: options.fullIntervalMs ?? 3_600_000,
   });

@@ -264,6 +264,7 @@ describe('createChainVerifier', () => {
         if (failing) throw new Error('store unavailable');
         return store.audit.scan(tenantId, fromSeq, pageSize);
       },
+      pageSource: () => null,
     };
     const verify = verifier({ records });
     const calls = [verify.verify('acme'), verify.verify('acme')];

@@ -131,5 +131,10 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       const doc = await collection.findOne({ tenantId, id });
       return doc === null ? null : toRecord(doc);
     },
+
+    // Threads would need connections of their own: pages are read here and handed to them.
+    pageSource() {
+      return null;
+    },
   };
 }

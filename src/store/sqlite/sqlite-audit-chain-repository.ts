@@ -1,39 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AuditChainRepository, AuditQuery, AuditRecord } from '../../audit/audit-chain-store.js';
-import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery, parsePayload } from '../store-rules.js';
-
-interface AuditRow {
-  tenant_id: string;
-  seq: number;
-  id: string;
-  event_type: string;
-  policy_module: string | null;
-  policy_function: string | null;
-  actor_id: string;
-  occurred_at: string;
-  payload: string;
-  hash: string;
-  previous_hash: string;
-}
-
-const COLUMNS =
-  'tenant_id, seq, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, hash, previous_hash';
-
-function toRecord(row: AuditRow): AuditRecord {
-  return {
-    id: row.id,
-    seq: row.seq,
-    eventType: row.event_type,
-    policyModule: row.policy_module,
-    policyFunction: row.policy_function,
-    actorId: row.actor_id,
-    occurredAt: row.occurred_at,
-    payload: parsePayload(row.tenant_id, row.seq, row.payload),
-    hash: row.hash,
-    previousHash: row.previous_hash,
-  };
-}
+import type { AuditChainRepository, AuditQuery, StoredAuditRecord } from '../../audit/audit-chain-store.js';
+import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery } from '../store-rules.js';
+import { prepareChainPage, STORED_AUDIT_COLUMNS as COLUMNS, toAuditRecord } from './sqlite-audit-rows.js';
+import { sqlitePageSource } from './sqlite-chain-page-reader.js';
 
 const TIME_INDEX = 'audit_records_by_occurred_at';
 /** Seqs a full time window is read along the chain at a time (a few ms of stepping over records), the event loop free in between. */
@@ -43,13 +13,11 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
   const headStatement = db.prepare<[string], { seq: number; hash: string }>(
     'SELECT seq, hash FROM audit_records WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1',
   );
-  const pageStatement = db.prepare<[string, number, number], AuditRow>(
-    `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
-  );
-  const byIdStatement = db.prepare<[string, string], AuditRow>(
+  const page = prepareChainPage(db);
+  const byIdStatement = db.prepare<[string, string], StoredAuditRecord>(
     `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND id = ? ORDER BY seq LIMIT 1`,
   );
-  const listStatements = new Map<string, Statement<unknown[], AuditRow>>();
+  const listStatements = new Map<string, Statement<unknown[], StoredAuditRecord>>();
 
   type ListQuery = ReturnType<typeof normaliseAuditQuery>;
   /** How a list with a time window reads: through the time index, or along the chain from its newest record. */
@@ -58,7 +26,7 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
   function prepared<Row>(sql: string): Statement<unknown[], Row> {
     let statement = listStatements.get(sql);
     if (statement === undefined) {
-      statement = db.prepare<unknown[], AuditRow>(sql);
+      statement = db.prepare<unknown[], StoredAuditRecord>(sql);
       listStatements.set(sql, statement);
     }
     return statement as unknown as Statement<unknown[], Row>;
@@ -99,7 +67,7 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
 
   function listStatement(query: ListQuery, plan: 'time-index' | null) {
     const from = plan === 'time-index' ? `audit_records INDEXED BY ${TIME_INDEX}` : 'audit_records';
-    return prepared<AuditRow>(`SELECT ${COLUMNS} FROM ${from} WHERE ${whereOf(query, 'occurred_at')} ORDER BY seq DESC LIMIT @limit`);
+    return prepared<StoredAuditRecord>(`SELECT ${COLUMNS} FROM ${from} WHERE ${whereOf(query, 'occurred_at')} ORDER BY seq DESC LIMIT @limit`);
   }
 
   /**
@@ -108,13 +76,13 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
    * steps over every newer record (about 0.5 µs each), which for a chain of 600,000 held the event
    * loop for 300 ms in one query. The answer is the one a single query gives.
    */
-  async function listAlongChain(tenantId: string, query: ListQuery): Promise<AuditRow[]> {
+  async function listAlongChain(tenantId: string, query: ListQuery): Promise<StoredAuditRecord[]> {
     const { before, ...window } = query;
     // A unary + keeps SQLite off the time index: it walks the primary key down from `upper`.
-    const statement = prepared<AuditRow>(
+    const statement = prepared<StoredAuditRecord>(
       `SELECT ${COLUMNS} FROM audit_records WHERE ${whereOf(window, '+occurred_at')} AND seq < @upper AND seq >= @lower ORDER BY seq DESC LIMIT @limit`,
     );
-    const rows: AuditRow[] = [];
+    const rows: StoredAuditRecord[] = [];
     let upper = Math.min(before ?? Number.MAX_SAFE_INTEGER, (headStatement.get(tenantId)?.seq ?? 0) + 1);
     while (upper > 1) {
       const lower = Math.max(1, upper - CHAIN_STRIDE);
@@ -138,7 +106,7 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
       const normalised = normaliseAuditQuery(query);
       const plan = windowPlan(tenantId, normalised);
       const rows = plan === 'seq-order' ? await listAlongChain(tenantId, normalised) : listStatement(normalised, plan).all({ ...normalised, tenantId });
-      return rows.map(toRecord);
+      return rows.map((row) => toAuditRecord(tenantId, row));
     },
 
     async *scan(tenantId, fromSeq, pageSize) {
@@ -146,8 +114,8 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
       assertPageSize(pageSize);
       let next = Math.max(1, Math.floor(fromSeq));
       for (;;) {
-        const rows = pageStatement.all(tenantId, next, pageSize);
-        for (const row of rows) yield toRecord(row);
+        const rows = page(tenantId, next, pageSize);
+        for (const row of rows) yield toAuditRecord(tenantId, row);
         if (rows.length < pageSize) return;
         next = rows[rows.length - 1]!.seq + 1;
       }
@@ -157,7 +125,11 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
       assertTenantId(tenantId);
       assertRecordId(id);
       const row = byIdStatement.get(tenantId, id);
-      return row === undefined ? null : toRecord(row);
+      return row === undefined ? null : toAuditRecord(tenantId, row);
+    },
+
+    pageSource() {
+      return sqlitePageSource(db);
     },
   };
 }
