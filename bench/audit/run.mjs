@@ -11,7 +11,7 @@ import { createAuditTrail, createChainPageThreads, createChainVerifier, verifyCh
 import { openMongoStore, openSqliteStore } from '../../dist/src/store/index.js';
 import { printTable as printRows } from '../support/table.mjs';
 import { measureCanonical } from './canonical.mjs';
-import { mongoFloor, sqliteFloor, sqliteStoreThenLinkFloor } from './floor.mjs';
+import { mongoFloor, mongoStoreThenLinkFloor, sqliteFloor, sqliteStoreThenLinkFloor } from './floor.mjs';
 import { verifyFloorOneThread, verifyFloorThreads } from './verify-floor.mjs';
 
 const quick = process.env.QUICK === '1';
@@ -112,20 +112,26 @@ async function verifyThroughApi(store, tenant, total, { storedPages, runningWalk
 }
 
 /**
- * `floor` is the raw one-step floor (records written straight into the chain); `designFloor`, where
- * given, the raw floor of the service's two steps (stored, then linked), which the append rows are
- * compared with; `verifyFloors`, where given, the raw floors of verification.
+ * `floor` is the raw one-step floor (records written straight into the chain); `designFloor(total,
+ * writers)`, where given, the raw floor of the service's two steps (stored, then linked) with one
+ * writer and, where it can (it returns undefined otherwise), with as many writers as processes:
+ * the append rows are compared with the one of their own writer count. `verifyFloors`, where
+ * given, the raw floors of verification.
  */
 async function measure(name, openConnection, floor, designFloor, verifyFloors) {
   const rows = [];
   const total = workload[name];
   const floorSeconds = await floor(total);
-  let floorRate = total / floorSeconds;
-  rows.push({ store: name, run: 'raw floor: one writer, the chain\'s table and indexes, node:crypto', batch: BATCH_SIZE, records: total, seconds: floorSeconds, batches: Math.ceil(total / BATCH_SIZE), rate: floorRate });
+  const floorRates = { one: total / floorSeconds, several: total / floorSeconds };
+  rows.push({ store: name, run: 'raw floor: one writer, the chain\'s table and indexes, node:crypto', batch: BATCH_SIZE, records: total, seconds: floorSeconds, batches: Math.ceil(total / BATCH_SIZE), rate: floorRates.one, floorOf: 'one' });
   if (designFloor !== undefined) {
-    const designSeconds = await designFloor(total);
-    floorRate = total / designSeconds;
-    rows.push({ store: name, run: 'raw floor: stored, then linked (the two steps), node:crypto', batch: BATCH_SIZE, records: total, seconds: designSeconds, batches: Math.ceil(total / BATCH_SIZE) * 2, rate: floorRate });
+    for (const [writers, key] of [[1, 'one'], [PROCESSES, 'several']]) {
+      const designSeconds = await designFloor(total, writers);
+      if (designSeconds === undefined) continue;
+      floorRates[key] = total / designSeconds;
+      if (writers === 1) floorRates.several = floorRates.one;
+      rows.push({ store: name, run: `raw floor: stored, then linked (the two steps), ${writers === 1 ? 'one writer' : `${writers} writers`}, node:crypto`, batch: BATCH_SIZE, records: total, seconds: designSeconds, batches: Math.ceil(total / BATCH_SIZE) * 2, rate: floorRates[key], floorOf: key });
+    }
   }
   const main = await openConnection();
   const others = await Promise.all(Array.from({ length: PROCESSES - 1 }, () => openConnection()));
@@ -174,12 +180,12 @@ async function measure(name, openConnection, floor, designFloor, verifyFloors) {
     }
     const median = (runs) => [...runs].sort((a, b) => a.rate - b.rate)[Math.floor(runs.length / 2)];
     const eachRound = (runs) => (runs.length === 1 ? '' : ` (rounds: ${runs.map((r) => fmt(r.rate)).join(', ')})`);
-    rows.push({ store: name, run: `append, 1 process${eachRound(rounds.one)}`, batch: BATCH_SIZE, records: total, ...median(rounds.one) });
-    rows.push({ store: name, run: `append, ${PROCESSES} processes${eachRound(rounds.several)}`, batch: BATCH_SIZE, records: total, ...median(rounds.several) });
+    rows.push({ store: name, run: `append, 1 process${eachRound(rounds.one)}`, batch: BATCH_SIZE, records: total, ...median(rounds.one), floorOf: 'one' });
+    rows.push({ store: name, run: `append, ${PROCESSES} processes${eachRound(rounds.several)}`, batch: BATCH_SIZE, records: total, ...median(rounds.several), floorOf: 'several' });
     rows.push(...verifyRows);
     for (const row of rows) {
       row.ratio = row.rate / baselineRate;
-      const of = row.run.includes('verify') ? row.floorRate : floorRate;
+      const of = row.run.includes('verify') ? row.floorRate : floorRates[row.floorOf ?? 'one'];
       row.ofFloor = of === undefined ? '-' : row.rate / of;
     }
     return rows;
@@ -193,7 +199,7 @@ async function measure(name, openConnection, floor, designFloor, verifyFloors) {
 const fmt = (n, digits = 0) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : n);
 
 function printTable(rows) {
-  const header = ['store', 'run', 'batch', 'records', 'seconds', 'inserts', 'records/s', 'vs 1/insert', 'of the floor (two steps where measured)'];
+  const header = ['store', 'run', 'batch', 'records', 'seconds', 'inserts', 'records/s', 'vs 1/insert', 'of the floor (two steps, same writers, where measured)'];
   const lines = rows.map((r) => [r.store, r.run, String(r.batch), fmt(r.records), fmt(r.seconds, 2), fmt(r.batches), fmt(r.rate), `${fmt(r.ratio, 1)}×`, typeof r.ofFloor === 'number' ? `${fmt(r.ofFloor, 2)}×` : r.ofFloor]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
@@ -227,7 +233,8 @@ try {
       'sqlite',
       () => openSqliteStore(path),
       (total) => sqliteFloor(join(dir, 'floor.db'), total, BATCH_SIZE, event),
-      (total) => sqliteStoreThenLinkFloor(join(dir, 'floor-two-steps.db'), total, BATCH_SIZE, event),
+      // One writer only: a SQLite file takes one writer at a time, and the floor is one connection.
+      (total, writers) => (writers === 1 ? sqliteStoreThenLinkFloor(join(dir, 'floor-two-steps.db'), total, BATCH_SIZE, event) : undefined),
       verifyFloors,
     )),
   );
@@ -242,7 +249,9 @@ try {
           store.cleanup = () => store.raw.db.dropDatabase();
         }
         return store;
-      }, (total) => mongoFloor(mongoUrl, database, total, BATCH_SIZE, event))),
+      },
+      (total) => mongoFloor(mongoUrl, database, total, BATCH_SIZE, event),
+      (total, writers) => mongoStoreThenLinkFloor(mongoUrl, database, total, BATCH_SIZE, event, writers))),
     );
   }
 } finally {
