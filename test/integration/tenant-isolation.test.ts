@@ -166,7 +166,8 @@ describe('one tenant’s hostile input costs only that tenant', () => {
     const impatient = createPolicyClient({ baseUrl: h.baseUrl, tenantId: h.tenants.a.tenantId, role: 'MEMBER', secret: h.tenants.a.secret, retries: 0, timeoutMs: 200 });
     const cancelledBefore = h.pool.stats().cancelledItems;
     const itemsBefore = h.pool.stats().items;
-    const items = range(100).map(() => ({ source: SPIN, functionName: 'spin', context: { xs: range(78) } }));
+    // 150³ steps an item (tens of ms): the batch outlasts the client's 200 ms however fast the machine.
+    const items = range(100).map(() => ({ source: SPIN, functionName: 'spin', context: { xs: range(150) } }));
     await expect(impatient.evaluateBatch(items)).rejects.toThrow(/got no answer/);
     // The worker hears of it and drops the items not started; the rest finish within their limits.
     await expect.poll(() => h.pool.stats().cancelledItems - cancelledBefore, { timeout: 10_000 }).toBeGreaterThan(0);

@@ -301,6 +301,26 @@ const contentFields = (record: AuditRecord) => ({
   payload: record.payload,
 });
 
+/** A chain of the payloads as the linker would write it, hashed by the reference canonicalize. */
+function chainOf(tenantId: string, payloads: readonly Record<string, unknown>[], policyModule: (i: number) => string | null): AuditRecord[] {
+  let previousHash = GENESIS_PREVIOUS_HASH;
+  return payloads.map((p, i): AuditRecord => {
+    const content = {
+      id: `rec-${tenantId}-${i}`,
+      seq: i + 1,
+      eventType: 'POLICY_EVALUATED',
+      policyModule: policyModule(i),
+      policyFunction: i % 2 === 0 ? null : 'decide',
+      actorId: 'svc',
+      occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      payload: p,
+      previousHash,
+    };
+    previousHash = sha256(canonicalize(content)!);
+    return { ...content, hash: previousHash };
+  });
+}
+
 describe('audit chains over the generated payloads', () => {
   let dataDir: string;
   let store: Store;
@@ -354,22 +374,7 @@ describe('audit chains over the generated payloads', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), async (payloads) => {
         const tenantId = `referenced-${(tenants += 1)}`;
-        let previousHash = GENESIS_PREVIOUS_HASH;
-        const records = payloads.map((p, i): AuditRecord => {
-          const content = {
-            id: `rec-${tenantId}-${i}`,
-            seq: i + 1,
-            eventType: 'POLICY_EVALUATED',
-            policyModule: i % 2 === 0 ? null : 'com.acme',
-            policyFunction: i % 2 === 0 ? null : 'decide',
-            actorId: 'svc',
-            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-            payload: p,
-            previousHash,
-          };
-          previousHash = sha256(canonicalize(content)!);
-          return { ...content, hash: previousHash };
-        });
+        const records = chainOf(tenantId, payloads, (i) => (i % 2 === 0 ? null : 'com.acme'));
         await linkChain(store, tenantId, records);
         await verifiedByTheScript(tenantId, records.length);
       }),
@@ -441,22 +446,7 @@ describe('a chain read and checked where it is stored (the API\'s threads)', () 
     await fc.assert(
       fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 12 }), edit, fc.constantFrom(1, 2, 3, 5, 500), async (payloads, change, pageSize) => {
         const tenantId = `stored-${(tenants += 1)}`;
-        let previousHash = GENESIS_PREVIOUS_HASH;
-        const records = payloads.map((p, i): AuditRecord => {
-          const content = {
-            id: `rec-${tenantId}-${i}`,
-            seq: i + 1,
-            eventType: 'POLICY_EVALUATED',
-            policyModule: 'com.acme',
-            policyFunction: i % 2 === 0 ? null : 'decide',
-            actorId: 'svc',
-            occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-            payload: p,
-            previousHash,
-          };
-          previousHash = sha256(canonicalize(content)!);
-          return { ...content, hash: previousHash };
-        });
+        const records = chainOf(tenantId, payloads, () => 'com.acme');
         await linkChain(store, tenantId, records);
         applyEdit(tenantId, records, change);
         const offlinePages: ChainPosition[] = [];
