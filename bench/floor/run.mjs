@@ -184,7 +184,7 @@ async function main() {
   console.log(`the service (s) spends ${fmt(totalCpu(service) / totalCpu(all), 2)}× the CPU per request of all promises from raw parts (4) and reaches ${fmt(service.reqPerSec / all.reqPerSec, 2)}× its rate`);
   console.log(
     `the service's CPU by stage comes from its profile under --cpu-prof (${fmt(profile.stages.get('total') ?? null)} µs/request in all, without Redis); ` +
-      `stages the raw server has no counterpart for: ${[...profile.stages].filter(([name]) => name !== 'total' && !Object.values(SERVICE_STAGES).flat().includes(name)).map(([name, us]) => `${name} ${fmt(us)}`).join(', ')}`,
+      `its stages left out of the column above: ${[...profile.stages].filter(([name]) => name !== 'total' && !Object.values(SERVICE_STAGES).flat().includes(name)).map(([name, us]) => `${name} ${fmt(us)}`).join(', ')}`,
   );
   if (peer !== null) console.log(`OPA (o): ${fmt(peer.serverCpuUs)} µs CPU per request; all promises from raw parts (4) reach ${fmt(all.reqPerSec / peer.reqPerSec, 2)}× its rate`);
 }
