@@ -6,7 +6,6 @@
 // source signed, a deployed policy by name with a bearer token and signed, a GraphQL decision and
 // the batch endpoint. Every evaluation is audited; the audit chain is counted and verified afterwards.
 // Run through `npm run bench:http` (QUICK=1 for a tiny run).
-import { spawnSync } from 'node:child_process';
 import { deepStrictEqual } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -21,6 +20,7 @@ import { startChild, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
 import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
 import { signedPool, signedPost } from '../support/signed-requests.mjs';
+import { redisServerPid } from '../support/redis-server-pid.mjs';
 import { fmt, printTable } from '../support/table.mjs';
 import { GRAPHQL_QUERY, GRAPHQL_SAMPLES } from '../support/graphql-decision.mjs';
 
@@ -47,12 +47,6 @@ function processCpuUs(pid) {
   }
 }
 const CLOCK_TICKS = 100;
-
-function redisServerPid() {
-  const found = spawnSync('pgrep', ['-x', 'redis-server'], { encoding: 'utf8' });
-  const pid = Number(found.stdout?.trim().split('\n')[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
-}
 
 /** One autocannon run, with the CPU the server, Redis and this load generator spent on it. */
 async function cannon(autocannon, options) {
