@@ -7,7 +7,6 @@ import Database from 'better-sqlite3';
 import { MongoClient, ObjectId } from 'mongodb';
 import { CHAIN_SCHEMA, GENESIS } from '../support/chain-schema.mjs';
 
-
 /** The records a chain of `total` would hold: content text, hash and link, built as they are inserted. */
 function* chainRows(total, event) {
   let previousHash = GENESIS;
