@@ -21,6 +21,9 @@ const IDLE_MS = 60_000;
 export function createChainPageThreads(threads: number, threadFile: string = resolveThreadFile('audit-chain-thread')): ChainPageThreads {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
   const piscina = new Piscina({ filename: threadFile, minThreads: 0, maxThreads: threads, idleTimeout: IDLE_MS });
+  // A thread dying between tasks surfaces here, and Piscina replaces it; without a listener the
+  // event would end the process. A task's own failure reaches its walk, which reports it.
+  piscina.on('error', () => {});
   return {
     check: (records, from) => piscina.run({ records, from }),
     readAndCheck: (task) => piscina.run(task, { name: 'readAndCheck' }),
