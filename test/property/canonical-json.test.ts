@@ -277,19 +277,6 @@ describe('storedAuditContent against canonicalAuditContent', () => {
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** The hashed fields of a record, as the interface specifies them, for the reference canonicalisation. */
-const hashedFields = (record: AuditRecord) => ({
-  id: record.id,
-  seq: record.seq,
-  eventType: record.eventType,
-  policyModule: record.policyModule,
-  policyFunction: record.policyFunction,
-  actorId: record.actorId,
-  occurredAt: record.occurredAt,
-  payload: record.payload,
-  previousHash: record.previousHash,
-});
-
 /** The fields of a record's content hash (the receipt's), as the interface specifies them. */
 const contentFields = (record: AuditRecord) => ({
   id: record.id,
@@ -300,6 +287,9 @@ const contentFields = (record: AuditRecord) => ({
   occurredAt: record.occurredAt,
   payload: record.payload,
 });
+
+/** The hashed fields of a record: its content and its place in the chain. */
+const hashedFields = (record: AuditRecord) => ({ ...contentFields(record), seq: record.seq, previousHash: record.previousHash });
 
 /** A chain of the payloads as the linker would write it, hashed by the reference canonicalize. */
 function chainOf(tenantId: string, payloads: readonly Record<string, unknown>[], policyModule: (i: number) => string | null): AuditRecord[] {
