@@ -53,6 +53,12 @@ export interface UnlinkedSummary {
 
 export interface AuditLinkRepository {
   /**
+   * `link` is one atomic write (SQLite), so it may take records stored nowhere yet: they are then
+   * stored and linked at once, or not at all. False where a link is several writes (MongoDB): there
+   * a record is stored unlinked first, whatever holds its lease.
+   */
+  readonly linksInOneWrite: boolean;
+  /**
    * Stores the records in one durable write. A record whose (tenant, id) is already stored,
    * unlinked or linked, is not stored again. Resolves once the write is durable.
    */

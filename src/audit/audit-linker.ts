@@ -42,6 +42,13 @@ export interface AuditLinker {
    * notice never echoes between processes.
    */
   notify(tenantId: string, options?: { heard?: boolean }): void;
+  /**
+   * Stores and links records stored nowhere yet in one write, when the store links in one write and
+   * this linker holds the tenant's lease (more than half of it left) with nothing of the tenant
+   * waiting or in hand: the insert an answer waits for is then its link, not a second write. True
+   * when they are in the chain; false, with nothing written, when they are to be stored unlinked.
+   */
+  linkAtOnce(tenantId: string, records: readonly UnlinkedAuditRecord[]): Promise<boolean>;
   /** One sweep: links the tenants this linker holds, and those whose records wait with no one linking them. */
   sweep(): Promise<void>;
   /** Resolves when every tenant notified before the call has been linked as far as this linker can. */
@@ -232,6 +239,38 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     }
   }
 
+  async function linkAtOnce(tenantId: string, unlinked: readonly UnlinkedAuditRecord[]): Promise<boolean> {
+    const link = tenants.get(tenantId);
+    if (!repository.linksInOneWrite || stopped || unlinked.length === 0 || link === undefined) return false;
+    const { lease } = link;
+    if (lease === null || link.running || link.queued || link.dirty || Date.parse(lease.until) - nowMs() <= leaseMs / 2) return false;
+    // A given id may be in the chain already: such records are looked for there before linking.
+    if (unlinked.some((record) => record.givenId)) return false;
+    // No turn of the tenant starts while this write is out: both would build on the same head.
+    link.running = true;
+    try {
+      const records = chainOf(unlinked, link.head);
+      if (!(await repository.link(tenantId, lease, records))) {
+        link.lease = null;
+        link.elsewhereUntil = nowMs() + leaseMs / 2;
+        options.onFenced?.(tenantId);
+        return false;
+      }
+      const last = records[records.length - 1]!;
+      link.head = { seq: last.seq, hash: last.hash };
+      link.lastActive = nowMs();
+      options.onLinked?.(tenantId, records, records.map(() => 0));
+      return true;
+    } catch (error) {
+      link.lease = null;
+      options.onError?.(error, tenantId);
+      return false;
+    } finally {
+      link.running = false;
+      if (link.dirty) enqueue(link);
+    }
+  }
+
   function notify(tenantId: string, { heard = false }: { heard?: boolean } = {}): void {
     // A notice comes over Redis: a name that cannot be a tenant's never reaches the store.
     if (!isValidTenantId(tenantId)) return;
@@ -263,6 +302,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
   return {
     holder,
     notify,
+    linkAtOnce,
     sweep,
     settled,
 

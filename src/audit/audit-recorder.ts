@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { computeAuditContentHash, type AuditReceipt } from './audit-content-hash.js';
 import { assertAuditTenantId, AuditEventError, normaliseAuditEvent, type AuditEvent } from './audit-event.js';
-import type { AuditLinkRepository, UnlinkedAuditEntry } from './audit-link-store.js';
+import type { AuditLinkRepository, UnlinkedAuditEntry, UnlinkedAuditRecord } from './audit-link-store.js';
 
 export interface AuditRecorderOptions {
   /** Most records in one insert. Default 500. */
@@ -17,8 +17,13 @@ export interface AuditRecorderOptions {
    * queued behind the refused batch failed with it (they would wait on the same store). Default: never.
    */
   isUnavailable?: (error: unknown) => boolean;
-  /** Records of these tenants were stored (after each insert): where the linker learns of them. */
+  /** Records of these tenants were stored unlinked (after each insert): where the linker learns of them. */
   onStored?: (tenantIds: ReadonlySet<string>) => void;
+  /**
+   * Offered each tenant's records of a batch before they are stored unlinked: true when it stored
+   * and linked them in one write (the linker's linkAtOnce), false when they are to be stored as usual.
+   */
+  linkAtOnce?: (tenantId: string, records: readonly UnlinkedAuditRecord[]) => Promise<boolean>;
   now?: () => Date;
   newId?: () => string;
 }
@@ -125,9 +130,32 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
     }
   }
 
-  async function writeBatch(batch: PendingAppend[]): Promise<void> {
+  /** The appends whose tenant's linker took them in the write that stores them are settled; the rest are returned. */
+  async function linkWhereHeld(batch: readonly PendingAppend[], linkAtOnce: NonNullable<AuditRecorderOptions['linkAtOnce']>): Promise<PendingAppend[]> {
+    const byTenant = new Map<string, PendingAppend[]>();
+    for (const p of batch) {
+      const appends = byTenant.get(p.entry.tenantId);
+      if (appends === undefined) byTenant.set(p.entry.tenantId, [p]);
+      else appends.push(p);
+    }
+    const rest: PendingAppend[] = [];
+    for (const [tenantId, appends] of byTenant) {
+      if (await linkAtOnce(tenantId, appends.map((p) => p.entry.record))) {
+        stats.batches += 1;
+        stats.stored += appends.length;
+        for (const p of appends) p.resolve(p.receipt);
+      } else {
+        rest.push(...appends);
+      }
+    }
+    return rest;
+  }
+
+  async function writeBatch(appends: PendingAppend[]): Promise<void> {
     const storedAt = now().toISOString();
-    for (const p of batch) p.entry.record.storedAt = storedAt;
+    for (const p of appends) p.entry.record.storedAt = storedAt;
+    const batch = options.linkAtOnce === undefined ? appends : await linkWhereHeld(appends, options.linkAtOnce);
+    if (batch.length === 0) return;
     try {
       stats.batches += 1;
       await repository.storeUnlinked(batch.map((p) => p.entry));

@@ -1,5 +1,5 @@
 import { createAuditLinker, type AuditLinker, type AuditLinkerOptions } from './audit-linker.js';
-import type { AuditLinkRepository } from './audit-link-store.js';
+import type { AuditLinkRepository, UnlinkedAuditRecord } from './audit-link-store.js';
 import { createAuditRecorder, type AuditRecorder, type AuditRecorderOptions } from './audit-recorder.js';
 
 /** A recorder whose stored records go straight to this process's linker. */
@@ -13,14 +13,15 @@ export interface AuditTrail {
 }
 
 export interface AuditTrailOptions {
-  recorder?: Omit<AuditRecorderOptions, 'onStored'>;
+  recorder?: Omit<AuditRecorderOptions, 'onStored' | 'linkAtOnce'>;
   linker?: AuditLinkerOptions;
 }
 
 /**
  * The one way records flow in a process: stored by the recorder, then linked by the linker, which
  * hears of every insert at once (on one machine, the link follows the insert by a turn of the event
- * loop; elsewhere, the tenant's holder is told or its sweep finds them).
+ * loop; elsewhere, the tenant's holder is told or its sweep finds them). Where the store links in one
+ * write, the process holding a tenant's lease stores its records linked: one write, not two.
  */
 export function createAuditTrail(repository: AuditLinkRepository, options: AuditTrailOptions = {}): AuditTrail {
   const linker = createAuditLinker(repository, options.linker);
@@ -29,6 +30,7 @@ export function createAuditTrail(repository: AuditLinkRepository, options: Audit
     onStored: (tenantIds) => {
       for (const tenantId of tenantIds) linker.notify(tenantId);
     },
+    ...(repository.linksInOneWrite ? { linkAtOnce: (tenantId: string, records: readonly UnlinkedAuditRecord[]) => linker.linkAtOnce(tenantId, records) } : {}),
   });
   return {
     recorder,

@@ -171,6 +171,23 @@ export function runAuditLinkStoreContract(getStore: () => Store, getTarget: () =
       expect((await take(tenant, 'h2', 90, 71)).head).toEqual({ seq: 3, hash: chain[2]!.hash });
     });
 
+    it('where a link is one write, links records stored nowhere yet (stored and linked at once), and never for a stale holder', async () => {
+      // SQLite links in one transaction; MongoDB's link is several writes, whose recovery needs the records stored first.
+      expect(links().linksInOneWrite).toBe(getStore().kind === 'sqlite');
+      if (!links().linksInOneWrite) return;
+      const tenant = newTenant('link-at-once');
+      const fresh = unlinked(2);
+      const stale = await take(tenant, 'h1', 10, 0);
+      const current = await take(tenant, 'h2', 30, 11);
+      expect(await links().link(tenant, stale, linkOn(stale.head, fresh))).toBe(false);
+      expect(await chainOf(tenant)).toEqual([]);
+      const linked = linkOn(current.head, fresh);
+      expect(await links().link(tenant, current, linked)).toBe(true);
+      expect(await chainOf(tenant)).toEqual(linked);
+      expect(await links().unlinkedSummary(tenant)).toEqual({ count: 0, oldestStoredAt: null });
+      expect(await verifyChain(getStore().audit, tenant)).toMatchObject({ valid: true, checked: 2 });
+    });
+
     it('links nothing for a holder that lost its lease, and lets the new holder link the same records', async () => {
       const tenant = newTenant('link-stale');
       const stored = unlinked(3);

@@ -75,7 +75,88 @@ describe('the audit linker', () => {
     return lease !== null;
   }
 
+  /** The SQLite repository as a store whose links are several writes: records are stored unlinked first. */
+  const twoWrites = (): AuditLinkRepository => ({ ...store.auditLinks, linksInOneWrite: false });
+
   describe('through createAuditTrail', () => {
+    it('stores and links in one write the records of a tenant whose lease this process holds, with nothing of it waiting', async () => {
+      const lags: number[] = [];
+      const trail = createAuditTrail(store.auditLinks, { linker: { onLinked: (_tenantId, _records, lagMs) => lags.push(...lagMs) } });
+      // The first record is stored unlinked: the lease is taken by the turn that links it.
+      await trail.recorder.append('acme', event(0));
+      await trail.flush();
+      const inserts = trail.recorder.stats().batches;
+      const receipts = await Promise.all(range(1, 4).map((n) => trail.recorder.append('acme', event(n))));
+      // Linked before the appends resolved: no turn of the linker ran, nothing waits.
+      const chain = await chainOf('acme');
+      expect(chain.map((r) => r.payload.n)).toEqual(range(0, 4));
+      expect(chain.slice(1).map((r) => r.id)).toEqual(receipts.map((r) => r.id));
+      for (const [i, receipt] of receipts.entries()) expect(computeAuditContentHash(receipt.id, chain[i + 1]!)).toBe(receipt.contentHash);
+      expect(await unlinkedCount('acme')).toBe(0);
+      expect(trail.recorder.stats().batches).toBe(inserts + 1);
+      expect(lags.slice(1)).toEqual([0, 0, 0]);
+      await expect(verifyChain(store.audit, 'acme')).resolves.toMatchObject({ valid: true, checked: 4 });
+      await trail.close();
+    });
+
+    it('stores unlinked first where the store links in several writes, whoever holds the lease', async () => {
+      const trail = createAuditTrail(twoWrites());
+      await trail.recorder.append('acme', event(0));
+      await trail.flush();
+      await trail.recorder.append('acme', event(1));
+      // The append resolved once stored; the linker's turn has not run yet.
+      expect(await unlinkedCount('acme')).toBe(1);
+      await trail.flush();
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual([0, 1]);
+      await trail.close();
+    });
+
+    it('stores unlinked the records of a tenant another process holds, and a record with a given id', async () => {
+      const clock = manualClock();
+      const one = createAuditTrail(store.auditLinks, { linker: { holder: 'one', now: clock.now }, recorder: { now: clock.now } });
+      const two = createAuditTrail(store.auditLinks, { linker: { holder: 'two', now: clock.now }, recorder: { now: clock.now } });
+      await one.recorder.append('acme', event(0));
+      await one.flush();
+      await two.recorder.append('acme', event(1));
+      await two.flush();
+      expect(await unlinkedCount('acme')).toBe(1);
+      one.linker.notify('acme', { heard: true });
+      await one.flush();
+      // A given id may be in the chain already: it is looked for there by a turn, not linked at once.
+      await one.recorder.append('acme', event(2), { id: owedRecordId('test', 'given-1') });
+      expect(await unlinkedCount('acme')).toBe(1);
+      await one.flush();
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual([0, 1, 2]);
+      expect(await unlinkedCount('acme')).toBe(0);
+      await one.close();
+      await two.close();
+    });
+
+    it('a holder whose lease another took over writes nothing at once: the record is stored unlinked and the new holder links it', async () => {
+      const early = manualClock();
+      const late = manualClock();
+      late.advance(120_000);
+      const fenced: string[] = [];
+      const one = createAuditTrail(store.auditLinks, { linker: { holder: 'one', now: early.now, onFenced: (tenantId) => fenced.push(tenantId) } });
+      const two = createAuditTrail(store.auditLinks, { linker: { holder: 'two', now: late.now } });
+      await one.recorder.append('acme', event(0));
+      await one.flush();
+      // By its own clock, two finds one's lease run out and takes it over.
+      await two.recorder.append('acme', event(1));
+      await two.flush();
+      expect(leaseOf('acme')).toMatchObject({ holder: 'two', epoch: 2 });
+      // One still believes it holds the lease: the store refuses its link, and the record is stored unlinked.
+      await one.recorder.append('acme', event(2));
+      expect(fenced).toEqual(['acme']);
+      expect(await unlinkedCount('acme')).toBe(1);
+      two.linker.notify('acme', { heard: true });
+      await two.flush();
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual([0, 1, 2]);
+      await expect(verifyChain(store.audit, 'acme')).resolves.toMatchObject({ valid: true, checked: 3 });
+      await one.close();
+      await two.close();
+    });
+
     it('links stored records in stored order into a chain the verifier accepts, each with the content its receipt names', async () => {
       const trail = createAuditTrail(store.auditLinks, { recorder: { batchSize: 100 }, linker: { batchSize: 40 } });
       const receipts = await Promise.all(range(0, 250).map((n) => trail.recorder.append('acme', event(n))));
@@ -202,7 +283,8 @@ describe('the audit linker', () => {
 
     it('takes bigger batches while a backlog lasts and the base batch again once it is gone', async () => {
       const order: string[] = [];
-      const trail = createAuditTrail(store.auditLinks, {
+      // Every record through the linker's turns: none is linked in the write that stores it.
+      const trail = createAuditTrail(twoWrites(), {
         recorder: { batchSize: 1000 },
         linker: { batchSize: 4, maxBatchSize: 16, onLinked: (_tenantId, records) => order.push(String(records.length)) },
       });

@@ -100,6 +100,8 @@ export function createMongoAuditLinkRepository(db: Db): AuditLinkRepository {
   }
 
   return {
+    // A link is a log entry, claims, the chain's insert and the removal: several writes.
+    linksInOneWrite: false,
     async storeUnlinked(entries) {
       assertUnlinkedEntries(entries);
       if (entries.length === 0) return;

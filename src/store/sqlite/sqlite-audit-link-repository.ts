@@ -134,6 +134,8 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
   });
 
   return {
+    // The chain's insert and the removal from the unlinked records are one transaction.
+    linksInOneWrite: true,
     async storeUnlinked(entries) {
       assertUnlinkedEntries(entries);
       if (entries.length > 0) store.immediate(entries);
