@@ -4,20 +4,23 @@
 // rate limit; src/jobs, the dispatcher and BullMQ → dispatch and queue hop; Piscina → thread hop;
 // language and the thread → evaluation; audit, rollups…). Threads' profiles count too. Prints µs per request.
 //   node bench/http/profile.mjs [route] [seconds]     route: stored-bearer (default), stored-signed, source-signed, source-batch
+//   SPLIT=1: an `api` and a `worker` process instead of one of role `all`, each process's total shown too.
 // Run after `npm run build`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { Redis } from 'ioredis';
-import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, TENANT } from '../support/bench-service.mjs';
+import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
 import { stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
 import { signedPool, signedPost } from '../support/signed-requests.mjs';
 
 const route = process.argv[2] ?? 'stored-bearer';
 const seconds = Number(process.argv[3] ?? 10);
+// SPLIT=1: the service as docker-compose deploys it, an `api` and a `worker` process (default: one process, role `all`).
+const split = process.env.SPLIT === '1';
 const CONNECTIONS = 64;
 // DETAIL=N prints the N functions with the most self time, with their stage.
 const details = process.env.DETAIL ? new Map() : null;
@@ -92,7 +95,13 @@ async function main() {
   const autocannon = loadAutocannon();
   const service = await prepareBenchService('profile');
   const profileDir = mkdtempSync(join(tmpdir(), 'pe-profile-'));
-  const running = await startBenchService(service, [...(process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []), '--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  const nodeFlags = process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : [];
+  // Each process profiles into a directory of its own: the budget is also shown per process.
+  const profileArgs = (role) => {
+    mkdirSync(join(profileDir, role), { recursive: true });
+    return [...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${join(profileDir, role)}`];
+  };
+  const running = split ? Object.values(await startSplitBenchService(service, profileArgs)) : [await startBenchService(service, profileArgs('all'))];
   let requests = 0;
   // Evaluations per request: the budget is per evaluation.
   let perRequest = 1;
@@ -128,12 +137,20 @@ async function main() {
     requests = Math.round(result.requests.sent * (1 + 3 / seconds)) * perRequest;
     console.log(`${route}: ${Math.round(result['2xx'] / result.duration)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
   } finally {
-    await stopChild(running);
+    for (const child of running.reverse()) await stopChild(child);
   }
   const totals = new Map();
-  for (const file of readdirSync(profileDir)) {
-    const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
-    for (const [stage, us] of budget(profile)) totals.set(stage, (totals.get(stage) ?? 0) + us);
+  const byProcess = [];
+  for (const role of readdirSync(profileDir)) {
+    let busy = 0;
+    for (const file of readdirSync(join(profileDir, role))) {
+      const profile = JSON.parse(readFileSync(join(profileDir, role, file), 'utf8'));
+      for (const [stage, us] of budget(profile)) {
+        totals.set(stage, (totals.get(stage) ?? 0) + us);
+        if (stage !== 'idle' && stage !== 'start-up') busy += us;
+      }
+    }
+    byProcess.push([role, busy]);
   }
   totals.delete('idle');
   const startUp = totals.get('start-up') ?? 0;
@@ -149,6 +166,7 @@ async function main() {
     }
   }
   console.log(`  ${'total'.padEnd(26)} ${(sum / requests).toFixed(1).padStart(7)} µs   (start-up, not counted: ${(startUp / 1000).toFixed(0)} ms)`);
+  if (split) for (const [role, us] of byProcess) console.log(`  ${`of it, the ${role} process`.padEnd(26)} ${(us / requests).toFixed(1).padStart(7)} µs`);
   const redis = new Redis(REDIS_URL);
   const jobIds = await redis.keys(`{${service.prefix}:policy-evaluate}:policy-evaluate:id`);
   const jobs = jobIds.length === 1 ? Number(await redis.get(jobIds[0])) : null;

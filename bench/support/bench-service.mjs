@@ -58,6 +58,25 @@ export async function startBenchService(prepared, nodeArgs = []) {
   return service;
 }
 
+/**
+ * The service as docker-compose deploys it, on the prepared environment: a `worker` process (the
+ * `policy-evaluate` consumer and its threads) started first, then an `api` process; waits until the
+ * API is ready. `nodeArgs(role)` are each process's arguments before main.js (e.g. --cpu-prof).
+ */
+export async function startSplitBenchService(prepared, nodeArgs = () => []) {
+  const main = join(projectRoot, 'dist', 'src', 'main.js');
+  const worker = startChild([...nodeArgs('worker'), main], { ...prepared.env, ROLE: 'worker' });
+  const api = startChild([...nodeArgs('api'), main], { ...prepared.env, ROLE: 'api' });
+  try {
+    await waitForReady(prepared.base, api);
+  } catch (error) {
+    for (const running of [api, worker]) running.child.kill('SIGTERM');
+    await Promise.all([api.exited, worker.exited]);
+    throw error;
+  }
+  return { api, worker };
+}
+
 /** Deletes the run's Redis keys and its data directory. */
 export async function removeBenchService(prepared) {
   const redis = new Redis(REDIS_URL);
