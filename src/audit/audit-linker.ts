@@ -44,9 +44,11 @@ export interface AuditLinker {
   notify(tenantId: string, options?: { heard?: boolean }): void;
   /**
    * Stores and links records stored nowhere yet in one write, when the store links in one write and
-   * this linker holds the tenant's lease (more than half of it left) with nothing of the tenant
-   * waiting or in hand: the insert an answer waits for is then its link, not a second write. True
-   * when they are in the chain; false, with nothing written, when they are to be stored unlinked.
+   * this linker holds the tenant's lease (taking or renewing it as a turn would) with nothing of the
+   * tenant waiting or in hand: the insert an answer waits for is then its link, not a second write.
+   * True when they are in the chain; false, with nothing written, when they are to be stored unlinked.
+   * Rejects with the store's error when the write failed and may or may not have happened: the
+   * records must then not be stored again.
    */
   linkAtOnce(tenantId: string, records: readonly UnlinkedAuditRecord[]): Promise<boolean>;
   /** One sweep: links the tenants this linker holds, and those whose records wait with no one linking them. */
@@ -239,36 +241,59 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     }
   }
 
-  async function linkAtOnce(tenantId: string, unlinked: readonly UnlinkedAuditRecord[]): Promise<boolean> {
-    const link = tenants.get(tenantId);
-    if (!repository.linksInOneWrite || stopped || unlinked.length === 0 || link === undefined) return false;
-    const { lease } = link;
-    if (lease === null || link.running || link.queued || link.dirty || Date.parse(lease.until) - nowMs() <= leaseMs / 2) return false;
+  /** linkAtOnce calls in flight: stop() waits for them before it gives the leases back. */
+  const linkingAtOnce = new Set<Promise<boolean>>();
+
+  function linkAtOnce(tenantId: string, unlinked: readonly UnlinkedAuditRecord[]): Promise<boolean> {
+    const linking = linkNow(tenantId, unlinked);
+    linkingAtOnce.add(linking);
+    const done = () => linkingAtOnce.delete(linking);
+    linking.then(done, done);
+    return linking;
+  }
+
+  async function linkNow(tenantId: string, unlinked: readonly UnlinkedAuditRecord[]): Promise<boolean> {
+    if (!repository.linksInOneWrite || stopped || unlinked.length === 0 || !isValidTenantId(tenantId)) return false;
+    const link = linkOf(tenantId);
+    if (link.running || link.queued || link.dirty || nowMs() < link.elsewhereUntil) return false;
     // A given id may be in the chain already: such records are looked for there before linking.
     if (unlinked.some((record) => record.givenId)) return false;
     // No turn of the tenant starts while this write is out: both would build on the same head.
     link.running = true;
+    let records: LinkRecord[];
     try {
-      const records = chainOf(unlinked, link.head);
+      // The lease as a turn takes it: renewed when half of it is gone, taken when no one holds it.
+      const lease = await leaseFor(link);
+      if (lease === null) {
+        link.elsewhereUntil = nowMs() + leaseMs / 2;
+        return false;
+      }
+      records = chainOf(unlinked, link.head);
       if (!(await repository.link(tenantId, lease, records))) {
         link.lease = null;
         link.elsewhereUntil = nowMs() + leaseMs / 2;
         options.onFenced?.(tenantId);
         return false;
       }
-      const last = records[records.length - 1]!;
-      link.head = { seq: last.seq, hash: last.hash };
-      link.lastActive = nowMs();
-      options.onLinked?.(tenantId, records, records.map(() => 0));
-      return true;
     } catch (error) {
+      // Whether the store wrote is unknown: the records are not stored again (they might be linked
+      // twice); their appends fail with the error, and the lease and head are read afresh next time.
       link.lease = null;
-      options.onError?.(error, tenantId);
-      return false;
+      throw error;
     } finally {
       link.running = false;
       if (link.dirty) enqueue(link);
     }
+    // Linked: nothing after this point may send the records the other way.
+    const last = records[records.length - 1]!;
+    link.head = { seq: last.seq, hash: last.hash };
+    link.lastActive = nowMs();
+    try {
+      options.onLinked?.(tenantId, records, records.map(() => 0));
+    } catch (error) {
+      options.onError?.(error, tenantId);
+    }
+    return true;
   }
 
   function notify(tenantId: string, { heard = false }: { heard?: boolean } = {}): void {
@@ -316,6 +341,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       stopped = true;
       clearTimeout(timer);
       await sweeping;
+      await Promise.allSettled([...linkingAtOnce]);
       await settled();
       for (const link of tenants.values()) {
         if (link.lease !== null) {

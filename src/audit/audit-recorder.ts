@@ -21,7 +21,8 @@ export interface AuditRecorderOptions {
   onStored?: (tenantIds: ReadonlySet<string>) => void;
   /**
    * Offered each tenant's records of a batch before they are stored unlinked: true when it stored
-   * and linked them in one write (the linker's linkAtOnce), false when they are to be stored as usual.
+   * and linked them in one write (the linker's linkAtOnce), false when they are to be stored as
+   * usual; a rejection fails their appends (the write may have happened: they are not stored again).
    */
   linkAtOnce?: (tenantId: string, records: readonly UnlinkedAuditRecord[]) => Promise<boolean>;
   now?: () => Date;
@@ -130,7 +131,11 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
     }
   }
 
-  /** The appends whose tenant's linker took them in the write that stores them are settled; the rest are returned. */
+  /**
+   * Offers each tenant's appends to its linker: those it stored linked are settled, as are those
+   * whose write failed (with the error, and every append waiting when the store is away, as an
+   * insert's failure does); the rest are returned, to be stored unlinked.
+   */
   async function linkWhereHeld(batch: readonly PendingAppend[], linkAtOnce: NonNullable<AuditRecorderOptions['linkAtOnce']>): Promise<PendingAppend[]> {
     const byTenant = new Map<string, PendingAppend[]>();
     for (const p of batch) {
@@ -138,15 +143,28 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
       if (appends === undefined) byTenant.set(p.entry.tenantId, [p]);
       else appends.push(p);
     }
+    const groups = [...byTenant];
     const rest: PendingAppend[] = [];
-    for (const [tenantId, appends] of byTenant) {
-      if (await linkAtOnce(tenantId, appends.map((p) => p.entry.record))) {
+    for (const [i, [tenantId, appends]] of groups.entries()) {
+      let linked: boolean;
+      try {
+        linked = await linkAtOnce(tenantId, appends.map((p) => p.entry.record));
+      } catch (error) {
         stats.batches += 1;
-        stats.stored += appends.length;
-        for (const p of appends) p.resolve(p.receipt);
-      } else {
-        rest.push(...appends);
+        for (const p of appends) p.reject(error);
+        if (isUnavailable(error)) {
+          for (const p of [...rest, ...groups.slice(i + 1).flatMap(([, later]) => later), ...queue.splice(0)]) p.reject(error);
+          return [];
+        }
+        continue;
       }
+      if (!linked) {
+        rest.push(...appends);
+        continue;
+      }
+      stats.batches += 1;
+      stats.stored += appends.length;
+      for (const p of appends) p.resolve(p.receipt);
     }
     return rest;
   }

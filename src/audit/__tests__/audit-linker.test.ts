@@ -82,9 +82,10 @@ describe('the audit linker', () => {
     it('stores and links in one write the records of a tenant whose lease this process holds, with nothing of it waiting', async () => {
       const lags: number[] = [];
       const trail = createAuditTrail(store.auditLinks, { linker: { onLinked: (_tenantId, _records, lagMs) => lags.push(...lagMs) } });
-      // The first record is stored unlinked: the lease is taken by the turn that links it.
+      // The first append takes the lease: its record is linked in the write that stores it too.
       await trail.recorder.append('acme', event(0));
-      await trail.flush();
+      expect(await unlinkedCount('acme')).toBe(0);
+      expect(leaseOf('acme')).toMatchObject({ holder: trail.linker.holder, epoch: 1 });
       const inserts = trail.recorder.stats().batches;
       const receipts = await Promise.all(range(1, 4).map((n) => trail.recorder.append('acme', event(n))));
       // Linked before the appends resolved: no turn of the linker ran, nothing waits.
@@ -94,7 +95,7 @@ describe('the audit linker', () => {
       for (const [i, receipt] of receipts.entries()) expect(computeAuditContentHash(receipt.id, chain[i + 1]!)).toBe(receipt.contentHash);
       expect(await unlinkedCount('acme')).toBe(0);
       expect(trail.recorder.stats().batches).toBe(inserts + 1);
-      expect(lags.slice(1)).toEqual([0, 0, 0]);
+      expect(lags).toEqual([0, 0, 0, 0]);
       await expect(verifyChain(store.audit, 'acme')).resolves.toMatchObject({ valid: true, checked: 4 });
       await trail.close();
     });
@@ -268,7 +269,7 @@ describe('the audit linker', () => {
 
     it('lets tenants take turns: a backlog holds another tenant back by at most one batch', async () => {
       const order: string[] = [];
-      const trail = createAuditTrail(store.auditLinks, {
+      const trail = createAuditTrail(twoWrites(), {
         recorder: { batchSize: 1000 },
         linker: { concurrency: 1, batchSize: 10, maxBatchSize: 80, onLinked: (tenantId, records) => order.push(`${tenantId}:${records.length}`) },
       });
@@ -278,6 +279,111 @@ describe('the audit linker', () => {
       // The backlog's batches double after each full one (10, 20, 40, the 30 left).
       expect(order).toEqual(['busy:10', 'quiet:1', 'busy:20', 'busy:30']);
       expect((await chainOf('busy')).map((r) => r.payload.n)).toEqual(range(0, 60));
+      await trail.close();
+    });
+
+    it('a record linked at once stays linked once, whatever its onLinked callback throws', async () => {
+      const errors: unknown[] = [];
+      let throwOnce = true;
+      const trail = createAuditTrail(store.auditLinks, {
+        linker: {
+          onLinked: () => {
+            if (!throwOnce) return;
+            throwOnce = false;
+            throw new Error('metrics failed');
+          },
+          onError: (error) => errors.push(error),
+        },
+      });
+      const receipt = await trail.recorder.append('acme', event(0));
+      await trail.recorder.append('acme', event(1));
+      await trail.flush();
+      expect((await chainOf('acme')).map((r) => r.id).filter((id) => id === receipt.id)).toHaveLength(1);
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual([0, 1]);
+      expect(await unlinkedCount('acme')).toBe(0);
+      expect(errors).toEqual([new Error('metrics failed')]);
+      await trail.close();
+    });
+
+    it('when the one write fails, its appends fail with the error and the records are written nowhere else; the next write goes on', async () => {
+      const failure = new Error('disk I/O error');
+      let failNext = false;
+      const links: AuditLinkRepository = {
+        ...store.auditLinks,
+        async link(...args) {
+          if (failNext) {
+            failNext = false;
+            throw failure;
+          }
+          return store.auditLinks.link(...args);
+        },
+      };
+      const trail = createAuditTrail(links);
+      await trail.recorder.append('acme', event(0));
+      failNext = true;
+      await expect(trail.recorder.append('acme', event(1))).rejects.toBe(failure);
+      await trail.recorder.append('acme', event(2));
+      await trail.flush();
+      expect((await chainOf('acme')).map((r) => r.payload.n)).toEqual([0, 2]);
+      expect(await unlinkedCount('acme')).toBe(0);
+      await expect(verifyChain(store.audit, 'acme')).resolves.toMatchObject({ valid: true, checked: 2 });
+      await trail.close();
+    });
+
+    it('when the store is away during the one write, every append waiting fails with it at once, of other tenants too', async () => {
+      const away = new Error('store away');
+      const tried: string[] = [];
+      let isAway = false;
+      const links: AuditLinkRepository = {
+        ...store.auditLinks,
+        async link(tenantId, ...rest) {
+          tried.push(tenantId);
+          if (isAway) throw away;
+          return store.auditLinks.link(tenantId, ...rest);
+        },
+      };
+      const trail = createAuditTrail(links, { recorder: { isUnavailable: (error) => error === away } });
+      await Promise.all([trail.recorder.append('tenant-a', event(0)), trail.recorder.append('tenant-b', event(0))]);
+      tried.length = 0;
+      isAway = true;
+      const outcomes = await Promise.allSettled([trail.recorder.append('tenant-a', event(1)), trail.recorder.append('tenant-b', event(1))]);
+      expect(outcomes.map((o) => (o.status === 'rejected' ? o.reason : o.status))).toEqual([away, away]);
+      // Tenant b's write was never tried: the store was known to be away.
+      expect(tried).toEqual(['tenant-a']);
+      isAway = false;
+      await trail.close();
+    });
+
+    it('a record appended while a turn of its tenant is in flight is stored unlinked and linked by that turn, never on a second head', async () => {
+      const paused = deferred();
+      const reading = deferred();
+      let pause = false;
+      const links: AuditLinkRepository = {
+        ...store.auditLinks,
+        async unlinked(...args) {
+          if (pause) {
+            pause = false;
+            reading.resolve();
+            await paused.promise;
+          }
+          return store.auditLinks.unlinked(...args);
+        },
+      };
+      const trail = createAuditTrail(links);
+      await trail.recorder.append('acme', event(0));
+      pause = true;
+      trail.linker.notify('acme');
+      await reading.promise;
+      await trail.recorder.append('acme', event(1));
+      expect(await unlinkedCount('acme')).toBe(1);
+      paused.resolve();
+      await trail.flush();
+      const chain = await chainOf('acme');
+      expect(chain.map((r) => [r.seq, r.payload.n])).toEqual([
+        [1, 0],
+        [2, 1],
+      ]);
+      await expect(verifyChain(store.audit, 'acme')).resolves.toMatchObject({ valid: true, checked: 2 });
       await trail.close();
     });
 
