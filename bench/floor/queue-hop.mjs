@@ -17,7 +17,10 @@ const MAX_HOLD_MS = 50;
 
 const connect = (redisUrl) => new Redis(redisUrl, { maxRetriesPerRequest: null });
 
-/** The sending side: `evaluate(context)` resolves with the item's result once its job is answered. */
+/**
+ * The sending side: `evaluate(context, note)` resolves with the item's result once its job is
+ * answered; the note (what an audit record written by the worker names) travels with the context.
+ */
 export async function openQueueSender({ redisUrl, prefix }) {
   const replyTo = `${prefix}:replies:${randomUUID()}`;
   const queueClient = connect(redisUrl);
@@ -52,7 +55,7 @@ export async function openQueueSender({ redisUrl, prefix }) {
     inFlight += 1;
     stats.jobs += 1;
     stats.items += items.length;
-    const data = { batchId, replyTo, contexts: items.map((item) => item.context) };
+    const data = { batchId, replyTo, contexts: items.map((item) => item.context), notes: items.map((item) => item.note) };
     // As the service's jobs: no retry (the caller would be gone), removed once done.
     queue.add('evaluate', data, { jobId: batchId, attempts: 1, removeOnComplete: true, removeOnFail: true }).catch((error) => {
       waiting.delete(batchId);
@@ -69,9 +72,9 @@ export async function openQueueSender({ redisUrl, prefix }) {
 
   return {
     stats,
-    evaluate(context) {
+    evaluate(context, note = null) {
       return new Promise((resolve, reject) => {
-        buffer.push({ context, resolve, reject });
+        buffer.push({ context, note, resolve, reject });
         if (buffer.length >= MAX_ITEMS) send();
         else if (flushTimer === null && holdTimer === null) flushTimer = setTimeout(due, FLUSH_MS);
       });
@@ -84,8 +87,8 @@ export async function openQueueSender({ redisUrl, prefix }) {
 }
 
 /**
- * The working side: a bare BullMQ Worker that answers each job with `evaluateAll(contexts)` and
- * publishes the results to the job's sender. Concurrency as the service's worker on two threads (16 × 2).
+ * The working side: a bare BullMQ Worker that answers each job with `evaluateAll(contexts, notes)`
+ * and publishes the results to the job's sender. Concurrency as the service's worker on two threads (16 × 2).
  */
 export async function startQueueWorker({ redisUrl, prefix, evaluateAll }) {
   const connection = connect(redisUrl);
@@ -93,8 +96,8 @@ export async function startQueueWorker({ redisUrl, prefix, evaluateAll }) {
   const worker = new Worker(
     QUEUE_NAME,
     async (job) => {
-      const { batchId, replyTo, contexts } = job.data;
-      const results = await evaluateAll(contexts);
+      const { batchId, replyTo, contexts, notes } = job.data;
+      const results = await evaluateAll(contexts, notes);
       await publisher.publish(replyTo, JSON.stringify({ batchId, results }));
     },
     { connection, prefix, concurrency: 32 },

@@ -4,9 +4,14 @@
 //   FLOOR_STAGE=2  + the audit record committed before the answer leaves
 //   FLOOR_STAGE=3  + the queue hop: the evaluation travels as part of a BullMQ job and back
 //   FLOOR_STAGE=4  + the thread hop: the job's items are evaluated on a worker_threads thread
-// The BullMQ worker runs in this process, as in the service's role `all`. The evaluation is the
-// plain JS loan function of bench/language. Prints its port on stdout once listening; on SIGTERM
-// prints one JSON line of counts (jobs, items, audit records) and exits.
+//   FLOOR_STAGE=5  stage 4 in two processes (FLOOR_PROCESS=api: HTTP, bearer, queue sender and the
+//                  audit record; FLOOR_PROCESS=worker: the BullMQ worker and the thread), as the
+//                  service's `api` and `worker` roles place them
+//   FLOOR_STAGE=6  the same, with the audit record written by the worker before it replies
+// Stages 1-4 run the BullMQ worker in this process, as the service's role `all`. The evaluation
+// is the plain JS loan function of bench/language. Prints its port (a worker process: `ready`) on
+// stdout once listening; on SIGTERM prints one JSON line of counts (jobs, items, audit records)
+// and exits.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,17 +23,42 @@ import { verifyBearer } from './hs256.mjs';
 import { openQueueSender, startQueueWorker } from './queue-hop.mjs';
 import { startEvaluationThread } from './thread-hop.mjs';
 
-const { FLOOR_STAGE, FLOOR_JWT_SECRET: jwtSecret, REDIS_URL: redisUrl, FLOOR_PREFIX: prefix } = process.env;
+const { FLOOR_STAGE, FLOOR_JWT_SECRET: jwtSecret, REDIS_URL: redisUrl, FLOOR_PREFIX: prefix, FLOOR_PROCESS: role = 'all' } = process.env;
 const stage = Number(FLOOR_STAGE);
-if (![1, 2, 3, 4].includes(stage) || !jwtSecret || !redisUrl || !prefix) throw new Error('raw-server needs FLOOR_STAGE (1-4), FLOOR_JWT_SECRET, REDIS_URL and FLOOR_PREFIX');
+if (![1, 2, 3, 4, 5, 6].includes(stage) || !jwtSecret || !redisUrl || !prefix) throw new Error('raw-server needs FLOOR_STAGE (1-6), FLOOR_JWT_SECRET, REDIS_URL and FLOOR_PREFIX');
+if (!(stage <= 4 ? role === 'all' : role === 'api' || role === 'worker')) throw new Error('FLOOR_PROCESS is api or worker for stages 5 and 6, and unset below');
+const serves = role !== 'worker';
+const works = role !== 'api';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pe-raw-floor-'));
 const TENANT_ROLE = 'MEMBER';
-const audit = stage >= 2 ? openAuditWriter(join(dataDir, 'audit.sqlite'), 'floor') : null;
-const thread = stage >= 4 ? startEvaluationThread() : null;
-const worker = stage >= 3 ? await startQueueWorker({ redisUrl, prefix, evaluateAll: thread ? thread.evaluate : async (contexts) => contexts.map(priceInJs) }) : null;
-const sender = stage >= 3 ? await openQueueSender({ redisUrl, prefix }) : null;
+const auditHere = stage >= 2 && (stage === 6 ? works : serves);
+const audit = auditHere ? openAuditWriter(join(dataDir, 'audit.sqlite'), 'floor') : null;
+const thread = stage >= 4 && works ? startEvaluationThread() : null;
+/** The worker's side of a job: evaluate, then (stage 6) store each item's record before the reply leaves. */
+async function evaluateAll(contexts, notes) {
+  const started = performance.now();
+  const results = thread ? await thread.evaluate(contexts) : contexts.map(priceInJs);
+  if (stage === 6) {
+    const executionTimeMs = (performance.now() - started) / contexts.length;
+    await Promise.all(notes.map((note) => audit.append(evaluatedEvent(note, executionTimeMs))));
+  }
+  return results;
+}
+const worker = stage >= 3 && works ? await startQueueWorker({ redisUrl, prefix, evaluateAll }) : null;
+const sender = stage >= 3 && serves ? await openQueueSender({ redisUrl, prefix }) : null;
 const evaluate = sender ? sender.evaluate : async (context) => priceInJs(context);
+
+/** The service's record of a deployed policy's evaluation: no context, what ran and how it went. Payload keys in canonical (sorted) order. */
+function evaluatedEvent({ policyModule, policyFunction, actorId }, executionTimeMs) {
+  return {
+    eventType: 'POLICY_EVALUATED',
+    policyModule,
+    policyFunction,
+    actorId,
+    payload: { executionTimeMs, policyFunction, policyModule, success: true, version: 1, versionId: 'raw-floor-v1' },
+  };
+}
 
 function answer(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -45,22 +75,15 @@ async function handle(req, body) {
   } catch {
     return [400, '{"error":"body is not JSON"}'];
   }
+  const note = { policyModule: request.policyModule, policyFunction: request.policyFunction, actorId: claims.sub };
   const started = performance.now();
-  const result = await evaluate(request.context);
+  const result = await evaluate(request.context, note);
   const executionTimeMs = performance.now() - started;
-  // The service's record of a deployed policy's evaluation: no context, what ran and how it went.
-  // Payload keys in canonical (sorted) order.
-  await audit?.append({
-    eventType: 'POLICY_EVALUATED',
-    policyModule: request.policyModule,
-    policyFunction: request.policyFunction,
-    actorId: claims.sub,
-    payload: { executionTimeMs, policyFunction: request.policyFunction, policyModule: request.policyModule, success: true, version: 1, versionId: 'raw-floor-v1' },
-  });
+  await audit?.append(evaluatedEvent(note, executionTimeMs));
   return [200, JSON.stringify({ result, error: null, executionTimeMs })];
 }
 
-const server = createServer((req, res) => {
+const server = serves ? createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
@@ -69,11 +92,12 @@ const server = createServer((req, res) => {
       (error) => answer(res, 500, JSON.stringify({ error: String(error) })),
     );
   });
-});
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+}) : null;
+if (server) server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+else process.stdout.write('ready\n');
 
 process.on('SIGTERM', () =>
-  server.close(async () => {
+  (server ?? { close: (done) => done() }).close(async () => {
     await sender?.close();
     await worker?.close();
     await thread?.close();

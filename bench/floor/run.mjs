@@ -1,9 +1,11 @@
 // The physical floor of the service's promises: raw-server.mjs (raw parts only) built up one promise
 // at a time — (1) HTTP, JSON and the bearer check, (2) + the audit record, (3) + the queue hop,
-// (4) + the thread hop — each driven like bench/http drives the service, with the CPU its process
-// and Redis spent per request. In the same run: the service itself on the same route (a deployed
-// policy by name with a bearer token), its CPU by stage from bench/http/profile.mjs, and OPA's REST
-// server on the same rule. Run through `npm run bench:floor` (QUICK=1 for a seconds-long smoke run).
+// (4) + the thread hop — then all of them in two processes, as the service's `api` and `worker`
+// roles: (5) the audit record written by the api process, (6) by the worker before it replies —
+// each driven like bench/http drives the service, with the CPU its processes and Redis spent per
+// request. In the same run: the service itself on the same route (a deployed policy by name with a
+// bearer token) in one process and as api + worker, its CPU by stage from bench/http/profile.mjs,
+// and OPA's REST server on the same rule. Run through `npm run bench:floor` (QUICK=1 for a seconds-long smoke run).
 import { spawnSync } from 'node:child_process';
 import { deepStrictEqual } from 'node:assert';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -13,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, priceInJs, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, TENANT } from '../support/bench-service.mjs';
+import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
 import { projectRoot, startChild, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
 import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
@@ -36,7 +38,11 @@ const STAGES = [
   { stage: 2, run: '(2) + audit record (JSON, SHA-256, batched SQLite insert)' },
   { stage: 3, run: '(3) + queue hop (BullMQ job, pub/sub reply)' },
   { stage: 4, run: '(4) + thread hop (worker_threads) = all promises' },
+  { stage: 5, run: '(5) all promises, two processes: api (HTTP, bearer, queue sender, audit record) + worker (BullMQ worker, thread)' },
+  { stage: 6, run: '(6) all promises, two processes: api (HTTP, bearer, queue sender) + worker (BullMQ worker, thread, audit record before the reply)' },
 ];
+/** Stages of two processes, as the service's `api` and `worker` roles; the others are one process, as its role `all`. */
+const isSplit = (stage) => stage >= 5;
 /** The stages of bench/http/profile.mjs that do what each raw stage adds. */
 const SERVICE_STAGES = {
   1: ['HTTP and parsing', 'auth'],
@@ -59,12 +65,18 @@ async function checkAnswers(base, token) {
   return SAMPLES.length;
 }
 
-/** A warm-up, then one measured run with the CPU that `pids` (server processes, then Redis) spent on it, per request sent. */
-async function measure(autocannon, name, run, serverPid, redisPid) {
+/** CPU seconds of the server's processes together so far; null when one cannot be read. */
+function serverCpuSeconds(pids) {
+  const each = pids.map(cpuSeconds);
+  return each.includes(null) ? null : each.reduce((a, b) => a + b, 0);
+}
+
+/** A warm-up, then one measured run with the CPU the server's processes and Redis spent on it, per request sent. */
+async function measure(autocannon, name, run, serverPids, redisPid) {
   const warmUp = await runAutocannon(autocannon, { ...run, duration: WARMUP_S });
-  const before = [cpuSeconds(serverPid), redisPid && cpuSeconds(redisPid)];
+  const before = [serverCpuSeconds(serverPids), redisPid && cpuSeconds(redisPid)];
   const result = await runAutocannon(autocannon, { ...run, duration: DURATION_S });
-  const after = [cpuSeconds(serverPid), redisPid && cpuSeconds(redisPid)];
+  const after = [serverCpuSeconds(serverPids), redisPid && cpuSeconds(redisPid)];
   const row = summariseRun(name, result);
   const perRequest = (i) => (before[i] === null || after[i] === null ? null : ((after[i] - before[i]) * 1e6) / row.sent);
   return { ...row, serverCpuUs: perRequest(0), redisCpuUs: redisPid ? perRequest(1) : null, warmUp: { answered: warmUp['2xx'], sent: warmUp.requests.sent } };
@@ -74,23 +86,34 @@ async function measure(autocannon, name, run, serverPid, redisPid) {
 async function measureStage(autocannon, { stage, run }, redisPid) {
   const secret = randomBytes(32);
   const env = { FLOOR_STAGE: String(stage), FLOOR_JWT_SECRET: secret.toString('base64url'), REDIS_URL, FLOOR_PREFIX: `bench-floor-${randomUUID()}` };
-  const server = startChild([join(here, 'raw-server.mjs')], env);
+  /** A raw-server process, once it said it listens: its first line (a port, or `ready`). */
+  const start = async (processEnv) => {
+    const started = startChild([join(here, 'raw-server.mjs')], processEnv);
+    const first = await new Promise((resolve, reject) => {
+      started.child.stdout.once('data', (chunk) => resolve(String(chunk).split('\n')[0]));
+      started.exited.then((code) => reject(new Error(`raw-server.mjs exited (${code}): ${started.output()}`)));
+    });
+    return { started, first };
+  };
+  // The worker first, as the service starts its roles: the API never takes work nobody can do. Stopped in reverse.
+  const servers = [];
   let row;
   try {
-    const port = await new Promise((resolve, reject) => {
-      server.child.stdout.once('data', (chunk) => resolve(Number(String(chunk).split('\n')[0])));
-      server.exited.then((code) => reject(new Error(`raw-server.mjs exited (${code}): ${server.output()}`)));
-    });
-    const base = `http://127.0.0.1:${port}`;
+    if (isSplit(stage)) servers.push((await start({ ...env, FLOOR_PROCESS: 'worker' })).started);
+    const { started, first } = await start(isSplit(stage) ? { ...env, FLOOR_PROCESS: 'api' } : env);
+    servers.push(started);
+    const base = `http://127.0.0.1:${Number(first)}`;
     const token = signToken(env.FLOOR_JWT_SECRET, { sub: 'bench-client', tenantId: TENANT, roles: ['MEMBER'], exp: Math.floor(Date.now() / 1000) + 3600 });
     const checked = await checkAnswers(base, token);
-    row = await measure(autocannon, run, { url: base, connections: CONNECTIONS, requests: bearerRequests(token) }, server.child.pid, redisPid);
+    row = await measure(autocannon, run, { url: base, connections: CONNECTIONS, requests: bearerRequests(token) }, servers.map((server) => server.child.pid), redisPid);
     row.answered = checked + row.warmUp.answered + row.requests;
     row.sentAll = checked + row.warmUp.sent + row.sent;
   } finally {
-    await stopChild(server);
+    for (const server of [...servers].reverse()) await stopChild(server);
   }
-  const counts = JSON.parse(server.output().trim().split('\n').at(-1));
+  const counts = servers
+    .map((server) => JSON.parse(server.output().trim().split('\n').at(-1)))
+    .reduce((sum, one) => ({ jobs: sum.jobs + one.jobs, items: sum.items + one.items, records: sum.records + one.records }));
   // Requests cut off at the end of a run are still answered (and audited) by the server.
   if (stage >= 2 && (counts.records < row.answered || counts.records > row.sentAll)) {
     throw new Error(`${run}: ${counts.records} audit records for ${row.answered} answered and ${row.sentAll} sent requests`);
@@ -98,20 +121,21 @@ async function measureStage(autocannon, { stage, run }, redisPid) {
   return { ...row, stage, counts };
 }
 
-/** The service on the same route: a deployed policy by name, one bearer token. */
-async function measureService(autocannon, redisPid) {
+/** The service on the same route (a deployed policy by name, one bearer token): one process of role `all`, or (split) an `api` and a `worker`. */
+async function measureService(autocannon, redisPid, { split }) {
   const service = await prepareBenchService('floor');
-  let running = null;
+  let running = [];
   try {
-    running = await startBenchService(service);
+    running = split ? Object.values(await startSplitBenchService(service)) : [await startBenchService(service)];
     const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
     if (deployed.status !== 201) throw new Error(`deploying ${DEPLOYED_MODULE} failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
     const [kid, jwtSecret] = service.env.JWT_KEYS.split(':');
     const token = await createTokenSigner(createJwtKeyRing([{ kid, secret: jwtSecret }], 'bench')).sign({ subject: 'bench-client', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });
     await checkAnswers(service.base, token);
-    return await measure(autocannon, '(s) the service: deployed policy by name, bearer', { url: service.base, connections: CONNECTIONS, requests: bearerRequests(token) }, running.child.pid, redisPid);
+    const name = split ? '(s2) the service, api + worker processes' : '(s) the service: deployed policy by name, bearer, one process';
+    return await measure(autocannon, name, { url: service.base, connections: CONNECTIONS, requests: bearerRequests(token) }, running.map((child) => child.child.pid), redisPid);
   } finally {
-    if (running !== null) await stopChild(running);
+    for (const child of running.reverse()) await stopChild(child);
     await removeBenchService(service);
   }
 }
@@ -135,7 +159,7 @@ async function measureOpa(autocannon, binary) {
       const response = await fetch(`${opa.base}${request.path}`, { method: 'POST', headers: request.headers, body: request.body });
       deepStrictEqual((await response.json()).result, priceInJs(JSON.parse(request.body).input), 'OPA answers differently from the plain JS function');
     }
-    return await measure(autocannon, `(o) OPA ${OPA_VERSION} REST, no decision log`, { url: opa.base, connections: CONNECTIONS, requests }, opa.child.pid, null);
+    return await measure(autocannon, `(o) OPA ${OPA_VERSION} REST, no decision log`, { url: opa.base, connections: CONNECTIONS, requests }, [opa.child.pid], null);
   } finally {
     await stopOpa(opa);
   }
@@ -146,14 +170,15 @@ async function main() {
   const redisPid = redisServerPid();
   console.log("Floor of the service's promises, from raw parts, against the service and OPA on the same rule");
   console.log(`  machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start; load generator in this process`);
-  console.log('  raw server: bench/floor/raw-server.mjs, one process (the BullMQ worker and the evaluation thread in it, as the service\'s role `all`), Redis ' + REDIS_URL);
+  console.log('  raw server: bench/floor/raw-server.mjs, one process for (1)-(4) (the BullMQ worker and the evaluation thread in it, as the service\'s role `all`), two for (5)-(6) (as its `api` and `worker`), Redis ' + REDIS_URL);
   console.log(`  requests: a deployed policy by name with one bearer token, ${SAMPLES.length} contexts of bench/language/loan-pricing.mjs in rotation; answers checked equal to the plain JS function first`);
   console.log(`  runs: ${WARMUP_S} s warm-up, then ${DURATION_S} s each, ${CONNECTIONS} connections; CPU per request sent, from /proc (every thread)`);
   console.log(quick ? '  QUICK=1: tiny run, numbers are not meaningful\n' : '');
 
   const rows = [];
   for (const stage of STAGES) rows.push(await measureStage(autocannon, stage, redisPid));
-  const service = await measureService(autocannon, redisPid);
+  const service = await measureService(autocannon, redisPid, { split: false });
+  const splitService = await measureService(autocannon, redisPid, { split: true });
   const profile = profileService();
   // The full run installs OPA when it is missing; QUICK=1 skips it then (CI's smoke run).
   const opa = opaBinary({ install: !quick });
@@ -164,7 +189,7 @@ async function main() {
   const serviceStage = (stage) => SERVICE_STAGES[stage].reduce((sum, name) => sum + (profile.stages.get(name) ?? 0), 0);
   printTable(
     ['run', 'requests/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'Redis CPU µs/request', 'total CPU µs/request', 'this stage adds, µs/request', "the service's CPU in this stage, µs/request", 'requests/s vs OPA'],
-    [...rows, service, ...(peer === null ? [] : [peer])].map((row, i) => [
+    [...rows, service, splitService, ...(peer === null ? [] : [peer])].map((row, i) => [
       row.run,
       fmt(row.reqPerSec),
       fmt(row.p50, 1),
@@ -172,21 +197,25 @@ async function main() {
       fmt(row.serverCpuUs),
       fmt(row.redisCpuUs),
       fmt(totalCpu(row)),
-      row.stage === undefined ? '-' : fmt(i === 0 ? totalCpu(row) : totalCpu(row) - totalCpu(rows[i - 1])),
-      row.stage === undefined ? (row === service ? fmt(profile.stages.get('total') ?? null) : '-') : fmt(serviceStage(row.stage)),
+      row.stage === undefined || isSplit(row.stage) ? '-' : fmt(i === 0 ? totalCpu(row) : totalCpu(row) - totalCpu(rows[i - 1])),
+      row.stage === undefined || isSplit(row.stage) ? (row === service ? fmt(profile.stages.get('total') ?? null) : '-') : fmt(serviceStage(row.stage)),
       peer === null ? '-' : `${fmt(row.reqPerSec / peer.reqPerSec, 2)}×`,
     ]),
   );
   console.log('');
-  const [, , queued, all] = rows;
+  const [, , queued, all, auditInApi, auditInWorker] = rows;
   console.log(`items per job: (3) ${fmt(queued.counts.items / queued.counts.jobs, 1)}, (4) ${fmt(all.counts.items / all.counts.jobs, 1)}, the service ${fmt(profile.requestsPerJob, 1)} (its profiled run)`);
-  console.log(`audit: every answered request of (2)-(4) has its record (${rows.slice(1).map((row) => `${fmt(row.counts.records)}`).join(', ')} records)`);
+  console.log(`audit: every answered request of (2)-(6) has its record (${rows.slice(1).map((row) => `${fmt(row.counts.records)}`).join(', ')} records)`);
   console.log(`the service (s) spends ${fmt(totalCpu(service) / totalCpu(all), 2)}× the CPU per request of all promises from raw parts (4) and reaches ${fmt(service.reqPerSec / all.reqPerSec, 2)}× its rate`);
   console.log(
     `the service's CPU by stage comes from its profile under --cpu-prof (${fmt(profile.stages.get('total') ?? null)} µs/request in all, without Redis); ` +
       `its stages left out of the column above: ${[...profile.stages].filter(([name]) => name !== 'total' && !Object.values(SERVICE_STAGES).flat().includes(name)).map(([name, us]) => `${name} ${fmt(us)}`).join(', ')}`,
   );
   if (peer !== null) console.log(`OPA (o): ${fmt(peer.serverCpuUs)} µs CPU per request; all promises from raw parts (4) reach ${fmt(all.reqPerSec / peer.reqPerSec, 2)}× its rate`);
+  console.log(
+    `two processes from raw parts: the audit record in the api process (5) ${fmt(auditInApi.reqPerSec)} requests/s, in the worker (6) ${fmt(auditInWorker.reqPerSec)}` +
+      `${peer === null ? '' : ` (${fmt(auditInApi.reqPerSec / peer.reqPerSec, 2)}× and ${fmt(auditInWorker.reqPerSec / peer.reqPerSec, 2)}× OPA)`}; the service as deployed (s2) reaches ${fmt(splitService.reqPerSec / auditInApi.reqPerSec, 2)}× of (5)`,
+  );
 }
 
 main().catch((error) => {
