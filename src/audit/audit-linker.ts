@@ -172,6 +172,24 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
     return lease;
   }
 
+  /** Another process holds the tenant: it is not asked for again before half a lease has passed. */
+  function heldElsewhere(link: TenantLink): void {
+    link.elsewhereUntil = nowMs() + leaseMs / 2;
+  }
+
+  /** The store refused a link: another process holds the lease now, and links the tenant. */
+  function fenced(link: TenantLink): void {
+    link.lease = null;
+    heldElsewhere(link);
+    options.onFenced?.(link.tenantId);
+  }
+
+  /** The head the next link builds on: the last of the records just linked. */
+  function moveHead(link: TenantLink, records: readonly LinkRecord[]): void {
+    const last = records[records.length - 1]!;
+    link.head = { seq: last.seq, hash: last.hash };
+  }
+
   /** One batch of one tenant; requeued while records remain. */
   async function turn(link: TenantLink): Promise<void> {
     link.dirty = false;
@@ -186,7 +204,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       }
       const lease = await leaseFor(link);
       if (lease === null) {
-        link.elsewhereUntil = nowMs() + leaseMs / 2;
+        heldElsewhere(link);
         if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
@@ -198,14 +216,11 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       if (!(await repository.link(link.tenantId, lease, records))) {
         // Another process holds the lease now (this one was paused or slow past it): it links, and
         // is told of the records stored here, as it would have been had this process known.
-        link.lease = null;
-        link.elsewhereUntil = nowMs() + leaseMs / 2;
-        options.onFenced?.(link.tenantId);
+        fenced(link);
         if (storedHere) options.onHeldElsewhere?.(link.tenantId);
         return;
       }
-      const last = records[records.length - 1]!;
-      link.head = { seq: last.seq, hash: last.hash };
+      moveHead(link, records);
       const linkedAt = nowMs();
       // storedAt is the storing process's clock: one running ahead of this one must not make a lag negative.
       options.onLinked?.(link.tenantId, records, unlinked.map((u) => Math.max(0, linkedAt - Date.parse(u.storedAt))));
@@ -265,14 +280,12 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       // The lease as a turn takes it: renewed when half of it is gone, taken when no one holds it.
       const lease = await leaseFor(link);
       if (lease === null) {
-        link.elsewhereUntil = nowMs() + leaseMs / 2;
+        heldElsewhere(link);
         return false;
       }
       records = chainOf(unlinked, link.head);
       if (!(await repository.link(tenantId, lease, records))) {
-        link.lease = null;
-        link.elsewhereUntil = nowMs() + leaseMs / 2;
-        options.onFenced?.(tenantId);
+        fenced(link);
         return false;
       }
     } catch (error) {
@@ -285,8 +298,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
       if (link.dirty) enqueue(link);
     }
     // Linked: nothing after this point may send the records the other way.
-    const last = records[records.length - 1]!;
-    link.head = { seq: last.seq, hash: last.hash };
+    moveHead(link, records);
     link.lastActive = nowMs();
     try {
       options.onLinked?.(tenantId, records, records.map(() => 0));

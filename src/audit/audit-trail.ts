@@ -1,5 +1,5 @@
 import { createAuditLinker, type AuditLinker, type AuditLinkerOptions } from './audit-linker.js';
-import type { AuditLinkRepository, UnlinkedAuditRecord } from './audit-link-store.js';
+import type { AuditLinkRepository } from './audit-link-store.js';
 import { createAuditRecorder, type AuditRecorder, type AuditRecorderOptions } from './audit-recorder.js';
 
 /** A recorder whose stored records go straight to this process's linker. */
@@ -30,7 +30,8 @@ export function createAuditTrail(repository: AuditLinkRepository, options: Audit
     onStored: (tenantIds) => {
       for (const tenantId of tenantIds) linker.notify(tenantId);
     },
-    ...(repository.linksInOneWrite ? { linkAtOnce: (tenantId: string, records: readonly UnlinkedAuditRecord[]) => linker.linkAtOnce(tenantId, records) } : {}),
+    // The linker answers false at once where the store links in several writes.
+    linkAtOnce: (tenantId, records) => linker.linkAtOnce(tenantId, records),
   });
   return {
     recorder,
