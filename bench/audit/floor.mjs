@@ -2,17 +2,18 @@
 // batches into the chain's own table and indexes (better-sqlite3) or collection and indexes (the bare
 // MongoDB driver), by one writer that knows the head. Nothing of the service's code: what the parts
 // under the recorder and linker can do at best, measured in the same run.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { MongoClient, ObjectId } from 'mongodb';
 import { CHAIN_SCHEMA, GENESIS } from '../support/chain-schema.mjs';
+import { timeOrderedUuid } from '../support/time-ordered-uuid.mjs';
 
 /** The records a chain of `total` would hold: content text, hash and link, built as they are inserted. */
 function* chainRows(total, event) {
   let previousHash = GENESIS;
   for (let i = 0; i < total; i += 1) {
     const e = event(i);
-    const id = randomUUID();
+    const id = timeOrderedUuid();
     const occurredAt = new Date().toISOString();
     const payload = JSON.stringify(e.payload);
     const content = `{"actorId":${JSON.stringify(e.actorId)},"eventType":${JSON.stringify(e.eventType)},"id":"${id}","occurredAt":"${occurredAt}","payload":${payload},"policyFunction":${JSON.stringify(e.policyFunction)},"policyModule":${JSON.stringify(e.policyModule)},"previousHash":"${previousHash}","seq":${i + 1}}`;
@@ -87,7 +88,7 @@ export function sqliteStoreThenLinkFloor(path, total, batchSize, event) {
     const rows = [];
     for (let j = i; j < Math.min(total, i + batchSize); j += 1) {
       const e = event(j);
-      const id = randomUUID();
+      const id = timeOrderedUuid();
       const occurredAt = new Date().toISOString();
       const payload = JSON.stringify(e.payload);
       const content = `{"actorId":${JSON.stringify(e.actorId)},"eventType":${JSON.stringify(e.eventType)},"id":"${id}","occurredAt":"${occurredAt}","payload":${payload},"policyFunction":${JSON.stringify(e.policyFunction)},"policyModule":${JSON.stringify(e.policyModule)}}`;
@@ -152,7 +153,7 @@ export async function mongoStoreThenLinkFloor(url, database, total, batchSize, e
           const docs = [];
           for (let i = from; i < Math.min(total, (w + 1) * share, from + batchSize); i += 1) {
             const e = event(i);
-            const id = randomUUID();
+            const id = timeOrderedUuid();
             const storedAt = new Date().toISOString();
             const content = { id, ...e, occurredAt: storedAt };
             docs.push({ _id: `floor:${id}`, tenantId: 'floor', storedAt, order: new ObjectId(), record: JSON.stringify(content), contentHash: createHash('sha256').update(JSON.stringify(content)).digest('hex') });

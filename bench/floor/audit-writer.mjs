@@ -3,9 +3,10 @@
 // inserted with better-sqlite3 into a table of the chain's schema. Records of concurrent requests
 // are gathered until the next turn of the event loop and inserted in one transaction; each
 // append resolves only once its transaction committed.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { CHAIN_SCHEMA, GENESIS } from '../support/chain-schema.mjs';
+import { timeOrderedUuid } from '../support/time-ordered-uuid.mjs';
 
 
 /** A writer of one tenant's chain into a new SQLite file at `path` (WAL, synchronous=NORMAL, as the service's store). */
@@ -22,7 +23,7 @@ export function openAuditWriter(path, tenantId) {
   const writeAll = db.transaction((events) => {
     for (const { event } of events) {
       seq += 1;
-      const id = randomUUID();
+      const id = timeOrderedUuid();
       const occurredAt = new Date().toISOString();
       const payload = JSON.stringify(event.payload);
       const content = JSON.stringify({

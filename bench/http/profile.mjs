@@ -53,7 +53,7 @@ function stageOf(url, table) {
 }
 
 /** µs of self time per stage in one .cpuprofile. */
-function budget(profile) {
+function budget(profile, role) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -84,7 +84,7 @@ function budget(profile) {
     totals.set(stage, (totals.get(stage) ?? 0) + (profile.timeDeltas[i] ?? 0));
     if (details !== null) {
       const { functionName, url, lineNumber } = byId.get(id).callFrame;
-      const key = `${stage} | ${functionName || '(anonymous)'} ${url.replace(/.*node_modules\//, '').replace(/.*dist\//, '')}:${lineNumber + 1}`;
+      const key = `${split ? `${role} ` : ''}${stage} | ${functionName || '(anonymous)'} ${url.replace(/.*node_modules\//, '').replace(/.*dist\//, '')}:${lineNumber + 1}`;
       details.set(key, (details.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
     }
   });
@@ -145,7 +145,7 @@ async function main() {
     let busy = 0;
     for (const file of readdirSync(join(profileDir, role))) {
       const profile = JSON.parse(readFileSync(join(profileDir, role, file), 'utf8'));
-      for (const [stage, us] of budget(profile)) {
+      for (const [stage, us] of budget(profile, role)) {
         totals.set(stage, (totals.get(stage) ?? 0) + us);
         if (stage !== 'idle' && stage !== 'start-up') busy += us;
       }
@@ -161,7 +161,7 @@ async function main() {
     console.log(`  ${stage.padEnd(26)} ${(us / requests).toFixed(1).padStart(7)} µs  ${((100 * us) / sum).toFixed(1).padStart(5)} %`);
   }
   if (details !== null) {
-    for (const [key, us] of [...details].filter(([key]) => !key.startsWith('idle') && !key.startsWith('start-up')).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.DETAIL))) {
+    for (const [key, us] of [...details].filter(([key]) => !/^(\w+ )?(idle|start-up) \|/.test(key)).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.DETAIL))) {
       console.log(`    ${(us / requests).toFixed(1).padStart(7)} µs  ${key}`);
     }
   }

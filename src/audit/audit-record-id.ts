@@ -1,5 +1,5 @@
 /**
- * The shape of every audit record id: a UUID in lowercase hex, 8-4-4-4-12 (randomUUID's for a
+ * The shape of every audit record id: a UUID in lowercase hex, 8-4-4-4-12 (newAuditRecordId's for a
  * record the recorder names, owedRecordId's for one an entry owes). A value of another shape names
  * no record, so it can be refused before any store is asked.
  */

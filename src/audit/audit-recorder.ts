@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { computeAuditContentHash, type AuditReceipt } from './audit-content-hash.js';
 import { assertAuditTenantId, AuditEventError, normaliseAuditEvent, type AuditEvent } from './audit-event.js';
 import type { AuditLinkRepository, UnlinkedAuditEntry, UnlinkedAuditRecord } from './audit-link-store.js';
+import { newAuditRecordId } from './new-audit-record-id.js';
 
 export interface AuditRecorderOptions {
   /** Most records in one insert. Default 500. */
@@ -95,7 +95,7 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
   const flushIntervalMs = whole(options.flushIntervalMs, 0, 'flushIntervalMs', 0);
   const isUnavailable = options.isUnavailable ?? (() => false);
   const now = options.now ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
+  const newId = options.newId ?? (() => newAuditRecordId());
 
   const queue: PendingAppend[] = [];
   const unsettled = new Set<Promise<AuditReceipt>>();

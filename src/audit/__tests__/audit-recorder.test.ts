@@ -68,6 +68,8 @@ describe('createAuditRecorder', () => {
     const receipt = await pending;
     const other = await recorder.append('acme', event(2));
     expect(receipt.id).not.toBe(other.id);
+    // Named in time order (version 7), so the chain's index of ids grows at its end.
+    expect([receipt.id[14], other.id[14]]).toEqual(['7', '7']);
 
     const stored = await store.auditLinks.findUnlinked('acme', receipt.id);
     expect(stored).toEqual({

@@ -1,0 +1,65 @@
+// The deployed route (a policy by name, one bearer token) on the service as docker-compose deploys
+// it, an `api` and a `worker` process, with the CPU each process and Redis spend per request as the
+// kernel counts it (user + system time of every thread): the quick check of a change to the path,
+// without a profiler's own cost. Run after `npm run build`; prints one line.
+//   node bench/http/split-cpu.mjs [seconds]      BATCH=1: the batch endpoint, 100 evaluate-source items a request, signed
+import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
+import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
+import { cpuSeconds } from '../soak/process-usage.mjs';
+import { prepareBenchService, removeBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { stopChild } from '../support/child-process.mjs';
+import { loadAutocannon, runAutocannon } from '../support/load.mjs';
+import { redisServerPid } from '../support/redis-server-pid.mjs';
+import { signedPool, signedPost } from '../support/signed-requests.mjs';
+
+const seconds = Number(process.argv[2] ?? 10);
+const batch = process.env.BATCH === '1';
+const CONNECTIONS = batch ? 16 : 64;
+const BATCH_ITEMS = 100;
+
+async function main() {
+  const autocannon = loadAutocannon();
+  const service = await prepareBenchService('split-cpu');
+  const { api, worker } = await startSplitBenchService(service);
+  const redisPid = redisServerPid();
+  try {
+    const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
+    if (deployed.status !== 201) throw new Error(`deploy failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
+    const [kid, secret] = service.env.JWT_KEYS.split(':');
+    const token = await createTokenSigner(createJwtKeyRing([{ kid, secret }], 'bench')).sign({ subject: 'bench', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });
+    const headers = { 'content-type': 'application/json', 'x-tenant-id': TENANT, authorization: `Bearer ${token}` };
+    const requests = batch
+      ? signedPool(
+          [JSON.stringify({ items: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ source: POLICY_SOURCE, functionName: FUNCTION_NAME, context: SAMPLES[i % SAMPLES.length], locale: 'en-US' })) })],
+          '/api/v1/policies/evaluate-source/batch',
+          service.secret,
+          1000 * (seconds + 3),
+        ).requests
+      : SAMPLES.map((context) => ({
+          method: 'POST',
+          path: '/api/v1/policies/evaluate',
+          headers,
+          body: JSON.stringify({ policyModule: 'bench.loan', policyFunction: FUNCTION_NAME, context }),
+        }));
+    const perRequest = batch ? BATCH_ITEMS : 1;
+    await runAutocannon(autocannon, { url: service.base, connections: CONNECTIONS, duration: 3, requests });
+    const pids = [api.child.pid, worker.child.pid, redisPid];
+    const before = pids.map((pid) => (pid ? cpuSeconds(pid) : null));
+    const result = await runAutocannon(autocannon, { url: service.base, connections: CONNECTIONS, duration: seconds, requests });
+    const after = pids.map((pid) => (pid ? cpuSeconds(pid) : null));
+    if (result.non2xx + result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+    const perEvaluation = (i) => (before[i] === null || after[i] === null ? '-' : Math.round(((after[i] - before[i]) * 1e6) / (result.requests.sent * perRequest)));
+    console.log(
+      `${Math.round((result['2xx'] * perRequest) / result.duration)} evaluations/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; CPU µs/evaluation: api ${perEvaluation(0)}, worker ${perEvaluation(1)}, Redis ${perEvaluation(2)}`,
+    );
+  } finally {
+    await stopChild(api);
+    await stopChild(worker);
+  }
+  await removeBenchService(service);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});
