@@ -20,7 +20,7 @@ const BATCH_ITEMS = 100;
 async function main() {
   const autocannon = loadAutocannon();
   const service = await prepareBenchService('split-cpu');
-  const { api, worker } = await startSplitBenchService(service);
+  const { api, worker } = await startSplitBenchService(service, () => (process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []));
   const redisPid = redisServerPid();
   try {
     const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
