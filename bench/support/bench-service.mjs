@@ -64,7 +64,8 @@ export async function startBenchService(prepared, nodeArgs = []) {
  * API is ready. `nodeArgs(role)` are each process's arguments before main.js (e.g. --cpu-prof).
  */
 export async function startSplitBenchService(prepared, nodeArgs = () => []) {
-  const main = join(projectRoot, 'dist', 'src', 'main.js');
+  // `prepared.main`: another build's main.js (bench/http/pair-cpu.mjs compares two).
+  const main = prepared.main ?? join(projectRoot, 'dist', 'src', 'main.js');
   const worker = startChild([...nodeArgs('worker'), main], { ...prepared.env, ROLE: 'worker' });
   const api = startChild([...nodeArgs('api'), main], { ...prepared.env, ROLE: 'api' });
   try {

@@ -31,6 +31,13 @@ export interface AppState {
   idempotentRequest?: KeyedRequest;
 }
 
+declare module 'koa' {
+  interface Request {
+    /** The request's JSON body as parsed by the jsonBody middleware; absent when it had none. */
+    body?: unknown;
+  }
+}
+
 export type AppContext = ParameterizedContext<AppState>;
 export type AppMiddleware = Middleware<AppState>;
 export type AppRouter = Router<AppState>;

@@ -36,8 +36,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     }
   }
 
-  if (deps.metrics) app.use(httpMetrics(deps.metrics));
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics ? [httpMetrics(deps.metrics)] : []));
   app.use(errorHandler(deps.logger));
   app.use(jsonResponse(deps.responseMaxBytes ?? DEFAULT_RESPONSE_MAX_BYTES));
   if (deps.queueBoard) app.use(deps.queueBoard);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, bindRoutes, declareRoutes } from '../../src/api/index.js';
+import { readRawBody } from '../../src/auth/index.js';
 import type { Store } from '../../src/store/index.js';
 import { envelope, startHarness, type Harness } from './http-support/http-harness.js';
 
@@ -11,8 +12,8 @@ const probeRoutes = bindRoutes(
       path: '/test/echo',
       auth: 'bearer',
       role: 'MEMBER',
-      handle: (ctx) => {
-        ctx.body = { received: ctx.request.body, raw: ctx.request.rawBody };
+      handle: async (ctx) => {
+        ctx.body = { received: ctx.request.body, raw: (await readRawBody(ctx)).toString('utf8') };
       },
     },
     {
@@ -58,7 +59,7 @@ describe('error envelope over HTTP', () => {
     await h.close();
   });
 
-  it('accepts a valid JSON body and keeps its raw text', async () => {
+  it('accepts a valid JSON body and keeps the bytes received', async () => {
     const response = await h.request('/test/echo', { headers: auth(), json: { a: [1, 2] } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: { a: [1, 2] }, raw: '{"a":[1,2]}' });

@@ -308,6 +308,9 @@ describe('deploy refusals and roles', () => {
       ['/api/v1/policies/evaluate-source', 'GET'],
       ['/api/v1/policies/evaluate', 'GET'],
       ['/api/v1/policies/evaluate-source/batch', 'PUT'],
+      // The router takes a path in any case and with a trailing slash: so does the refusal.
+      ['/api/v1/policies/evaluate/', 'GET'],
+      ['/API/V1/Policies/Evaluate-Source', 'DELETE'],
     ] as const) {
       const response = await fetch(`${h.baseUrl}${path}`, { method, headers: { 'x-tenant-id': h.tenants.a.tenantId } });
       expect(response.status, `${method} ${path}`).toBe(405);

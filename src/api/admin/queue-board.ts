@@ -141,7 +141,7 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
     return principal;
   }
 
-  const inside = (path: string, base: string) => path === base || path.startsWith(`${base}/`);
+  const inside = (path: string, base: string) => path.startsWith(base) && (path.length === base.length || path.charCodeAt(base.length) === 0x2f);
   // Bull Board parses action bodies itself and answers a malformed one with a 500: the service's
   // parser reads them first (Bull Board then leaves the parsed body alone), so it is a 400.
   const actionBody = jsonBody({ limitBytes: MAX_BODY_BYTES });
@@ -217,16 +217,22 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
     return actions ? withActions(ctx, next) : readOnly(ctx, next);
   }
 
-  return async (ctx, next) => {
-    const dashboard =
-      inside(ctx.path, QUEUE_BOARD_PATH) || inside(ctx.path, QUEUE_BOARD_ADMIN_PATH) || ctx.path === OPERATOR_LOGIN_PATH || ctx.path === OPERATOR_LOGOUT_PATH;
-    if (!dashboard) return next();
+  async function dashboard(ctx: AppContext, next: () => Promise<unknown>): Promise<void> {
     secureDashboardResponse(ctx, CONTENT_SECURITY_POLICY);
     await serve(ctx, next);
     if (typeof ctx.body === 'string' && ctx.response.is('html')) {
-      ctx.body = withoutThirdPartyLinks(ctx.body);
+      const page = withoutThirdPartyLinks(ctx.body);
+      ctx.body = page;
       // A page's policy allows the inline styles it was written with, and no other.
-      ctx.set('Content-Security-Policy', dashboardContentSecurityPolicy(ctx.body));
+      ctx.set('Content-Security-Policy', dashboardContentSecurityPolicy(page));
     }
+  }
+
+  // Runs ahead of every route, and not async: a request for anything else goes on after a
+  // comparison or two, with the next middleware's promise.
+  return (ctx, next) => {
+    const { path } = ctx;
+    if (inside(path, QUEUE_BOARD_PATH) || inside(path, QUEUE_BOARD_ADMIN_PATH) || path === OPERATOR_LOGIN_PATH || path === OPERATOR_LOGOUT_PATH) return dashboard(ctx, next);
+    return next();
   };
 }

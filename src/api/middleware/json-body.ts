@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import { HttpMethodEnum, koaBody } from 'koa-body';
+import { parse as parseJsonText } from '@hapi/bourne';
+import getRawBody from 'raw-body';
 import { keepRawBody } from '../../auth/index.js';
 import { ApiError } from '../api-error.js';
-import type { AppMiddleware } from '../app-types.js';
+import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
 
 export interface JsonBodyOptions {
@@ -62,7 +62,24 @@ function jsonShapeExcess(text: string, maxNesting: number, maxMembers: number): 
 const JSON_TYPE = 'application/json';
 
 /** Bodies of other methods are left unread (a signed GET's body is still hashed as received). */
-const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
+const PARSED_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A body must be an object or an array: its text opens one after any JSON whitespace (RFC 8259). */
+const OPENS_OBJECT_OR_ARRAY = /^[\x20\x09\x0a\x0d]*[[{]/;
+
+/** UTF-8 as received: a byte order mark is dropped, bytes that are no UTF-8 read as U+FFFD. */
+const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * The body's value: `{}` for an empty body, else JSON that is an object or an array, without a
+ * `__proto__` member (bourne refuses one: it would set a prototype once copied). A SyntaxError
+ * otherwise.
+ */
+function parseBody(text: string): unknown {
+  if (text === '') return {};
+  if (!OPENS_OBJECT_OR_ARRAY.test(text)) throw new SyntaxError('invalid JSON, only supports object and array');
+  return parseJsonText(text, { protoAction: 'error' });
+}
 
 /**
  * Request bodies are accepted as sent, never decompressed: request signatures cover the bytes on
@@ -82,25 +99,49 @@ export function contentEncodingRefusal(ctx: { get(field: string): string }): Api
 
 /**
  * Every request body in this service is JSON. A request that carries a body must say so and stay
- * under the limit; the parsed value lands in `ctx.request.body`, its text in `ctx.request.rawBody`,
- * and the bytes received are kept for request signatures (`keepRawBody`), which cover exactly them.
+ * under the limit; the parsed value lands in `ctx.request.body`, and the bytes received are kept
+ * for request signatures (`keepRawBody`), which cover exactly them. The body is read once.
  */
 export function jsonBody(options: JsonBodyOptions): AppMiddleware {
-  const parse = koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonTypes: [JSON_TYPE],
-    jsonLimit: options.limitBytes,
-    urlencoded: false,
-    text: false,
-    multipart: false,
-    includeUnparsed: true,
-    parsedMethods: PARSED_METHODS,
-  });
-  const parseOnly = async (): Promise<void> => {};
   const maxNesting = options.maxNesting ?? MAX_JSON_NESTING;
   const maxMembers = options.maxObjectMembers ?? MAX_JSON_OBJECT_MEMBERS;
-  return async (ctx, next) => {
+  /** Reads the body once, as bytes (request signatures cover exactly the bytes received: keepRawBody), and parses it. */
+  async function readJson(ctx: AppContext, next: () => Promise<unknown>): Promise<void> {
+    let bytes: Buffer;
+    try {
+      bytes = await getRawBody(ctx.req, { limit: options.limitBytes, ...(ctx.request.length === undefined ? {} : { length: ctx.request.length }) });
+    } catch (error) {
+      // The reader stopped at the error: discard the rest of the body, so the connection can carry another request.
+      ctx.req.resume();
+      throw bodyError(error, options.limitBytes);
+    }
+    keepRawBody(ctx.req, bytes);
+    const text = UTF8.decode(bytes);
+    try {
+      ctx.request.body = parseBody(text);
+    } catch (error) {
+      throw bodyError(error, options.limitBytes);
+    }
+    const excess = jsonShapeExcess(text, maxNesting, maxMembers);
+    if (excess === 'nesting') {
+      throw new ApiError(
+        400,
+        ApiErrorCode.REQUEST_JSON_TOO_DEEP,
+        `request body nests arrays and objects more than ${maxNesting} levels deep; the limit is ${maxNesting}`,
+      );
+    }
+    if (excess === 'members') {
+      throw new ApiError(
+        400,
+        ApiErrorCode.REQUEST_JSON_TOO_WIDE,
+        `request body has an object of more than ${maxMembers.toLocaleString('en-US')} members; the limit is ${maxMembers.toLocaleString('en-US')}`,
+      );
+    }
+    await next();
+  }
+
+  // Not async: a request without a body to parse goes on with the next middleware's promise.
+  return (ctx, next) => {
     const encodingRefusal = contentEncodingRefusal(ctx);
     if (encodingRefusal) throw encodingRefusal;
     // ctx.is() answers null without a body; `Content-Length: 0` (what clients send for a bare POST) is none either.
@@ -113,63 +154,11 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
         `request bodies must be sent as Content-Type: ${JSON_TYPE}${sent === '' ? ' (no Content-Type was sent)' : ` (got \`${sent}\`)`}`,
       );
     }
-    if (type !== null && (PARSED_METHODS as string[]).includes(ctx.method)) {
-      // Listening from the same turn as koa-body's reader (which attaches its own at once), so both
-      // see every chunk.
-      const received = recordReceivedBytes(ctx.req, options.limitBytes);
-      try {
-        await parse(ctx, parseOnly);
-      } catch (error) {
-        received.stop();
-        // The recorder made Node count the body as being read, so it would no longer discard the rest
-        // of a refused body and the connection could not carry another request: discard it here.
-        ctx.req.resume();
-        throw bodyError(error, options.limitBytes);
-      }
-      received.stop();
-      keepRawBody(ctx.req, received.bytes());
-      const raw: unknown = (ctx.request as { rawBody?: unknown }).rawBody;
-      const excess = typeof raw === 'string' ? jsonShapeExcess(raw, maxNesting, maxMembers) : null;
-      if (excess === 'nesting') {
-        throw new ApiError(
-          400,
-          ApiErrorCode.REQUEST_JSON_TOO_DEEP,
-          `request body nests arrays and objects more than ${maxNesting} levels deep; the limit is ${maxNesting}`,
-        );
-      }
-      if (excess === 'members') {
-        throw new ApiError(
-          400,
-          ApiErrorCode.REQUEST_JSON_TOO_WIDE,
-          `request body has an object of more than ${maxMembers.toLocaleString('en-US')} members; the limit is ${maxMembers.toLocaleString('en-US')}`,
-        );
-      }
-    }
-    await next();
+    return type !== null && PARSED_METHODS.has(ctx.method) ? readJson(ctx, next) : next();
   };
 }
 
-/**
- * The body's bytes as they arrive (up to the limit, past which the parser refuses the body anyway).
- * koa-body keeps only text decoded from them, which has lost a byte order mark and any invalid
- * UTF-8; request signatures must be checked against exactly the bytes received.
- */
-function recordReceivedBytes(req: IncomingMessage, limitBytes: number): { bytes(): Buffer; stop(): void } {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onData = (chunk: Buffer | string) => {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    size += buffer.length;
-    if (size <= limitBytes) chunks.push(buffer);
-  };
-  req.on('data', onData);
-  return {
-    bytes: () => Buffer.concat(chunks),
-    stop: () => req.off('data', onData),
-  };
-}
-
-/** co-body / raw-body report problems as http-errors with a status and a `type`. */
+/** raw-body reports problems as http-errors with a status and a `type`; the parser, as a SyntaxError. */
 function bodyError(error: unknown, limitBytes: number): unknown {
   const { status, type } = error as { status?: number; type?: string };
   if (status === 413 || type === 'entity.too.large') {
