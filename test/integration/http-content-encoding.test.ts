@@ -70,8 +70,9 @@ describe('Content-Encoding of request bodies', () => {
         expect(JSON.stringify(response.body)).not.toMatch(/\bat .+\.(?:js|ts):\d+/);
       });
 
-      it('accepts identity and no Content-Encoding alike', async () => {
+      it('accepts identity (a content coding is named in any case) and no Content-Encoding alike', async () => {
         expect((await send(route.path, Buffer.from(route.body()), 'identity')).status).toBe(route.accepted);
+        expect((await send(route.path, Buffer.from(route.body()), 'Identity')).status).toBe(route.accepted);
         expect((await send(route.path, Buffer.from(route.body()), undefined)).status).toBe(route.accepted);
       });
     });

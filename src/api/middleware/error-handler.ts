@@ -68,7 +68,8 @@ function respond(ctx: AppContext, thrown: unknown, fallbackLogger: Logger): void
   }
   if (isClientCaused(error)) {
     // A client that hung up mid-request, or a library's client error whose message is not for clients.
-    (ctx.state.log ?? fallbackLogger).debug(clientErrorFields(error), 'request refused: the client caused the error');
+    // Asked first: the request's own logger is made only when something is written.
+    if (fallbackLogger.isLevelEnabled('debug')) (ctx.state.log ?? fallbackLogger).debug(clientErrorFields(error), 'request refused: the client caused the error');
     const { statusCode } = error as { statusCode?: unknown };
     ctx.status = [status, statusCode].find((value): value is number => typeof value === 'number' && value >= 400 && value < 500) ?? 400;
     ctx.body = errorEnvelope(ApiErrorCode.REQUEST_INVALID, 'the request could not be read as sent');

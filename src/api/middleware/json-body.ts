@@ -84,8 +84,9 @@ function parseBody(text: string): unknown {
 /**
  * Request bodies are accepted as sent, never decompressed: request signatures cover the bytes on
  * the wire, and a body that must be inflated before it can be checked is a decompression bomb
- * waiting for a bigger one. Any Content-Encoding other than `identity` is refused before a byte of
- * the body is read, on every route (`undefined` when the request may go on).
+ * waiting for a bigger one. Any Content-Encoding other than `identity` (in any case, as every
+ * content coding) is refused before a byte of the body is read, on every route (`undefined` when
+ * the request may go on).
  */
 export function contentEncodingRefusal(ctx: { get(field: string): string }): ApiError | undefined {
   const encoding = ctx.get('Content-Encoding').trim();
@@ -113,14 +114,14 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
     } catch (error) {
       // The reader stopped at the error: discard the rest of the body, so the connection can carry another request.
       ctx.req.resume();
-      throw bodyError(error, options.limitBytes);
+      throw readError(error, options.limitBytes);
     }
     keepRawBody(ctx.req, bytes);
     const text = UTF8.decode(bytes);
     try {
       ctx.request.body = parseBody(text);
     } catch (error) {
-      throw bodyError(error, options.limitBytes);
+      throw error instanceof SyntaxError ? malformedJson(error) : error;
     }
     const excess = jsonShapeExcess(text, maxNesting, maxMembers);
     if (excess === 'nesting') {
@@ -158,21 +159,18 @@ export function jsonBody(options: JsonBodyOptions): AppMiddleware {
   };
 }
 
-/** raw-body reports problems as http-errors with a status and a `type`; the parser, as a SyntaxError. */
-function bodyError(error: unknown, limitBytes: number): unknown {
+/** raw-body reports problems as http-errors with a `type`. */
+function readError(error: unknown, limitBytes: number): unknown {
   const { status, type } = error as { status?: number; type?: string };
   if (status === 413 || type === 'entity.too.large') {
     return new ApiError(413, ApiErrorCode.REQUEST_BODY_TOO_LARGE, `request body exceeds the limit of ${limitBytes} bytes`);
   }
-  if (status === 415 || type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ApiError(400, ApiErrorCode.REQUEST_ENCODING_UNSUPPORTED, 'request body encoding is not supported: send UTF-8 JSON');
-  }
   if (type === 'request.aborted' || type === 'request.size.invalid') {
     return new ApiError(400, ApiErrorCode.REQUEST_BODY_INCOMPLETE, 'request body ended before its declared length');
   }
-  if (status === 400 || error instanceof SyntaxError) {
-    const reason = error instanceof Error ? error.message : 'unparsable';
-    return new ApiError(400, ApiErrorCode.REQUEST_JSON_MALFORMED, `request body is not valid JSON (an object or an array): ${reason}`);
-  }
   return error;
+}
+
+function malformedJson(error: SyntaxError): ApiError {
+  return new ApiError(400, ApiErrorCode.REQUEST_JSON_MALFORMED, `request body is not valid JSON (an object or an array): ${error.message}`);
 }

@@ -28,8 +28,8 @@ export type CompletedRequestObserver = (ctx: AppContext, seconds: number) => voi
 
 /**
  * Outermost: gives each request an id (the caller's X-Request-Id when it is sane), a child
- * logger carrying it, and one log line when the response is done; then tells `observers` (the
- * HTTP metrics) how long it took.
+ * logger carrying it, and when the response is done tells `observers` (the HTTP metrics) how long
+ * it took and writes one log line.
  */
 export function requestContext(logger: Logger, observers: readonly CompletedRequestObserver[] = []): AppMiddleware {
   return async (ctx, next) => {
@@ -43,6 +43,7 @@ export function requestContext(logger: Logger, observers: readonly CompletedRequ
       await next();
     } finally {
       const ms = performance.now() - started;
+      for (const observe of observers) observe(ctx, ms / 1000);
       if (logger.isLevelEnabled('info')) {
         logger.info(
           {
@@ -58,7 +59,6 @@ export function requestContext(logger: Logger, observers: readonly CompletedRequ
           'request completed',
         );
       }
-      for (const observe of observers) observe(ctx, ms / 1000);
     }
   };
 }
