@@ -7,13 +7,11 @@
 //   A='{"X":"1"}' B='{"X":"2"}' node bench/http/pair-cpu.mjs [turns]
 //   A='{"MAIN":"dist-before/src/main.js"}' node bench/http/pair-cpu.mjs
 import { resolve } from 'node:path';
-import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
-import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { prepareBenchService, removeBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { prepareBenchService, removeBenchService, startSplitBenchService } from '../support/bench-service.mjs';
 import { projectRoot, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
-import { signedPost } from '../support/signed-requests.mjs';
+import { deployedRouteRequests } from '../support/deployed-route.mjs';
 
 const turns = Number(process.argv[2] ?? 10);
 const CONNECTIONS = 64;
@@ -23,17 +21,7 @@ async function start(name, { MAIN, ...extraEnv }) {
   Object.assign(service.env, extraEnv);
   if (MAIN !== undefined) service.main = resolve(projectRoot, MAIN);
   const processes = await startSplitBenchService(service);
-  const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
-  if (deployed.status !== 201) throw new Error(`deploy failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
-  const [kid, secret] = service.env.JWT_KEYS.split(':');
-  const token = await createTokenSigner(createJwtKeyRing([{ kid, secret }], 'bench')).sign({ subject: 'bench', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });
-  const headers = { 'content-type': 'application/json', 'x-tenant-id': TENANT, authorization: `Bearer ${token}` };
-  const requests = SAMPLES.map((context) => ({
-    method: 'POST',
-    path: '/api/v1/policies/evaluate',
-    headers,
-    body: JSON.stringify({ policyModule: 'bench.loan', policyFunction: FUNCTION_NAME, context }),
-  }));
+  const requests = await deployedRouteRequests(service);
   return { name, service, processes, requests, cpu: 0, sent: 0, answered: 0, seconds: 0 };
 }
 

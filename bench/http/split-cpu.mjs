@@ -3,14 +3,15 @@
 // kernel counts it (user + system time of every thread): the quick check of a change to the path,
 // without a profiler's own cost. Run after `npm run build`; prints one line.
 //   node bench/http/split-cpu.mjs [seconds]      BATCH=1: the batch endpoint, 100 evaluate-source items a request, signed
-import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
+//   NODE_FLAGS='--perf-basic-prof': node flags of both processes (e.g. for `perf record -p <api pid>`)
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { prepareBenchService, removeBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { prepareBenchService, removeBenchService, startSplitBenchService } from '../support/bench-service.mjs';
+import { deployedRouteRequests } from '../support/deployed-route.mjs';
 import { stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
 import { redisServerPid } from '../support/redis-server-pid.mjs';
-import { signedPool, signedPost } from '../support/signed-requests.mjs';
+import { signedPool } from '../support/signed-requests.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
 const batch = process.env.BATCH === '1';
@@ -23,11 +24,6 @@ async function main() {
   const { api, worker } = await startSplitBenchService(service, () => (process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []));
   const redisPid = redisServerPid();
   try {
-    const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
-    if (deployed.status !== 201) throw new Error(`deploy failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
-    const [kid, secret] = service.env.JWT_KEYS.split(':');
-    const token = await createTokenSigner(createJwtKeyRing([{ kid, secret }], 'bench')).sign({ subject: 'bench', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });
-    const headers = { 'content-type': 'application/json', 'x-tenant-id': TENANT, authorization: `Bearer ${token}` };
     const requests = batch
       ? signedPool(
           [JSON.stringify({ items: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ source: POLICY_SOURCE, functionName: FUNCTION_NAME, context: SAMPLES[i % SAMPLES.length], locale: 'en-US' })) })],
@@ -35,12 +31,7 @@ async function main() {
           service.secret,
           1000 * (seconds + 3),
         ).requests
-      : SAMPLES.map((context) => ({
-          method: 'POST',
-          path: '/api/v1/policies/evaluate',
-          headers,
-          body: JSON.stringify({ policyModule: 'bench.loan', policyFunction: FUNCTION_NAME, context }),
-        }));
+      : await deployedRouteRequests(service);
     const perRequest = batch ? BATCH_ITEMS : 1;
     await runAutocannon(autocannon, { url: service.base, connections: CONNECTIONS, duration: 3, requests });
     const pids = [api.child.pid, worker.child.pid, redisPid];

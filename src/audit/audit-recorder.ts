@@ -95,7 +95,7 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
   const flushIntervalMs = whole(options.flushIntervalMs, 0, 'flushIntervalMs', 0);
   const isUnavailable = options.isUnavailable ?? (() => false);
   const now = options.now ?? (() => new Date());
-  const newId = options.newId ?? (() => newAuditRecordId());
+  const newId = options.newId ?? newAuditRecordId;
 
   const queue: PendingAppend[] = [];
   const unsettled = new Set<Promise<AuditReceipt>>();
