@@ -5,6 +5,7 @@
 // language and the thread → evaluation; audit, rollups…). Threads' profiles count too. Prints µs per request.
 //   node bench/http/profile.mjs [route] [seconds]     route: stored-bearer (default), stored-signed, source-signed, source-batch
 //   SPLIT=1: an `api` and a `worker` process instead of one of role `all`, each process's total shown too.
+//   CONNECTIONS=N: that many connections instead of 64.
 // Run after `npm run build`.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ const route = process.argv[2] ?? 'stored-bearer';
 const seconds = Number(process.argv[3] ?? 10);
 // SPLIT=1: the service as docker-compose deploys it, an `api` and a `worker` process (default: one process, role `all`).
 const split = process.env.SPLIT === '1';
-const CONNECTIONS = 64;
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 64);
 // DETAIL=N prints the N functions with the most self time, with their stage.
 const details = process.env.DETAIL ? new Map() : null;
 

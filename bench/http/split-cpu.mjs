@@ -6,9 +6,8 @@
 //   NODE_FLAGS='--perf-basic-prof': node flags of both processes (e.g. for `perf record -p <api pid>`)
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { prepareBenchService, removeBenchService, startSplitBenchService } from '../support/bench-service.mjs';
+import { withSplitBenchService } from '../support/bench-service.mjs';
 import { deployedRouteRequests } from '../support/deployed-route.mjs';
-import { stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
 import { redisServerPid } from '../support/redis-server-pid.mjs';
 import { signedPool } from '../support/signed-requests.mjs';
@@ -20,10 +19,9 @@ const BATCH_ITEMS = 100;
 
 async function main() {
   const autocannon = loadAutocannon();
-  const service = await prepareBenchService('split-cpu');
-  const { api, worker } = await startSplitBenchService(service, () => (process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []));
-  const redisPid = redisServerPid();
-  try {
+  const nodeArgs = () => (process.env.NODE_FLAGS ? process.env.NODE_FLAGS.split(' ') : []);
+  await withSplitBenchService('split-cpu', { nodeArgs }, async ({ service, api, worker }) => {
+    const redisPid = redisServerPid();
     const requests = batch
       ? signedPool(
           [JSON.stringify({ items: Array.from({ length: BATCH_ITEMS }, (_, i) => ({ source: POLICY_SOURCE, functionName: FUNCTION_NAME, context: SAMPLES[i % SAMPLES.length], locale: 'en-US' })) })],
@@ -43,11 +41,7 @@ async function main() {
     console.log(
       `${Math.round((result['2xx'] * perRequest) / result.duration)} evaluations/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; CPU µs/evaluation: api ${perEvaluation(0)}, worker ${perEvaluation(1)}, Redis ${perEvaluation(2)}`,
     );
-  } finally {
-    await stopChild(api);
-    await stopChild(worker);
-  }
-  await removeBenchService(service);
+  });
 }
 
 main().catch((error) => {

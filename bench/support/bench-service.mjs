@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { openSqliteStore } from '../../dist/src/store/index.js';
 import { createTenantService } from '../../dist/src/tenants/index.js';
-import { projectRoot, startChild, unusedPort, waitForReady } from './child-process.mjs';
+import { projectRoot, startChild, stopChild, unusedPort, waitForReady } from './child-process.mjs';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TENANT = 'bench';
@@ -85,4 +85,22 @@ export async function removeBenchService(prepared) {
   for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000));
   await redis.quit();
   rmSync(prepared.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Prepares a run, changes its environment with `configure(prepared)` (when given), starts the service
+ * as docker-compose deploys it, hands `use` the run and its processes, then stops both processes
+ * (insisting on a clean exit) and removes the run's data; `nodeArgs` as startSplitBenchService's.
+ */
+export async function withSplitBenchService(name, { configure, nodeArgs } = {}, use) {
+  const service = await prepareBenchService(name);
+  await configure?.(service);
+  const { api, worker } = await startSplitBenchService(service, nodeArgs);
+  try {
+    await use({ service, api, worker });
+  } finally {
+    await stopChild(api);
+    await stopChild(worker);
+  }
+  await removeBenchService(service);
 }

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { NormalisedAuditEvent } from './audit-event.js';
+import { hashAuditContent } from './audit-hash.js';
 import { canonicalJson } from './canonical-json.js';
+import { recordTextAround } from './record-text.js';
 
 /** What a receipt names: a record's id and the hash of its content, which no later step changes. */
 export interface AuditReceipt {
@@ -11,18 +12,22 @@ export interface AuditReceipt {
 /**
  * Lowercase hex SHA-256 of the RFC 8785 canonical JSON of the record's content,
  * `{id, eventType, policyModule, policyFunction, actorId, occurredAt, payload}`: known when the
- * record is stored, before the linker gives it a seq, so an answer can carry it.
+ * record is stored, before the linker gives it a seq, so an answer can carry it. `payloadText`: the
+ * payload's canonical JSON when the caller has it (the recorder made it once), not written again.
  */
-export function computeAuditContentHash(id: string, event: NormalisedAuditEvent): string {
+export function computeAuditContentHash(id: string, event: NormalisedAuditEvent, payloadText?: string): string {
+  const content = { actorId: event.actorId, eventType: event.eventType, id, occurredAt: event.occurredAt, policyFunction: event.policyFunction, policyModule: event.policyModule };
   // Listed in canonical order, so only the payload may need sorting.
-  const text = canonicalJson({
-    actorId: event.actorId,
-    eventType: event.eventType,
-    id,
-    occurredAt: event.occurredAt,
-    payload: event.payload,
-    policyFunction: event.policyFunction,
-    policyModule: event.policyModule,
-  });
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  const text =
+    (payloadText === undefined ? undefined : recordTextAround(content, payloadText)) ??
+    canonicalJson({
+      actorId: event.actorId,
+      eventType: event.eventType,
+      id,
+      occurredAt: event.occurredAt,
+      payload: event.payload,
+      policyFunction: event.policyFunction,
+      policyModule: event.policyModule,
+    });
+  return hashAuditContent(text);
 }

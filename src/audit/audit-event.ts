@@ -46,13 +46,14 @@ function optionalName(value: unknown, field: string): string | null {
 
 /**
  * The payload as it will be hashed and stored: a detached copy (later changes by the caller cannot
- * alter it) with its members in canonical order. Only what has an RFC 8785 form is taken (plain
- * JSON, no lone surrogates, finite numbers; canonicalJson states the rule), so nothing JSON would
- * silently change reaches the hash.
+ * alter it) with its members in canonical order, and its canonical text. Only what has an RFC 8785
+ * form is taken (plain JSON, no lone surrogates, finite numbers; canonicalJson states the rule), so
+ * nothing JSON would silently change reaches the hash.
  */
-function canonicalPayload(payload: Record<string, unknown>): Record<string, unknown> {
+function canonicalPayload(payload: Record<string, unknown>): { payload: Record<string, unknown>; payloadText: string } {
   try {
-    return JSON.parse(canonicalJson(payload)) as Record<string, unknown>;
+    const payloadText = canonicalJson(payload);
+    return { payload: JSON.parse(payloadText) as Record<string, unknown>, payloadText };
   } catch (error) {
     if (!(error instanceof NoCanonicalFormError)) throw error;
     throw new AuditEventError(`\`payload${error.at.slice(1)}\` ${error.problem}`);
@@ -71,17 +72,20 @@ function instant(value: unknown): string {
 
 /** Validates an event and returns a detached copy in stored form. */
 export function normaliseAuditEvent(event: AuditEvent, now: Date): NormalisedAuditEvent {
+  return normaliseAuditEventWithText(event, now).event;
+}
+
+/** normaliseAuditEvent, with the payload's canonical JSON it made on the way (so nothing writes it again). */
+export function normaliseAuditEventWithText(event: AuditEvent, now: Date): { event: NormalisedAuditEvent; payloadText: string } {
   if (event === null || typeof event !== 'object') throw new AuditEventError('event must be an object');
-  const payload = event.payload;
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+  const given = event.payload;
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
     throw new AuditEventError('`payload` must be an object');
   }
-  return {
-    eventType: requiredName(event.eventType, 'eventType'),
-    policyModule: optionalName(event.policyModule, 'policyModule'),
-    policyFunction: optionalName(event.policyFunction, 'policyFunction'),
-    actorId: requiredName(event.actorId, 'actorId'),
-    payload: canonicalPayload(payload),
-    occurredAt: instant(event.occurredAt ?? now),
-  };
+  const eventType = requiredName(event.eventType, 'eventType');
+  const policyModule = optionalName(event.policyModule, 'policyModule');
+  const policyFunction = optionalName(event.policyFunction, 'policyFunction');
+  const actorId = requiredName(event.actorId, 'actorId');
+  const { payload, payloadText } = canonicalPayload(given);
+  return { event: { eventType, policyModule, policyFunction, actorId, payload, occurredAt: instant(event.occurredAt ?? now) }, payloadText };
 }

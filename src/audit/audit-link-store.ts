@@ -21,10 +21,15 @@ export interface UnlinkedAuditRecord extends NormalisedAuditEvent {
    * generated id is stored once. Only such records are looked for in the chain before linking.
    */
   givenId?: true;
+  /**
+   * The payload's canonical JSON, when the record comes straight from its append (made once there):
+   * what the hashes and the stored text are written from. Absent on a record read back.
+   */
+  payloadText?: string;
 }
 
-/** A record to link, built on the head: `givenId` as the unlinked record had it. */
-export type LinkRecord = AuditRecord & { givenId?: true };
+/** A record to link, built on the head: `givenId` and `payloadText` as the unlinked record had them. */
+export type LinkRecord = AuditRecord & { givenId?: true; payloadText?: string };
 
 /** One record to store, of any tenant: one insert carries the records of many tenants. */
 export interface UnlinkedAuditEntry {
@@ -49,6 +54,14 @@ export interface UnlinkedSummary {
   count: number;
   /** storedAt of the oldest unlinked record; null when there is none. */
   oldestStoredAt: string | null;
+}
+
+export interface LinkOptions {
+  /**
+   * The records were stored nowhere yet (only where `linksInOneWrite`): they are stored and linked
+   * in this write, with nothing to remove from the unlinked records.
+   */
+  unstored?: boolean;
 }
 
 export interface AuditLinkRepository {
@@ -80,7 +93,7 @@ export interface AuditLinkRepository {
    * `lease` is still the tenant's lease and the head is the one they were built on. Returns false,
    * writing nothing, when it is not: the caller lost its lease.
    */
-  link(tenantId: string, lease: LinkerLease, records: readonly LinkRecord[]): Promise<boolean>;
+  link(tenantId: string, lease: LinkerLease, records: readonly LinkRecord[], options?: LinkOptions): Promise<boolean>;
   /** The tenant's unlinked record with this id, or null. */
   findUnlinked(tenantId: string, id: string): Promise<UnlinkedAuditRecord | null>;
   /** How many records of the tenant wait for their link, and since when. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isValidTenantId } from '../kernel/index.js';
 import { GENESIS_PREVIOUS_HASH, type AuditRecord, type ChainHead } from './audit-chain-store.js';
-import { computeAuditHash } from './audit-hash.js';
+import { computeAuditHash, hashAuditContent, linkedAuditContent } from './audit-hash.js';
 import type { AuditLinkRepository, HeldLease, LinkRecord, UnlinkedAuditRecord } from './audit-link-store.js';
 
 export interface AuditLinkerOptions {
@@ -92,11 +92,15 @@ function whole(value: number | undefined, fallback: number, name: string): numbe
 function chainOf(unlinked: readonly UnlinkedAuditRecord[], head: ChainHead | null): LinkRecord[] {
   let seq = head?.seq ?? 0;
   let previousHash = head?.hash ?? GENESIS_PREVIOUS_HASH;
-  return unlinked.map(({ contentHash: _c, storedAt: _s, givenId, ...content }) => {
+  return unlinked.map(({ id, eventType, policyModule, policyFunction, actorId, occurredAt, payload, givenId, payloadText }) => {
     seq += 1;
-    const linked = { ...content, seq, previousHash };
-    const record: LinkRecord = { ...linked, hash: computeAuditHash(linked), ...(givenId ? { givenId } : {}) };
-    previousHash = record.hash;
+    // The chain's fields, picked by name: nothing else the unlinked record carries reaches the link.
+    const linked = { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, previousHash };
+    const hash = payloadText === undefined ? computeAuditHash(linked) : hashAuditContent(linkedAuditContent(linked, payloadText));
+    const record: LinkRecord = { ...linked, hash };
+    if (givenId) record.givenId = givenId;
+    if (payloadText !== undefined) record.payloadText = payloadText;
+    previousHash = hash;
     return record;
   });
 }
@@ -284,7 +288,7 @@ export function createAuditLinker(repository: AuditLinkRepository, options: Audi
         return false;
       }
       records = chainOf(unlinked, link.head);
-      if (!(await repository.link(tenantId, lease, records))) {
+      if (!(await repository.link(tenantId, lease, records, { unstored: true }))) {
         fenced(link);
         return false;
       }

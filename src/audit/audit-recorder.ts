@@ -1,5 +1,5 @@
 import { computeAuditContentHash, type AuditReceipt } from './audit-content-hash.js';
-import { assertAuditTenantId, AuditEventError, normaliseAuditEvent, type AuditEvent } from './audit-event.js';
+import { assertAuditTenantId, AuditEventError, normaliseAuditEventWithText, type AuditEvent } from './audit-event.js';
 import type { AuditLinkRepository, UnlinkedAuditEntry, UnlinkedAuditRecord } from './audit-link-store.js';
 import { newAuditRecordId } from './new-audit-record-id.js';
 
@@ -201,11 +201,18 @@ export function createAuditRecorder(repository: Pick<AuditLinkRepository, 'store
       let entry: UnlinkedAuditEntry;
       try {
         assertAuditTenantId(tenantId);
-        const normalised = normaliseAuditEvent(event, now());
+        const { event: normalised, payloadText } = normaliseAuditEventWithText(event, now());
         const id = appendOptions.id === undefined ? newId() : givenRecordId(appendOptions.id);
         entry = {
           tenantId,
-          record: { ...normalised, id, contentHash: computeAuditContentHash(id, normalised), storedAt: '', ...(appendOptions.id === undefined ? {} : { givenId: true as const }) },
+          record: {
+            ...normalised,
+            id,
+            contentHash: computeAuditContentHash(id, normalised, payloadText),
+            storedAt: '',
+            payloadText,
+            ...(appendOptions.id === undefined ? {} : { givenId: true as const }),
+          },
         };
       } catch (error) {
         return Promise.reject(error);

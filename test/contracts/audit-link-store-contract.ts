@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalJson,
   createAuditLinker,
   GENESIS_PREVIOUS_HASH,
   verifyChain,
@@ -182,7 +183,9 @@ export function runAuditLinkStoreContract(getStore: () => Store, getTarget: () =
       expect(await links().link(tenant, stale, linkOn(stale.head, fresh))).toBe(false);
       expect(await chainOf(tenant)).toEqual([]);
       const linked = linkOn(current.head, fresh);
-      expect(await links().link(tenant, current, linked)).toBe(true);
+      // As the linker sends them: each payload's canonical text made at its append, and nothing to remove from the unlinked records.
+      const sent = linked.map((record) => ({ ...record, payloadText: canonicalJson(record.payload) }));
+      expect(await links().link(tenant, current, sent, { unstored: true })).toBe(true);
       expect(await chainOf(tenant)).toEqual(linked);
       expect(await links().unlinkedSummary(tenant)).toEqual({ count: 0, oldestStoredAt: null });
       expect(await verifyChain(getStore().audit, tenant)).toMatchObject({ valid: true, checked: 2 });

@@ -21,6 +21,7 @@ import {
   type StoredAuditRecord,
 } from '../../src/audit/index.js';
 import { storedAuditContent } from '../../src/audit/audit-hash.js';
+import { recordTextAround } from '../../src/audit/record-text.js';
 import { NoCanonicalFormError } from '../../src/audit/canonical-json.js';
 import { isCanonicalObjectText } from '../../src/audit/canonical-json-text.js';
 import { CHAIN_START, checkChainPage, type ChainPosition } from '../../src/audit/chain-page-check.js';
@@ -272,6 +273,27 @@ describe('storedAuditContent against canonicalAuditContent', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe('recordTextAround against canonicalJson', () => {
+  it('writes, when it writes at all, the canonical JSON of the fields around the payload it is given the text of', () => {
+    // Mostly text, as a record's fields are, so that most records are written; sometimes what a record may not hold.
+    const field = fc.oneof({ weight: 20, arbitrary: text }, storedField);
+    const fields = fc.record({ id: field, eventType: field, policyModule: field, policyFunction: field, actorId: field, occurredAt: field });
+    const chain = fc.option(fc.record({ previousHash: field, seq: fc.oneof({ weight: 10, arbitrary: fc.integer() }, fc.double(), fc.constant('7')) }), { nil: undefined });
+    let written = 0;
+    fc.assert(
+      fc.property(fields, payload, chain, (record, value, place) => {
+        const text = recordTextAround(record, canonicalJson(value), place);
+        if (text === undefined) return;
+        written += 1;
+        expect(text).toBe(canonicalJson({ ...record, payload: value, ...place }));
+      }),
+      { numRuns: RUNS },
+    );
+    // Most generated fields are text: the comparison above ran, it was not skipped.
+    expect(written).toBeGreaterThan(RUNS / 2);
   });
 });
 

@@ -4,7 +4,8 @@ import type { UnlinkedAuditRecord } from '../../audit/audit-link-store.js';
 import { parsePayload } from '../store-rules.js';
 import { recordIdDocumentId, type UnlinkedAuditDocument } from './collections.js';
 
-export function toUnlinkedDocument(tenantId: string, { storedAt, ...content }: UnlinkedAuditRecord): UnlinkedAuditDocument {
+// The payload's text rides along only to spare the SQLite adapter writing it again: the document holds the payload once.
+export function toUnlinkedDocument(tenantId: string, { storedAt, payloadText: _text, ...content }: UnlinkedAuditRecord): UnlinkedAuditDocument {
   return { _id: recordIdDocumentId(tenantId, content.id), tenantId, storedAt, order: new ObjectId(), record: JSON.stringify(content) };
 }
 

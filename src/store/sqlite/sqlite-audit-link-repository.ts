@@ -35,6 +35,11 @@ const WAITING_SCAN_LIMIT = 10_000;
 
 const UNLINKED_COLUMNS = 'tenant_id, id, event_type, policy_module, policy_function, actor_id, occurred_at, payload, content_hash, stored_at, given_id';
 
+/** The payload as stored: its canonical JSON as the append made it, else written now. */
+function storedPayloadText(record: { payload: Record<string, unknown>; payloadText?: string }): string {
+  return record.payloadText ?? JSON.stringify(record.payload);
+}
+
 function toUnlinked(row: UnlinkedRow): UnlinkedAuditRecord {
   return {
     id: row.id,
@@ -92,7 +97,7 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
 
   const store = db.transaction((entries: Parameters<AuditLinkRepository['storeUnlinked']>[0]) => {
     for (const { tenantId, record: r } of entries) {
-      insertUnlinked.run(tenantId, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, JSON.stringify(r.payload), r.contentHash, r.storedAt, r.givenId ? 1 : 0);
+      insertUnlinked.run(tenantId, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, storedPayloadText(r), r.contentHash, r.storedAt, r.givenId ? 1 : 0);
     }
   });
 
@@ -115,7 +120,7 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     return { holder, epoch: row.epoch, until: row.lease_until, head: row.seq === 0 ? null : { seq: row.seq, hash: row.hash! } };
   });
 
-  const link = db.transaction((tenantId: string, holder: string, epoch: number, records: Parameters<AuditLinkRepository['link']>[2]): boolean => {
+  const link = db.transaction((tenantId: string, holder: string, epoch: number, records: Parameters<AuditLinkRepository['link']>[2], unstored: boolean): boolean => {
     const first = records[0]!;
     const last = records[records.length - 1]!;
     const row = headRow.get(tenantId);
@@ -123,8 +128,9 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
     if (row.seq !== first.seq - 1 || (row.hash ?? GENESIS_PREVIOUS_HASH) !== first.previousHash) return false;
     moveHead.run(last.seq, last.hash, tenantId, holder, epoch, row.seq);
     for (const r of records) {
-      insertRecord.run(tenantId, r.seq, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, JSON.stringify(r.payload), r.hash, r.previousHash);
-      deleteUnlinked.run(tenantId, r.id);
+      insertRecord.run(tenantId, r.seq, r.id, r.eventType, r.policyModule, r.policyFunction, r.actorId, r.occurredAt, storedPayloadText(r), r.hash, r.previousHash);
+      // Records stored nowhere yet (linked in the write that stores them) were never unlinked ones.
+      if (!unstored) deleteUnlinked.run(tenantId, r.id);
     }
     return true;
   });
@@ -168,11 +174,11 @@ export function createSqliteAuditLinkRepository(db: Database): AuditLinkReposito
       }
     },
 
-    async link(tenantId, lease, records) {
+    async link(tenantId, lease, records, options = {}) {
       assertTenantId(tenantId);
       assertLease(lease);
       assertLinkBatch(tenantId, records);
-      return link.immediate(tenantId, lease.holder, lease.epoch, records);
+      return link.immediate(tenantId, lease.holder, lease.epoch, records, options.unstored === true);
     },
 
     async findUnlinked(tenantId, id) {

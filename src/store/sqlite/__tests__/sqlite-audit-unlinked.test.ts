@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { computeAuditContentHash, type UnlinkedAuditEntry } from '../../../audit/index.js';
+import { canonicalJson, computeAuditContentHash, createAuditTrail, type UnlinkedAuditEntry } from '../../../audit/index.js';
 import { openSqliteStore, type SqliteStore } from '../../index.js';
 
 function entry(tenantId: string, id: string, n: number): UnlinkedAuditEntry {
@@ -38,5 +38,34 @@ describe('SQLite unlinked audit records', () => {
     (broken.record as { actorId: unknown }).actorId = null;
     await expect(store.auditLinks.storeUnlinked([entry('acme', 'r1', 1), broken])).rejects.toThrow(/NOT NULL/);
     expect(await payloads('acme')).toEqual([]);
+  });
+
+  // Integer-like names come first in a JS object, so JSON.stringify of the parsed payload would put "9" before "10".
+  const payload = { b: 1, a: [true, null], '10': 'ten', '9': 'nine', nested: { z: 0.5, y: 'é' } };
+  const canonical = '{"10":"ten","9":"nine","a":[true,null],"b":1,"nested":{"y":"é","z":0.5}}';
+
+  it('stores the payload as the canonical text its append made, when the record is linked at once', async () => {
+    expect(canonicalJson(payload)).toBe(canonical);
+    const trail = createAuditTrail(store.auditLinks);
+    try {
+      await trail.recorder.append('acme', { eventType: 'POLICY_EVALUATED', actorId: 'svc', payload });
+      await trail.flush();
+    } finally {
+      await trail.close();
+    }
+    expect(store.raw.prepare('SELECT payload FROM audit_records').pluck().all()).toEqual([canonical]);
+    // Linked in the one write that stored it: nothing was left waiting.
+    expect(await store.auditLinks.unlinkedSummary('acme')).toEqual({ count: 0, oldestStoredAt: null });
+    const [record] = await store.audit.list('acme', { limit: 1 });
+    expect(record!.payload).toEqual(payload);
+  });
+
+  it('stores an unlinked record\'s payload as the text it carries, else as JSON of the payload', async () => {
+    const carried = entry('acme', 'r1', 1);
+    carried.record.payload = payload;
+    carried.record.payloadText = canonical;
+    await store.auditLinks.storeUnlinked([carried, entry('acme', 'r2', 2)]);
+    expect(store.raw.prepare('SELECT payload FROM audit_unlinked ORDER BY id').pluck().all()).toEqual([canonical, '{"n":2}']);
+    expect((await store.auditLinks.unlinked('acme', 10)).map((r) => r.payload)).toEqual([payload, { n: 2 }]);
   });
 });
