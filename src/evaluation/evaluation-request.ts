@@ -160,5 +160,22 @@ export function parseBatchEvaluationBody(body: unknown, maxItems: number, limits
       `\`items\` must hold 1 to ${maxItems} evaluations (got ${items.length}); split larger batches into several requests`,
     );
   }
-  return items.map((item, index) => parseBatchItem(item, index, limits));
+  const entries = items.map((item, index) => parseBatchItem(item, index, limits));
+  shareRepeatedSources(entries);
+  return entries;
+}
+
+/**
+ * Each item of a batch arrives with its own copy of its source text, and consecutive items mostly
+ * carry the same one: they are given the first copy, so the maps keyed by source downstream (the
+ * queue's table of distinct sources, the audit's source hashes) hash that text once (the hash is
+ * kept on the string), not once per item. Comparing with the previous copy costs one memory compare.
+ */
+function shareRepeatedSources(entries: readonly BatchEntry[]): void {
+  let previous: string | undefined;
+  for (const entry of entries) {
+    if (entry.kind !== 'source') continue;
+    if (entry.request.source === previous) entry.request.source = previous;
+    else previous = entry.request.source;
+  }
 }

@@ -4,6 +4,7 @@ import { keepRawBody } from '../../auth/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext, AppMiddleware } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
+import { jsonShapeExcess } from './json-shape.js';
 
 export interface JsonBodyOptions {
   limitBytes: number;
@@ -28,36 +29,6 @@ export const MAX_JSON_NESTING = 128;
  * one string took a few. No body of this service needs more; a context's record has a few dozen.
  */
 export const MAX_JSON_OBJECT_MEMBERS = 10_000;
-
-/** What of JSON text's shape passes a bound, if anything: its nesting, or the members of one object. */
-type JsonShapeExcess = 'nesting' | 'members' | null;
-
-/**
- * One pass over JSON text (outside strings): the deepest nesting of `[` and `{`, and the most
- * members of one object (colons occur only between an object's keys and values). Stops at the
- * first bound passed.
- */
-function jsonShapeExcess(text: string, maxNesting: number, maxMembers: number): JsonShapeExcess {
-  // One count per open array or object; an array's is never incremented.
-  const members: number[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i += 1; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (members.push(0) > maxNesting) return 'nesting';
-    } else if (c === 0x5d || c === 0x7d) members.pop();
-    else if (c === 0x3a && members.length > 0) {
-      const count = members[members.length - 1]! + 1;
-      if (count > maxMembers) return 'members';
-      members[members.length - 1] = count;
-    }
-  }
-  return null;
-}
 
 const JSON_TYPE = 'application/json';
 
