@@ -16,18 +16,16 @@ export interface AuditReceipt {
  * payload's canonical JSON when the caller has it (the recorder made it once), not written again.
  */
 export function computeAuditContentHash(id: string, event: NormalisedAuditEvent, payloadText?: string): string {
-  const content = { actorId: event.actorId, eventType: event.eventType, id, occurredAt: event.occurredAt, policyFunction: event.policyFunction, policyModule: event.policyModule };
   // Listed in canonical order, so only the payload may need sorting.
-  const text =
-    (payloadText === undefined ? undefined : recordTextAround(content, payloadText)) ??
-    canonicalJson({
-      actorId: event.actorId,
-      eventType: event.eventType,
-      id,
-      occurredAt: event.occurredAt,
-      payload: event.payload,
-      policyFunction: event.policyFunction,
-      policyModule: event.policyModule,
-    });
+  const content = {
+    actorId: event.actorId,
+    eventType: event.eventType,
+    id,
+    occurredAt: event.occurredAt,
+    payload: event.payload,
+    policyFunction: event.policyFunction,
+    policyModule: event.policyModule,
+  };
+  const text = (payloadText === undefined ? undefined : recordTextAround(content, payloadText)) ?? canonicalJson(content);
   return hashAuditContent(text);
 }
