@@ -23,7 +23,7 @@ const LAYERS = [
   ['anomalies'],
   ['store'], // the SQLite and MongoDB adapters of the domains' ports
   ['metrics'], // wraps domain parts to count what they do
-  ['api', 'client'], // the HTTP edge: the server, and the signing client of its callers
+  ['api'], // the HTTP edge
   ['graphql'], // served through the API's route kit
   ['config'], // the environment schema, built from the bounds each part declares
   ['service'], // the service composed by part

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { Presets, SingleBar } from 'cli-progress';
 import { verifyChain, type ChainVerification } from '../src/audit/index.js';
-import { redactUrl, storeLocation } from '../src/config/index.js';
+import { describeStore, storeLocation } from '../src/config/index.js';
 import { isValidTenantId } from '../src/kernel/index.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
@@ -35,10 +35,7 @@ async function openConfiguredStore(io: CliIo): Promise<{ store: Store; where: st
     // Opening would create an empty store and call its (absent) chain valid.
     throw new CliError(`no SQLite store at ${location.sqlitePath}: set DATA_DIR, or MONGODB_URL for MongoDB`);
   }
-  const where =
-    location.mongodbUrl === undefined
-      ? `sqlite ${location.sqlitePath}`
-      : `mongodb ${redactUrl(location.mongodbUrl)}${location.mongodbDatabase === undefined ? '' : ` (${location.mongodbDatabase})`}`;
+  const where = describeStore(location);
   try {
     return { store: await openStore(location), where };
   } catch (error) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles the service (tsc) only when a source file changed since the last build: npm start and
+// Compiles the service and the TypeScript client package (tsc) only when a source file changed since the last build: npm start and
 // the scripts run this before node, so they answer in about a second once built. "Changed" is by
 // modification time, against a stamp written after each successful build (tsc leaves its own
 // build info untouched when a touched file compiles to the same output).
@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const INPUTS = ['src', 'workers', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const INPUTS = ['src', 'workers', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json', 'clients/typescript/src', 'clients/typescript/tsconfig.json'];
+// The service, and the client package its README's snippets import (clients/typescript/dist).
+const PROJECTS = ['tsconfig.json', 'clients/typescript/tsconfig.json'];
 
 function newestMtime(path) {
   let stats;
@@ -35,14 +37,16 @@ function builtAt() {
 
 // --force builds whatever the times say (npm run build).
 // A build whose outputs were removed since is no build.
-const OUTPUTS = ['dist/src/main.js', 'dist/src/cli/main.js', 'dist/scripts/token.js', 'dist/workers/evaluation-thread.js'];
+const OUTPUTS = ['dist/src/main.js', 'dist/src/cli/main.js', 'dist/scripts/token.js', 'dist/workers/evaluation-thread.js', 'clients/typescript/dist/index.js'];
 const outputsMissing = OUTPUTS.some((output) => newestMtime(join(root, output)) === 0);
 const built = process.argv.includes('--force') || outputsMissing ? -1 : builtAt();
 if (built < 0 || INPUTS.some((input) => newestMtime(join(root, input)) > built)) {
   if (!process.argv.includes('--force')) process.stderr.write(built < 0 ? 'building the service (first run) …\n' : 'sources changed: rebuilding …\n');
   const startedAt = new Date();
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
+    for (const project of PROJECTS) {
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, project)], { cwd: root, stdio: 'inherit' });
+    }
   } catch {
     process.exit(1); // tsc has printed why
   }

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../src/config/index.js';
+import { ConfigError, loadConfig, withEnvFile, type Config } from '../src/config/index.js';
 
 /** Where a script reads its environment and writes its lines; tests pass their own. */
 export interface CliIo {
@@ -9,8 +9,13 @@ export interface CliIo {
   err(line: string): void;
 }
 
+let processEnvironment: Readonly<Record<string, string | undefined>> | undefined;
+
 export const processIo: CliIo = {
-  env: process.env,
+  /** The environment over `.env` of the working directory, read when a script first needs it. */
+  get env() {
+    return (processEnvironment ??= withEnvFile(process.env).env);
+  },
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };

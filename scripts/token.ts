@@ -51,6 +51,9 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     .action(async (options: { tenant: string; role: Role; sub: string; ttl?: number }) => {
       if (options.sub.length === 0 || options.sub.length > 256) throw new CliError('--sub must be 1-256 characters');
       const config = loadCliConfig(io);
+      if (!config.JWT_DEVELOPMENT_TOKENS) {
+        throw new CliError('the service is configured to refuse development tokens (JWT_DEVELOPMENT_TOKENS=false): use a token of its identity provider');
+      }
       const maxLifetime = config.JWT_MAX_LIFETIME_SECONDS;
       const ttl = options.ttl ?? Math.min(DEFAULT_TTL_SECONDS, maxLifetime);
       if (ttl > maxLifetime) {
@@ -67,6 +70,8 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
         ttlSeconds: ttl,
       });
       io.out(token);
+      // On stderr, so `$(npm run -s token …)` holds the token alone; a service with other keys refuses it.
+      io.err(`signed with key \`${ring.signingKey.kid}\` of ${ring.source}: the service must run with the same ${ring.source === 'JWT_KEYS' ? 'JWT_KEYS' : 'DATA_DIR or JWT_KEYS'}`);
     });
   return runProgram(program, argv, io);
 }

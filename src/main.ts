@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from './config/index.js';
+import { ConfigError, loadConfig, PROCESS_ROLES, withEnvFile, type Config, type ProcessRole } from './config/index.js';
 import { createLogger } from './logging/index.js';
 import { startService, StartupError, startupLine, type Service } from './service/index.js';
 
@@ -17,7 +17,7 @@ function parseRole(value: string): ProcessRole {
 }
 
 /** Runs the process until SIGINT/SIGTERM. Returns the exit code for start-up failures. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('policy-engine')
     .description('multi-tenant policy engine service')
     .option('--role <role>', `process role: ${PROCESS_ROLES.join(', ')} (default: ROLE or all)`, parseRole)
@@ -28,8 +28,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return (error as { exitCode?: number }).exitCode ?? 1;
   }
   let config: Config;
+  let envFile: string | null;
   try {
-    config = loadConfig(env);
+    const environment = withEnvFile(process.env);
+    envFile = environment.envFile;
+    config = loadConfig(environment.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -51,7 +54,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw error;
   }
   logger.info({ store: service.runtime.store.kind }, 'service started');
-  process.stderr.write(startupLine(service));
+  process.stderr.write(startupLine(service, { envFile }));
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -5,7 +5,7 @@ export default defineConfig({
   // The config lives in test/; paths below are relative to the project root.
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['src/**/__tests__/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/__tests__/**/*.test.ts', 'test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites share one Redis and one store per file; files run in parallel forks.

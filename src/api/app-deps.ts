@@ -1,4 +1,4 @@
-import type { TokenVerifier } from '../auth/index.js';
+import type { TokenVerifier, TrustedGateway } from '../auth/index.js';
 import type { IdempotencyRepository } from '../idempotency/index.js';
 import type { Logger } from '../logging/index.js';
 import type { ServiceMetrics } from '../metrics/index.js';
@@ -11,6 +11,8 @@ export interface AppDeps {
   logger: Logger;
   /** Checks the bearer tokens of `bearer` routes (and of `signed-or-bearer` routes sent one instead). */
   tokenVerifier: TokenVerifier;
+  /** Takes header-only requests from an authenticating gateway on the routes that take signed ones. */
+  gateway?: TrustedGateway | undefined;
   rateLimiter: TenantRateLimiter;
   /** Where idempotent routes keep the answers a repeated `Idempotency-Key` replays. */
   idempotency: IdempotencyRepository;

@@ -38,6 +38,7 @@ export function createRouteGuards(deps: AppDeps): (route: BoundRoute) => AppMidd
       nonceGuard,
       minRole: roleOf(route),
       ...(withBearer ? { allowBearer } : {}),
+      gateway: deps.gateway,
       bodyLimitBytes: deps.bodyLimitBytes,
       ...(signatureWindowSeconds !== undefined ? { windowSeconds: signatureWindowSeconds } : {}),
       ...(nowSeconds !== undefined ? { nowSeconds } : {}),

@@ -11,7 +11,16 @@ export {
 } from './jwt-key-ring.js';
 export { parseJwtKeysSpec, type JwtKeySpec } from './jwt-keys-spec.js';
 export { createTokenSigner, type TokenClaims, type TokenSigner } from './token-signer.js';
-export { createTokenVerifier, DEFAULT_JWT_MAX_LIFETIME_SECONDS, type TokenVerifier, type TokenVerifierOptions } from './token-verifier.js';
+export {
+  createTokenVerifier,
+  DEFAULT_JWT_MAX_LIFETIME_SECONDS,
+  type IdentityProviderOptions,
+  type TokenVerifier,
+  type TokenVerifierOptions,
+} from './token-verifier.js';
+export { createJwksKeys, DEFAULT_JWKS_MAX_BYTES, type JwksKeysOptions } from './jwks-keys.js';
+export type { IdentityClaimNames } from './identity-claims.js';
+export { createTrustedGateway, GATEWAY_SECRET_HEADER, parseGatewayNetworks, type GatewayNetwork, type TrustedGateway } from './trusted-gateway.js';
 export { createBearerAuth } from './bearer-auth.js';
 export { requireRole } from './require-role.js';
 export {

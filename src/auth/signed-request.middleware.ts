@@ -4,7 +4,8 @@ import { isValidTenantId } from '../kernel/index.js';
 import type { TenantRepository } from '../tenants/index.js';
 import { AuthErrorCode, AuthorizationError } from './auth-errors.js';
 import type { NonceGuard } from './nonce-guard.js';
-import type { AuthState, Principal } from './principal.js';
+import { SERVICE_ACTOR_PREFIXES, type AuthState, type Principal } from './principal.js';
+import type { TrustedGateway } from './trusted-gateway.js';
 import {
   DEFAULT_SIGNATURE_WINDOW_SECONDS,
   SIGNING_HEADERS,
@@ -48,7 +49,7 @@ export interface SignedRequestAuth {
   tenantId: string;
   role: Role;
   actorId: string;
-  method: 'signature';
+  method: 'signature' | 'gateway';
 }
 
 export interface SignedRequestState extends AuthState {
@@ -70,6 +71,11 @@ export interface SignedRequestAuthOptions {
    * Resolving false falls through to the signature check, which then reports the missing signature.
    */
   allowBearer?: (ctx: SignedRequestContext, minRole: Role) => Promise<boolean>;
+  /**
+   * TRUSTED_GATEWAY_CIDRS: a request from the gateway with no credentials of its own is taken as
+   * the tenant and role its headers name. Without it, such a request is refused as unsigned.
+   */
+  gateway?: TrustedGateway | undefined;
   /** Largest body read for hashing; larger bodies get 413. Defaults to 1 MiB. */
   bodyLimitBytes?: number;
   /** Unix seconds; tests move the clock with it. */
@@ -107,6 +113,16 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
     if (options.allowBearer && signatureHeader === undefined && /^Bearer\s/i.test(ctx.get('authorization'))) {
       if (await options.allowBearer(ctx, minRole)) return next();
     }
+    // A request with no credentials of its own, straight from a trusted gateway: the gateway has
+    // authenticated the caller and vouches for the tenant and role it names.
+    if (options.gateway && signatureHeader === undefined && ctx.get('authorization') === '' && options.gateway.trusts(ctx.req)) {
+      const role = claimedRole(ctx, minRole);
+      const actorId = `${SERVICE_ACTOR_PREFIXES.gateway}${role}`;
+      ctx.state.tenantId = tenantId;
+      ctx.state.principal = { subject: actorId, tenantId, role, authMethod: 'gateway' };
+      ctx.state.auth = { tenantId, role, actorId, method: 'gateway' };
+      return next();
+    }
 
     const headers = {
       signatureHeader,
@@ -121,21 +137,7 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
       throw new AuthorizationError(precheck.code, `${precheck.message}${either}`);
     }
 
-    const role = singleHeader(ctx, SIGNING_HEADERS.role);
-    if (role === undefined || !isRole(role)) {
-      throw new AuthorizationError(
-        SignedRequestErrorCode.ROLE_INSUFFICIENT,
-        role === undefined
-          ? `missing X-User-Role header (this endpoint requires ${minRole})`
-          : `unknown role \`${role}\` in X-User-Role (known roles: ${ROLES.join(', ')})`,
-      );
-    }
-    if (!roleSatisfies(role, minRole)) {
-      throw new AuthorizationError(
-        SignedRequestErrorCode.ROLE_INSUFFICIENT,
-        `role ${role} is not allowed here: this endpoint requires ${minRole} or higher`,
-      );
-    }
+    const role = claimedRole(ctx, minRole);
     if (!precheck.ok) throw new AuthorizationError(precheck.code, precheck.message);
 
     const secrets = (await options.tenants.activeSecrets(tenantId)).map((s) => s.secret);
@@ -161,7 +163,7 @@ export function createSignedRequestAuth(options: SignedRequestAuthOptions): Midd
       );
     }
 
-    const actorId = `signed:${tenantId}`;
+    const actorId = `${SERVICE_ACTOR_PREFIXES.signed}${tenantId}`;
     const principal: Principal = { subject: actorId, tenantId, role, authMethod: 'signature' };
     ctx.state.tenantId = tenantId;
     ctx.state.principal = principal;
@@ -250,6 +252,23 @@ function readStream(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
 
 function tooLarge(limitBytes: number): SignedRequestError {
   return new SignedRequestError(413, SignedRequestErrorCode.BODY_TOO_LARGE, `request body exceeds the limit of ${limitBytes} bytes`);
+}
+
+/** The role X-User-Role claims, if it is known and at least `minRole`; a 403 otherwise. */
+function claimedRole(ctx: { req: IncomingMessage }, minRole: Role): Role {
+  const role = singleHeader(ctx, SIGNING_HEADERS.role);
+  if (role === undefined || !isRole(role)) {
+    throw new AuthorizationError(
+      SignedRequestErrorCode.ROLE_INSUFFICIENT,
+      role === undefined
+        ? `missing X-User-Role header (this endpoint requires ${minRole})`
+        : `unknown role \`${role}\` in X-User-Role (known roles: ${ROLES.join(', ')})`,
+    );
+  }
+  if (!roleSatisfies(role, minRole)) {
+    throw new AuthorizationError(SignedRequestErrorCode.ROLE_INSUFFICIENT, `role ${role} is not allowed here: this endpoint requires ${minRole} or higher`);
+  }
+  return role;
 }
 
 /** Node joins a repeated header with `, `, which no signing header accepts: ambiguity is refused. */

@@ -6,6 +6,8 @@ import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/json-answer.js';
 import { parseJwtKeysSpec } from '../auth/jwt-keys-spec.js';
+import { DEFAULT_PROVIDER_ALGORITHMS, parseProviderAlgorithms } from '../auth/provider-algorithms.js';
+import { parseGatewayNetworks } from '../auth/trusted-gateway.js';
 import { parseByteSize } from './byte-size.js';
 
 /** Process roles: `all` runs the API and the worker in one process. */
@@ -52,6 +54,43 @@ function detectionSetting(name: DetectionSettingName) {
     .default(bounds.default);
 }
 
+/** A value parsed by a function that throws a message naming what is wrong. */
+function parsed<T>(parse: (text: string) => T) {
+  return z.string().transform((text, ctx) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+}
+
+/**
+ * Where an identity provider publishes its keys: https, or plain http to this machine only (a
+ * sidecar, a test provider), since whoever can change the answer can mint any token. No
+ * credentials in the URL: they would show in logs.
+ */
+function jwksUrl() {
+  return z.string().refine(
+    (text) => {
+      try {
+        const { protocol, hostname, username, password } = new URL(text);
+        const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+        return username === '' && password === '' && (protocol === 'https:' || (protocol === 'http:' && loopback));
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an https:// URL (http:// only to localhost) without credentials' },
+  );
+}
+
+/** A claim's name, or a dotted path into nested claims (`realm_access.roles`). */
+function claimName() {
+  return z.string().regex(/^[^\s]{1,256}$/, { message: 'must be a claim name of 1-256 characters without spaces' });
+}
+
 function boolean() {
   return z
     .enum(['true', 'false', '1', '0'], { message: 'must be true, false, 1 or 0' })
@@ -88,19 +127,25 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** Unset: `policies/` of the package. */
   BUILTIN_POLICY_DIR: z.string().min(1).optional(),
-  JWT_KEYS: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return parseJwtKeysSpec(text);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
+  JWT_KEYS: parsed(parseJwtKeysSpec).optional(),
   /** Longest lifetime (`exp - iat`) of a bearer token the API accepts and `npm run token` mints. */
   JWT_MAX_LIFETIME_SECONDS: integer(60, 31_536_000).default(86_400),
+  // An identity provider's tokens (README, Authentication): its key set, issuer and audience, the
+  // algorithms it signs with, and the claims that name the caller.
+  JWT_JWKS_URL: jwksUrl().optional(),
+  JWT_DEVELOPMENT_TOKENS: boolean().default(true),
+  JWT_ISSUER: z.string().max(2048).optional(),
+  JWT_AUDIENCE: z.string().max(2048).optional(),
+  JWT_ALGORITHMS: parsed(parseProviderAlgorithms).default([...DEFAULT_PROVIDER_ALGORITHMS]),
+  JWT_JWKS_COOLDOWN_SECONDS: integer(1, 3600).default(30),
+  JWT_JWKS_TIMEOUT_MS: integer(100, 60_000).default(5000),
+  JWT_SUBJECT_CLAIM: claimName().default('sub'),
+  JWT_TENANT_CLAIM: claimName().default('tenant'),
+  JWT_ROLE_CLAIM: claimName().default('role'),
+  // Header-only callers behind an authenticating gateway: the gateway's addresses, and a secret it adds.
+  TRUSTED_GATEWAY_CIDRS: parsed(parseGatewayNetworks).optional(),
+  // Printable ASCII: header values arrive trimmed and read as latin1, so nothing else could match.
+  TRUSTED_GATEWAY_SECRET: z.string().regex(/^[\x21-\x7e]{16,1024}$/, { message: 'must be 16-1024 printable ASCII characters without spaces' }).optional(),
   RATE_LIMIT_POINTS: integer(1, 1_000_000_000).default(50_000),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
   BODY_LIMIT: z
@@ -191,6 +236,21 @@ export const envSchema = z.object({
   ANOMALY_SLOWDOWN_FACTOR: detectionSetting('slowdownFactor'),
   ANOMALY_DISMISS_COOLDOWN_HOURS: detectionSetting('dismissCooldownHours'),
 }).superRefine((config, ctx) => {
+  // Tokens of a provider are only as trustworthy as the check of whom they were issued by and for.
+  const provider = { JWT_JWKS_URL: config.JWT_JWKS_URL, JWT_ISSUER: config.JWT_ISSUER, JWT_AUDIENCE: config.JWT_AUDIENCE };
+  if (Object.values(provider).some((value) => value !== undefined)) {
+    for (const [name, value] of Object.entries(provider)) {
+      if (value === undefined) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set too: JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE go together' });
+      }
+    }
+  }
+  if (!config.JWT_DEVELOPMENT_TOKENS && config.JWT_JWKS_URL === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['JWT_DEVELOPMENT_TOKENS'], message: 'may be false only with an identity provider (JWT_JWKS_URL): no token would be accepted' });
+  }
+  if (config.TRUSTED_GATEWAY_SECRET !== undefined && config.TRUSTED_GATEWAY_CIDRS === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['TRUSTED_GATEWAY_SECRET'], message: 'is used only with TRUSTED_GATEWAY_CIDRS, which is not set' });
+  }
   // A batch's answers may take EVALUATION_MAX_RESPONSE_BYTES; their envelopes need room beside them.
   if (config.RESPONSE_MAX_BYTES < config.EVALUATION_MAX_RESPONSE_BYTES + 1024 * 1024) {
     ctx.addIssue({

@@ -7,6 +7,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Settings whose values are never repeated in a message. */
+const SECRET_SETTINGS = new Set(['JWT_KEYS', 'TRUSTED_GATEWAY_SECRET']);
+
 /** Validates the environment; throws ConfigError naming each bad variable and why. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const present: Record<string, string> = {};
@@ -19,7 +22,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'environment');
-    const shown = name === 'JWT_KEYS' || present[name] === undefined ? '' : ` (got "${present[name]}")`;
+    const shown = SECRET_SETTINGS.has(name) || present[name] === undefined ? '' : ` (got "${present[name]}")`;
     return `${name} ${issue.message}${shown}`;
   });
   throw new ConfigError(problems);

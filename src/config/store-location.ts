@@ -24,6 +24,12 @@ export function storeLocation(config: Config): StoreLocation {
   return location;
 }
 
+/** Where the data is, for people: `SQLite at <path>` or `MongoDB at <url, password masked> (<database>)`. */
+export function describeStore(location: StoreLocation): string {
+  if (location.mongodbUrl === undefined) return `SQLite at ${location.sqlitePath}`;
+  return `MongoDB at ${redactUrl(location.mongodbUrl)}${location.mongodbDatabase === undefined ? '' : ` (${location.mongodbDatabase})`}`;
+}
+
 /** A connection URL fit for messages and logs: any password is masked. */
 export function redactUrl(url: string): string {
   try {

@@ -99,7 +99,7 @@ function domainResolver(policyFunction: string, domainQuery: DomainQuery, argume
     const parameters = argumentOrder.map((name) => plain(args[name]));
     let decision;
     try {
-      decision = await context.decide(context.tenantId, site.policyModule, policyFunction, parameters);
+      decision = await context.decide({ tenantId: context.tenantId, actorId: context.actorId }, site.policyModule, policyFunction, parameters);
     } catch (error) {
       throw dependencyError(error, context.log, `${site.policyModule}.${policyFunction}`);
     }

@@ -9,9 +9,15 @@ export interface Decision {
 }
 
 /**
- * Evaluates `policyModule.policyFunction` for a tenant: the tenant's active version of the module
+ * Evaluates `policyModule.policyFunction` for a caller's tenant: the tenant's active version of the module
  * when it deployed one, else the built-in one. `args` are the rule's parameters in order (the
  * positional context of docs/language.md §7). Item failures resolve as `ok: false`; a rejection means
  * nothing could evaluate (EvaluationUnavailableError) or an unexpected fault.
  */
-export type DecideFn = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<Decision>;
+export type DecideFn = (caller: DecisionCaller, policyModule: string, policyFunction: string, args: unknown[]) => Promise<Decision>;
+
+/** Whose decision it is, and the actor its audit record names. */
+export interface DecisionCaller {
+  tenantId: string;
+  actorId: string;
+}

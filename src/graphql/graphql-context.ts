@@ -11,6 +11,8 @@ import type { PolicyReader } from './policy-reader.js';
 export type GraphqlContext = {
   tenantId: string;
   role: Role;
+  /** Recorded as the actor of each decision's audit record. */
+  actorId: string;
   policies: PolicyReader;
   decide: DecideFn;
   log: ErrorLog;

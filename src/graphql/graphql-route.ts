@@ -96,7 +96,7 @@ async function countDecisions(koaContext: AppContext, { endpoint, policies, deci
     headers: ctx.req.headers,
     body: await requestBody(ctx),
     raw: ctx.req,
-    context: { tenantId: auth.tenantId, role: auth.role, policies, decide, log: koaContext.state.log, receipts: new Map() },
+    context: { tenantId: auth.tenantId, role: auth.role, actorId: auth.actorId, policies, decide, log: koaContext.state.log, receipts: new Map() },
   };
   ctx.state.graphql = { request, decisions: await endpoint.decisionsIn(request) };
 }

@@ -21,7 +21,7 @@ export function createLogger(options: LoggerOptions): Logger {
     level: options.level,
     base: { pid: process.pid, ...options.base },
     timestamp: stdTimeFunctions.isoTime,
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.secret'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'req.headers["x-gateway-secret"]', 'headers["x-gateway-secret"]', '*.secret'], censor: '[redacted]' },
   };
   if (options.destination) return pino(settings, options.destination);
   if (options.format === 'pretty') {

@@ -3,12 +3,13 @@ import type { EvaluationAnswer, EvaluationService } from '../evaluation/index.js
 /** A decision's outcome and, when it was evaluated, the receipt of its audit record. */
 export type DomainDecision = Pick<EvaluationAnswer, 'result' | 'receipt'>;
 
-export type DomainDecider = (tenantId: string, policyModule: string, policyFunction: string, args: unknown[]) => Promise<DomainDecision>;
-
-export interface DomainDeciderOptions {
-  /** The actor recorded in POLICY_EVALUATED; default `signed:<tenant>`, the signed-request principal. */
-  actorId?: (tenantId: string) => string;
-}
+/** `caller.actorId` is recorded as the actor of the decision's POLICY_EVALUATED record. */
+export type DomainDecider = (
+  caller: { tenantId: string; actorId: string },
+  policyModule: string,
+  policyFunction: string,
+  args: unknown[],
+) => Promise<DomainDecision>;
 
 /**
  * Decisions of the GraphQL domain queries, through the one evaluation path: the tenant's active
@@ -16,11 +17,10 @@ export interface DomainDeciderOptions {
  * and counted in the rollups. A module or rule the tenant cannot see answers as a failed
  * evaluation, with no receipt (nothing was recorded); a rejection means nothing could evaluate.
  */
-export function createDomainDecider(service: Pick<EvaluationService, 'evaluate'>, options: DomainDeciderOptions = {}): DomainDecider {
-  const actorOf = options.actorId ?? ((tenantId: string) => `signed:${tenantId}`);
-  return async (tenantId, policyModule, policyFunction, args) => {
+export function createDomainDecider(service: Pick<EvaluationService, 'evaluate'>): DomainDecider {
+  return async ({ tenantId, actorId }, policyModule, policyFunction, args) => {
     const [answer] = await service.evaluate(
-      { tenantId, actorId: actorOf(tenantId) },
+      { tenantId, actorId },
       [{ kind: 'stored', request: { policyModule, policyFunction, context: args } }],
       { trace: false },
     );

@@ -51,7 +51,7 @@ export {
 export { createPolicyLookup, type PolicyLookup, type PolicyLookupPage, type PolicyLookupView } from './policy-lookup.js';
 export { registryAuditOutbox } from './registry-audit-outbox.js';
 export { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
-export { createDomainDecider, type DomainDecider, type DomainDecision, type DomainDeciderOptions } from './domain-decider.js';
+export { createDomainDecider, type DomainDecider, type DomainDecision } from './domain-decider.js';
 export type {
   AuditedRegistryEntry,
   PolicyActivation,

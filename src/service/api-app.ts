@@ -26,6 +26,7 @@ import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
+import { identityProviderOf, trustedGatewayOf } from './caller-authentication.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import { inRouteGroupOrder } from './route-group-order.js';
 import type { Runtime } from './runtime.js';
@@ -105,7 +106,11 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     await chainPageThreads.close();
     requestRedis.disconnect();
   };
-  const tokenVerifier = createTokenVerifier(keyRing, { maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS });
+  const tokenVerifier = createTokenVerifier(keyRing, {
+    maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS,
+    identityProvider: identityProviderOf(config, logger),
+    developmentTokens: config.JWT_DEVELOPMENT_TOKENS,
+  });
   // Registered, and listed by the OpenAPI document built from them, in ROUTE_GROUP_ORDER.
   const routes: RouteGroup[] = inRouteGroupOrder({
     health: createHealthRoutes({ store, redis: runtime.redis }),
@@ -184,6 +189,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     idempotency: store.idempotency,
     metrics: runtime.metrics,
     tokenVerifier,
+    gateway: trustedGatewayOf(config),
     queueBoard: createQueueBoard({
       queues: runtime.queues,
       tokenVerifier,

@@ -1,5 +1,5 @@
 import { serviceVersion } from '../api/index.js';
-import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
+import { describeStore, redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { ROLE_PARTS } from './role-parts.js';
 import type { RunningPart } from './running-part.js';
@@ -37,14 +37,24 @@ export async function startService(role: ProcessRole, config: Config, logger: Lo
 }
 
 /** One line for the person who started it, beside the JSON logs (on stderr, so log pipes stay JSON). */
-export function startupLine(service: Service): string {
+export function startupLine(service: Service, settings: { envFile: string | null } = { envFile: null }): string {
   const { version } = serviceVersion();
   const { config, store } = service.runtime;
-  const where = storeLocation(config);
-  const storeText = store.kind === 'sqlite' ? `SQLite at ${where.sqlitePath}` : `MongoDB at ${redactUrl(where.mongodbUrl ?? '')}`;
+  const storeText = describeStore(storeLocation(config));
   const api = service.parts.find((part) => part.name === 'api')?.url;
   const metrics = service.parts.find((part) => part.name === 'metrics')?.url;
   const serving =
     api !== undefined ? `API at ${api} (try ${api}/readyz)` : metrics !== undefined ? `no API in this role, metrics at ${metrics}` : 'no API in this role';
-  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}. Stop with Ctrl-C.\n`;
+  const ways = api === undefined ? '' : `; ${waysIn(config)}`;
+  const from = settings.envFile === null ? '' : `; settings from ${settings.envFile} and the environment`;
+  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}${ways}${from}. Stop with Ctrl-C.\n`;
+}
+
+/** How callers authenticate, so a gateway trusted by mistake is seen at once. */
+function waysIn(config: Config): string {
+  const provider = config.JWT_JWKS_URL === undefined ? [] : [`tokens of ${config.JWT_ISSUER} (keys at ${config.JWT_JWKS_URL})`];
+  const tokens = [...(config.JWT_DEVELOPMENT_TOKENS ? ['development tokens'] : []), ...provider].join(' and ');
+  const networks = config.TRUSTED_GATEWAY_CIDRS?.map((network) => `${network.address}/${network.prefix}`).join(', ');
+  const gateway = networks === undefined ? '' : `, header-only requests from the trusted gateway at ${networks}${config.TRUSTED_GATEWAY_SECRET === undefined ? '' : ' with its secret'}`;
+  return `accepts ${tokens}, signed requests${gateway}`;
 }

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTokenCli } from '../../scripts/token.js';
 import { signRequest } from '../../src/auth/request-signature.js';
-import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
+import { createPolicyClient, type PolicyClient } from '../../clients/typescript/src/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import { createTenantService } from '../../src/tenants/index.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PolicyHttpError, createPolicyClient } from '../../src/client/index.js';
+import { PolicyHttpError, createPolicyClient } from '../../clients/typescript/src/index.js';
 import { SQLITE_FILE_NAME } from '../../src/config/index.js';
 import { SOURCE_EVALUATED } from '../../src/evaluation/index.js';
 import { openSqliteStore } from '../../src/store/index.js';

@@ -1,7 +1,7 @@
 // Without a worker on the `policy-evaluate` queue the endpoints answer 503 within the dispatcher's
 // response timeout (never hang), audit nothing, and recover once a worker starts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PolicyHttpError } from '../../src/client/index.js';
+import { PolicyHttpError } from '../../clients/typescript/src/index.js';
 import { createEnginePool, type EnginePool } from '../../src/engine/index.js';
 import { startEvaluationWorker, type EvaluationWorker } from '../../src/evaluation/index.js';
 import { sqliteTarget } from '../support/index.js';

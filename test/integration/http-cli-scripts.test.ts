@@ -42,15 +42,17 @@ afterEach(async () => {
 });
 
 describe('npm run token', () => {
-  it('prints only a token that the service verifies, creating the key file on first use', async () => {
+  it('prints only a token that the service verifies, creating the key file on first use, and names the key on stderr', async () => {
     const run = io({ DATA_DIR: dataDir });
     const code = await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN', '--sub', 'alice', '--ttl', '15m'], run);
     expect(code).toBe(0);
-    expect(run.stderr).toEqual([]);
     expect(run.stdout).toHaveLength(1);
     const token = run.stdout[0]!;
 
     const keyFile = JSON.parse(await readFile(join(dataDir, JWT_KEY_FILE_NAME), 'utf8')) as { keys: Array<{ kid: string }> };
+    expect(run.stderr).toEqual([
+      `signed with key \`${keyFile.keys[0]!.kid}\` of ${join(dataDir, JWT_KEY_FILE_NAME)}: the service must run with the same DATA_DIR or JWT_KEYS`,
+    ]);
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'HS256', kid: keyFile.keys[0]!.kid });
     const claims = decodeJwt(token);
     expect(claims.exp! - claims.iat!).toBe(900);
@@ -137,7 +139,7 @@ function tenantCliSuite(envFor: () => Record<string, string>) {
     await runTenantCli(['create', 'acme'], first);
     const again = io(env);
     expect(await runTenantCli(['create', 'acme'], again)).toBe(1);
-    expect(again.stderr).toEqual(['error: tenant `acme` already exists']);
+    expect(again.stderr).toEqual([expect.stringMatching(/^store: (SQLite|MongoDB) at /), 'error: tenant `acme` already exists']);
     expect((await activeVersions(env, 'acme')).map((s) => s.secret)).toEqual([first.stdout.at(-1)]);
   });
 
@@ -178,13 +180,13 @@ function tenantCliSuite(envFor: () => Record<string, string>) {
     expect((await activeVersions(env, 'acme')).map((s) => s.version)).toEqual([2, 1]);
     const ghost = io(env);
     expect(await runTenantCli(['show', 'ghost'], ghost)).toBe(1);
-    expect(ghost.stderr).toEqual(['error: tenant `ghost` does not exist']);
+    expect(ghost.stderr.at(-1)).toBe('error: tenant `ghost` does not exist');
   });
 
   it('rotate exits 1 for an unknown tenant', async () => {
     const run = io(envFor());
     expect(await runTenantCli(['rotate', 'ghost'], run)).toBe(1);
-    expect(run.stderr).toEqual(['error: tenant `ghost` does not exist']);
+    expect(run.stderr).toEqual([expect.stringMatching(/^store: (SQLite|MongoDB) at /), 'error: tenant `ghost` does not exist']);
     expect(run.stdout).toEqual([]);
   });
 
@@ -199,6 +201,12 @@ function tenantCliSuite(envFor: () => Record<string, string>) {
 
 describe('npm run tenant on the embedded SQLite store', () => {
   tenantCliSuite(() => ({ DATA_DIR: dataDir }));
+
+  it('names the store it used on stderr, so a wrong DATA_DIR shows at once', async () => {
+    const run = io({ DATA_DIR: dataDir });
+    expect(await runTenantCli(['create', 'acme'], run)).toBe(0);
+    expect(run.stderr).toEqual([`store: SQLite at ${join(dataDir, 'policy-engine.sqlite')}`]);
+  });
 });
 
 describeWithMongo('npm run tenant on MongoDB', (url) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
-import { createPolicyClient } from '../../src/client/index.js';
+import { createPolicyClient } from '../../clients/typescript/src/index.js';
 import { assertServiceBuilt, MAIN, REDIS_URL, runService, unusedPort, type ServiceProcess } from '../support/index.js';
 
 const silentIo = (env: Record<string, string>) => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTenantCli } from '../../scripts/tenant.js';
 import { runTokenCli } from '../../scripts/token.js';
 import type { AuditRecord } from '../../src/audit/index.js';
-import { createPolicyClient, type PolicyClient } from '../../src/client/index.js';
+import { createPolicyClient, type PolicyClient } from '../../clients/typescript/src/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
 import { assertServiceBuilt, buildChain, linkChain, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
 

@@ -8,7 +8,7 @@
 // milliseconds alone). Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnomalyPageView, TenantDetection } from '../../src/anomalies/index.js';
-import type { PolicyClient } from '../../src/client/index.js';
+import type { PolicyClient } from '../../clients/typescript/src/index.js';
 import type { RollupIncrement } from '../../src/rollups/index.js';
 import { startAnomaliesHarness, type AnomaliesHarness } from './anomalies-support/anomalies-harness.js';
 import { failure } from './policies-support/policies-harness.js';

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJwtKeyRing, createTokenSigner, type Role } from '../../src/auth/index.js';
 import { signRequest } from '../../src/auth/request-signature.js';
-import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../src/client/index.js';
+import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../clients/typescript/src/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 import {
   assertServiceBuilt,

@@ -12,7 +12,7 @@
 // the end. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyClient, PolicyResponse } from '../../src/client/index.js';
+import type { PolicyClient, PolicyResponse } from '../../clients/typescript/src/index.js';
 import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from '../../src/policies/index.js';
 import { failure, graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 

@@ -4,7 +4,7 @@
 // each bound on stored work is pushed past and refused with its own code. Threads load
 // dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyClient } from '../../src/client/index.js';
+import type { PolicyClient } from '../../clients/typescript/src/index.js';
 import { startWorkflowsHarness, type TenantInfo, type WorkflowsHarness } from './workflows-support/workflows-harness.js';
 
 const ENDED = ['COMPLETED', 'FAILED', 'CANCELLED'];

@@ -3,7 +3,7 @@
 // must all succeed. Threads load dist/workers/evaluation-thread.js: `npx tsc -p tsconfig.json` first.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPolicyClient, type EvaluationOutcome, type PolicyClient } from '../../src/client/index.js';
+import { createPolicyClient, type EvaluationOutcome, type PolicyClient } from '../../clients/typescript/src/index.js';
 import { RUNAWAY_SOURCE } from './evaluation-support/policies.js';
 import { failure, graphqlRoutes, startPoliciesHarness, type PoliciesHarness } from './policies-support/policies-harness.js';
 

@@ -3,8 +3,8 @@
 // Real HTTP, Redis, worker threads and SQLite (the policy registry's harness).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyClient } from '../../src/client/index.js';
-import { PolicyHttpError } from '../../src/client/index.js';
+import type { PolicyClient } from '../../clients/typescript/src/index.js';
+import { PolicyHttpError } from '../../clients/typescript/src/index.js';
 import { startPoliciesHarness, type PoliciesHarness } from '../integration/policies-support/policies-harness.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);

@@ -2,6 +2,7 @@
 // builds first), with its JSON log lines and stderr collected for assertions.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +25,16 @@ export function assertServiceBuilt(): void {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does) before this suite`);
 }
 
-/** Starts the service with exactly `env` (plus PATH). */
+/**
+ * Starts the service with exactly `env` (plus PATH), in the temporary directory: it reads a `.env`
+ * of its working directory, and a developer's own in the checkout must not change a test's set-up.
+ */
 export function runService(args: string[], env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: LogLine[] = [];
   const stderr: string[] = [];
   const waiters: Array<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];

@@ -29,7 +29,7 @@ function parameters(op: ApiOperation): JsonSchema[] {
   if (op.auth !== 'none') list.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: 'The tenant: 1-64 letters, digits, `_` or `-`', schema: { type: 'string', pattern: TENANT_ID_PATTERN.source } });
   if (op.auth === 'signed' || op.auth === 'signed-or-bearer') {
     for (const [name, description] of [
-      ['X-User-Role', 'the role signed for (VIEWER, MEMBER, ADMIN, OWNER); optional with a bearer token'],
+      ['X-User-Role', `the role signed for, or vouched for by a trusted gateway (VIEWER, MEMBER, ADMIN, OWNER)${op.auth === 'signed-or-bearer' ? '; optional with a bearer token' : ''}`],
       ['X-Policy-Timestamp', 'Unix seconds, within ±300 s of the server'],
       ['X-Policy-Nonce', '16-128 of A-Z a-z 0-9 _ -; single use'],
     ] as const) {
@@ -47,9 +47,9 @@ function security(op: ApiOperation): JsonSchema[] | undefined {
     case 'bearer':
       return [{ bearerToken: [] }];
     case 'signed':
-      return [{ requestSignature: [] }];
+      return [{ requestSignature: [] }, { trustedGateway: [] }];
     case 'signed-or-bearer':
-      return [{ requestSignature: [] }, { bearerToken: [] }];
+      return [{ requestSignature: [] }, { bearerToken: [] }, { trustedGateway: [] }];
   }
 }
 
@@ -107,7 +107,20 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): JsonSchema {
     components: {
       schemas: { ErrorEnvelope: jsonSchema(errorEnvelope, 'output') },
       securitySchemes: {
-        bearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT (HS256) with `sub`, `tenant`, `roles`, `iat`, `exp`' },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A token of the identity provider the service is configured with (JWT_JWKS_URL; signed with one of JWT_ALGORITHMS, by default RS256, ES256 or EdDSA; `iss` and `aud` checked; tenant, role and subject from the claims JWT_TENANT_CLAIM, JWT_ROLE_CLAIM and JWT_SUBJECT_CLAIM), or a development token (HS256 with `sub`, `tenant`, `roles`, `iat`, `exp`, minted by `npm run token`; refused with JWT_DEVELOPMENT_TOKENS=false)',
+        },
+        trustedGateway: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Gateway-Secret',
+          description:
+            'Off unless TRUSTED_GATEWAY_CIDRS is set: a request from a listed peer address (the socket\'s, never X-Forwarded-For) with no credentials of its own is taken as the tenant and role of X-Tenant-Id and X-User-Role; X-Gateway-Secret must equal TRUSTED_GATEWAY_SECRET when that is set. Audited as `gateway:<role>`',
+        },
         requestSignature: {
           type: 'apiKey',
           in: 'header',

@@ -47,6 +47,7 @@ function run(
   const contextValue: GraphqlContext = {
     tenantId: 'acme',
     role: 'MEMBER',
+    actorId: 'gateway:MEMBER',
     decide,
     policies: {
       get: async (_tenantId, id) => views.find((view) => view.id === id) ?? null,
@@ -92,12 +93,12 @@ const claimValue = (denialReason: string) => ({
 });
 
 describe('domain resolvers', () => {
-  it('call decide once with the tenant, module, rule and the arguments as separate plain parameters in order', async () => {
+  it('call decide once with the caller, module, rule and the arguments as separate plain parameters in order', async () => {
     const { result, calls } = await run(`{ ${CLAIM} { referenceNumber } }`, { decide: async () => ok(claimValue('')) });
     expect(result).toEqual({ data: { processClaim: { referenceNumber: 'CLM-7' } } });
     expect(calls).toEqual([
       [
-        'acme',
+        { tenantId: 'acme', actorId: 'gateway:MEMBER' },
         'healthcare.claims',
         'processClaim',
         [

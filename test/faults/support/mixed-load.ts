@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createJwtKeyRing, createTokenSigner, type TokenSigner } from '../../../src/auth/index.js';
 import { signRequest } from '../../../src/auth/request-signature.js';
-import { decideRetry, type RetryPolicy } from '../../../src/client/index.js';
+import { decideRetry, type RetryPolicy } from '../../../clients/typescript/src/index.js';
 import { FAULT_TENANT, JWT_KID, JWT_SECRET, type FaultCluster } from './fault-cluster.js';
 
 /** No answer within this is a hang. */

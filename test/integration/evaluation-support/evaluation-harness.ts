@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createEvaluationRoutes } from '../../../src/api/index.js';
 import type { AuditRecord, AuditTrail } from '../../../src/audit/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type Role } from '../../../src/auth/index.js';
-import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../src/client/index.js';
+import { createPolicyClient, type PolicyClient, type PolicyClientOptions } from '../../../clients/typescript/src/index.js';
 import { createEnginePool, type EnginePool, type EnginePoolOptions, type EngineRequest } from '../../../src/engine/index.js';
 import {
   createEvaluationDispatcher,

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../../src/auth/request-signature.js';
-import { PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
+import { PolicyHttpError, type PolicyClient } from '../../../clients/typescript/src/index.js';
 import { verifyChain } from '../../../src/audit/index.js';
 import type { Store } from '../../../src/store/index.js';
 import { newKeyRing, startEvaluationHarness, type EvaluationHarness } from './evaluation-harness.js';

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { createApp, createTenantRateLimiter } from '../../../src/api/index.js';
 import { createJwtKeyRing, createNonceGuard, createTokenVerifier } from '../../../src/auth/index.js';
 import { signRequest } from '../../../src/auth/request-signature.js';
-import { createPolicyClient, type PolicyClient } from '../../../src/client/index.js';
+import { createPolicyClient, type PolicyClient } from '../../../clients/typescript/src/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
 import {
   createGraphqlRoute,
@@ -147,9 +147,9 @@ export async function startGraphqlHarness(options: HarnessOptions = {}): Promise
   const stack = await buildEvaluationStack({ store, dispatcher });
   const realDecide = createDomainDecider(stack.evaluation);
   const decideCalls: DecideCall[] = [];
-  const decide: DecideFn = (tenantId, policyModule, policyFunction, args) => {
-    decideCalls.push({ tenantId, policyModule, policyFunction, args });
-    return (options.decide ?? realDecide)(tenantId, policyModule, policyFunction, args);
+  const decide: DecideFn = (caller, policyModule, policyFunction, args) => {
+    decideCalls.push({ tenantId: caller.tenantId, policyModule, policyFunction, args });
+    return (options.decide ?? realDecide)(caller, policyModule, policyFunction, args);
   };
 
   const logger = createLogger({ level: process.env.GRAPHQL_TEST_LOG ?? 'silent' });

@@ -11,7 +11,7 @@ import { createEvaluationRoutes, createPolicyRoutes, type RouteGroup } from '../
 import type { AuditRecord } from '../../../src/audit/index.js';
 import { createGraphqlRoute } from '../../../src/graphql/index.js';
 import { createNonceGuard, createTokenSigner, type JwtKeyRing, type NonceGuard, type Role } from '../../../src/auth/index.js';
-import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../src/client/index.js';
+import { createPolicyClient, PolicyHttpError, type PolicyClient } from '../../../clients/typescript/src/index.js';
 import { createEnginePool, type EnginePool } from '../../../src/engine/index.js';
 import {
   createEvaluationDispatcher,

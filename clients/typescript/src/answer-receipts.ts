@@ -1,6 +1,4 @@
-import type { AuditReceipt } from '../audit/audit-content-hash.js';
-// A pure shape check: importing the file directly keeps the rest of the audit domain out of the client.
-import { isAuditRecordId } from '../audit/audit-record-id.js';
+import { isAuditRecordId, type AuditReceipt } from './audit-hash.js';
 import { isRecord } from './json-object.js';
 import { PolicyProtocolError } from './policy-client-errors.js';
 

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { createPolicyClient, DEFAULT_LINK_POLLING, PolicyHttpError, PolicyProtocolError, type PolicyClientOptions } from '../index.js';
+import { createPolicyClient, DEFAULT_LINK_POLLING, PolicyHttpError, PolicyProtocolError, type PolicyClientOptions } from '../src/index.js';
 
 interface Scripted {
   status: number;

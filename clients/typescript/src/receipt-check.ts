@@ -1,11 +1,17 @@
-import type { AuditReceipt } from '../audit/audit-content-hash.js';
-// Canonical JSON and SHA-256 only: importing these files directly keeps the stores and the rest of
-// the audit domain out of the client, and the client hashes exactly as the service does.
-import { computeAuditContentHash } from '../audit/audit-content-hash.js';
-import { computeAuditHash } from '../audit/audit-hash.js';
-import { isAuditRecordId } from '../audit/audit-record-id.js';
 import { isContentHash } from './answer-receipts.js';
-import type { AuditRecordView, CheckReceiptOptions, LinkPolling, PolicyResponse, ReceiptCheck, ReceiptProblem, RequestOptions } from './client-types.js';
+// The client's own canonical JSON and SHA-256 (the service's rules, RFC 8785), so it hashes exactly
+// as the service does without depending on it.
+import { computeAuditContentHash, computeAuditHash, isAuditRecordId, type AuditReceipt } from './audit-hash.js';
+import type {
+  AuditRecordView,
+  ChainVerification,
+  CheckReceiptOptions,
+  LinkPolling,
+  PolicyResponse,
+  ReceiptCheck,
+  ReceiptProblem,
+  RequestOptions,
+} from './client-types.js';
 import { isRecord } from './json-object.js';
 import { PolicyHttpError, PolicyProtocolError } from './policy-client-errors.js';
 import { backoffDelay } from './retry-policy.js';
@@ -44,7 +50,7 @@ export async function checkReceipt(context: ReceiptCheckContext, receipt: AuditR
     if (record === null) {
       return { ...base, status: 'refuted', problem: 'missing', message: `the tenant has no audit record ${asked.id}`, record: null };
     }
-    const refuted = refuteContent(asked, record) ?? refuteChainHash(record);
+    const refuted = (await refuteContent(asked, record)) ?? (await refuteChainHash(record));
     if (refuted !== null) return { ...base, status: 'refuted', ...refuted, record };
     if (record.linked) return checkCoverage(context, base, record, verifyChain, requestOptions);
     if (reads >= polling.reads) return { ...base, status: 'unlinked', record };
@@ -83,9 +89,9 @@ async function readRecord(context: ReceiptCheckContext, id: string, options: Req
   return asRecordView(response.body, response.status);
 }
 
-function refuteContent(receipt: AuditReceipt, record: AuditRecordView): Refutation | null {
+async function refuteContent(receipt: AuditReceipt, record: AuditRecordView): Promise<Refutation | null> {
   const { id, eventType, policyModule, policyFunction, actorId, occurredAt, payload } = record;
-  const computed = computeAuditContentHash(id, { eventType, policyModule, policyFunction, actorId, occurredAt, payload });
+  const computed = await computeAuditContentHash(id, { eventType, policyModule, policyFunction, actorId, occurredAt, payload });
   if (computed !== receipt.contentHash) {
     const which = id === receipt.id ? `record ${id}` : `record ${id} (asked for ${receipt.id})`;
     return { problem: 'content', message: `the record does not match the receipt: the content of ${which} hashes to ${computed}, the receipt says ${receipt.contentHash}` };
@@ -96,10 +102,10 @@ function refuteContent(receipt: AuditReceipt, record: AuditRecordView): Refutati
   return null;
 }
 
-function refuteChainHash(record: AuditRecordView): Refutation | null {
+async function refuteChainHash(record: AuditRecordView): Promise<Refutation | null> {
   if (!record.linked) return null;
   const { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, previousHash } = record;
-  const computed = computeAuditHash({ id, seq: seq!, eventType, policyModule, policyFunction, actorId, occurredAt, payload, previousHash: previousHash! });
+  const computed = await computeAuditHash({ id, seq: seq!, eventType, policyModule, policyFunction, actorId, occurredAt, payload, previousHash: previousHash! });
   if (computed === record.hash) return null;
   return { problem: 'chain-hash', message: `record ${id} at seq ${seq} has hash ${record.hash}, but its fields with seq and previousHash hash to ${computed}` };
 }
@@ -132,7 +138,8 @@ async function checkCoverage(
 const nullableString = (value: unknown) => value === null || typeof value === 'string';
 const isHash = (value: unknown) => typeof value === 'string' && isContentHash(value);
 
-function asRecordView(body: unknown, status: number): AuditRecordView {
+/** A record answer, checked field by field: a PolicyProtocolError when it is not one. */
+export function asRecordView(body: unknown, status: number): AuditRecordView {
   const fail = (what: string): never => {
     throw new PolicyProtocolError(`audit record answer ${what}`, status, body);
   };
@@ -164,23 +171,21 @@ function asRecordView(body: unknown, status: number): AuditRecordView {
   };
 }
 
-interface VerificationView {
-  valid: boolean;
-  headSeq: number;
-  headHash: string | null;
-  firstInvalidSeq: number | null;
-  reason: string | null;
-}
-
-function asVerification(body: unknown, status: number): VerificationView {
+/** A verification answer: a PolicyProtocolError when it lacks what a receipt check reads. */
+export function asVerification(body: unknown, status: number): ChainVerification {
   if (!isRecord(body) || typeof body.valid !== 'boolean' || !Number.isSafeInteger(body.headSeq) || !nullableString(body.headHash)) {
     throw new PolicyProtocolError('chain verification answer lacks valid (a boolean), headSeq (a whole number) or headHash', status, body);
   }
+  const count = (value: unknown) => (typeof value === 'number' ? value : 0);
   return {
+    ...body,
     valid: body.valid,
+    checked: count(body.checked),
     headSeq: body.headSeq as number,
     headHash: body.headHash as string | null,
     firstInvalidSeq: typeof body.firstInvalidSeq === 'number' ? body.firstInvalidSeq : null,
     reason: typeof body.reason === 'string' ? body.reason : null,
+    unlinked: count(body.unlinked),
+    oldestUnlinkedAgeMs: typeof body.oldestUnlinkedAgeMs === 'number' ? body.oldestUnlinkedAgeMs : null,
   };
 }

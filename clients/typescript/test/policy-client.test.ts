@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifySignature } from '../../auth/request-signature.js';
-import { createPolicyClient, PolicyHttpError, PolicyNetworkError, PolicyProtocolError, type PolicyClientOptions } from '../index.js';
+import { verifySignature } from '../../../src/auth/request-signature.js';
+import { createPolicyClient, PolicyHttpError, PolicyNetworkError, PolicyProtocolError, type PolicyClientOptions } from '../src/index.js';
 
 interface Scripted {
   status: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, decideRetry, DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter } from '../retry-policy.js';
+import { backoffDelay, decideRetry, DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter } from '../src/retry-policy.js';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');
 const policy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1_000, retries: 5 };

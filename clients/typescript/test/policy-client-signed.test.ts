@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNonceGuard } from '../../auth/nonce-guard.js';
-import { createSignedRequestAuth, readRawBody } from '../../auth/signed-request.middleware.js';
-import { openSqliteStore, type SqliteStore } from '../../store/index.js';
-import { createPolicyClient, PolicyHttpError } from '../index.js';
+import { createNonceGuard } from '../../../src/auth/nonce-guard.js';
+import { createSignedRequestAuth, readRawBody } from '../../../src/auth/signed-request.middleware.js';
+import { openSqliteStore, type SqliteStore } from '../../../src/store/index.js';
+import { createPolicyClient, PolicyHttpError } from '../src/index.js';
 
 // The client against the real signature middleware, nonce guard (Redis) and tenant store: proves
 // that what the client signs is what the server verifies, and that retries never replay a nonce.

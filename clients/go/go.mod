@@ -1,0 +1,3 @@
+module github.com/policy-engine/client-go
+
+go 1.22
