@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -314,6 +315,39 @@ func TestInvalidInputIs400WithTheEnvelopeCode(t *testing.T) {
 	// Raw bytes through Do: JSON that is not an object of the schema.
 	_, err = signedClient(t).Do(ctx, "POST", policyclient.EvaluateSourcePath, []byte(`{"source": 5}`))
 	asAPIError(t, err, http.StatusBadRequest, "ERR_EVALUATION_REQUEST_INVALID")
+}
+
+func TestDeployRefusedByItsTestsCarriesTheFailures(t *testing.T) {
+	ctx := testContext(t)
+	want := json.RawMessage(`5`)
+	source := strings.Replace(pricingSource, "acme.pricing", "acme.gated", 1)
+	_, err := bearerClient(t).DeployPolicy(ctx, policyclient.DeployRequest{
+		Source: source,
+		Tests: &policyclient.ModuleTests{Cases: []policyclient.TestCase{
+			{Name: "doubles", Rule: "price", Context: map[string]any{"amount": 2}, Expect: &want},
+		}},
+	})
+	apiErr := asAPIError(t, err, http.StatusUnprocessableEntity, "ERR_POLICY_TESTS_FAILED")
+	var failures []struct {
+		Name     string          `json:"name"`
+		Expected json.RawMessage `json:"expected"`
+		Actual   json.RawMessage `json:"actual"`
+	}
+	if err := json.Unmarshal(apiErr.Fields["failures"], &failures); err != nil {
+		t.Fatalf("failures: %v", err)
+	}
+	if len(failures) != 1 || failures[0].Name != "doubles" || string(failures[0].Expected) != `{"result":5}` || string(failures[0].Actual) != `{"result":4}` {
+		t.Errorf("failures %+v", failures)
+	}
+
+	want = json.RawMessage(`4`)
+	deployed, err := bearerClient(t).DeployPolicy(ctx, policyclient.DeployRequest{
+		Source: source,
+		Tests:  &policyclient.ModuleTests{Cases: []policyclient.TestCase{{Name: "doubles", Rule: "price", Context: map[string]any{"amount": 2}, Expect: &want}}},
+	})
+	if err != nil || deployed.Version != 1 {
+		t.Fatalf("deploy with passing tests: %v %+v", err, deployed)
+	}
 }
 
 func TestBearerTokenOfAnotherTenantIs403(t *testing.T) {

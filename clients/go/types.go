@@ -236,6 +236,26 @@ type DeployRequest struct {
 	Source string `json:"source"`
 	// Locale of the source; the server's default (en-US) when empty.
 	Locale string `json:"locale,omitempty"`
+	// Tests, when set, must all pass before the version is stored (else a 422 ERR_POLICY_TESTS_FAILED
+	// APIError whose Fields hold the `failures`).
+	Tests *ModuleTests `json:"tests,omitempty"`
+}
+
+// ModuleTests is the content of a `<module>.tests.json` file, as `policy test` reads it.
+type ModuleTests struct {
+	Cases []TestCase `json:"cases"`
+}
+
+// TestCase is one case: a rule, its context and exactly one of Expect, ExpectFields, ExpectError.
+// Expect is a pointer to a JSON value so that an expected null can be told from none.
+type TestCase struct {
+	Name         string           `json:"name"`
+	Rule         string           `json:"rule"`
+	Why          string           `json:"why,omitempty"`
+	Context      any              `json:"context,omitempty"`
+	Expect       *json.RawMessage `json:"expect,omitempty"`
+	ExpectFields map[string]any   `json:"expectFields,omitempty"`
+	ExpectError  string           `json:"expectError,omitempty"`
 }
 
 // FunctionSignature is one rule's signature.

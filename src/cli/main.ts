@@ -1,5 +1,5 @@
 /**
- * The `policy` command: `check`, `eval`, `fmt` and `test` over policy source files. `scripts/policy.mjs`
+ * The `policy` command: `check`, `eval`, `fmt` and `test` over policy source files, and `deploy` to a service. `scripts/policy.mjs`
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';
@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { serviceVersion } from '../api/service-version.js';
 import { type CliIo, CliUsageError, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, processIo } from './cli-io.js';
 import { runCheck } from './commands/check-command.js';
+import { runDeploy, type DeployOptions } from './commands/deploy-command.js';
 import { runEval } from './commands/eval-command.js';
 import { runFmt } from './commands/fmt-command.js';
 import { runTest } from './commands/test-command.js';
@@ -54,6 +55,17 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('run the test cases of modules: every <module>.tests.json under the paths, against <module>.policy beside it')
     .argument('<paths...>', 'test files or directories to search')
     .action((paths: string[]) => setExit(runTest(paths, io)));
+
+  program
+    .command('deploy')
+    .description('deploy modules to a running service, each with the <module>.tests.json beside it (the service stores a version only when its tests pass)')
+    .argument('<paths...>', 'policy files or directories to search')
+    .requiredOption('--url <url>', 'the service, e.g. http://localhost:8080')
+    .option('--token <token>', 'a bearer token (the tenant it names, unless --tenant)')
+    .option('--tenant <id>', 'the tenant to deploy for')
+    .option('--secret <secret>', "the tenant's request-signing secret: sign instead of a token")
+    .option('--role <role>', 'the role to act as (default MEMBER)')
+    .action(async (paths: string[], options: DeployOptions) => setExit(await runDeploy(paths, options, io)));
 
   return program;
 }

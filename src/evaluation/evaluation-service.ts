@@ -83,10 +83,21 @@ export interface EvaluationService {
   evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]>;
   /** Checks and compiles a module source in the engine (never on the caller's event loop). */
   compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
+  /**
+   * Evaluates rules of a source that is not deployed yet (a deploy's test cases) in the engine, one
+   * outcome per case in order: neither audited nor counted in the rollups, as no policy answered.
+   */
+  evaluateCases(tenantId: string, source: string, locale: string, cases: readonly SourceCase[]): Promise<EvaluationOutcome[]>;
   /** Prints a module source in another locale in the engine (never on the caller's event loop). */
   format(tenantId: string, source: string, locale: string, targetLocale: string): Promise<FormatOutcome>;
   /** Stores the rollups still gathered in memory. */
   flush(): Promise<void>;
+}
+
+/** A rule of a source and the context to evaluate it with. */
+export interface SourceCase {
+  rule: string;
+  context: unknown;
 }
 
 type Planned =
@@ -222,6 +233,15 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const [result] = await deps.dispatcher.dispatch([{ kind: 'compile', tenantId, source, locale }]);
       if (result?.kind !== 'compiled') throw new Error('the dispatcher answered no compile outcome');
       return result;
+    },
+    async evaluateCases(tenantId, source, locale, cases) {
+      if (cases.length === 0) return [];
+      const results = await deps.dispatcher.dispatch(
+        cases.map((c) => ({ kind: 'evaluate' as const, tenantId, source, locale, functionName: c.rule, context: c.context })),
+      );
+      return results.map((result) =>
+        result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy'),
+      );
     },
     async format(tenantId, source, locale, targetLocale) {
       const [result] = await deps.dispatcher.dispatch([{ kind: 'format', tenantId, source, locale, targetLocale }]);

@@ -25,6 +25,7 @@ export {
   type EvaluationRunOptions,
   type EvaluationService,
   type EvaluationServiceDeps,
+  type SourceCase,
 } from './evaluation-service.js';
 export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 export { declaredBatchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';

@@ -34,7 +34,7 @@ export {
 export { createSourceTranslator, type SourceFormatter, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
-export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
+export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError } from './policy-errors.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
 export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';
 export {
@@ -66,3 +66,12 @@ export type {
   PolicyVersionPage,
 } from './policy-store.js';
 export { PolicyLogError } from './policy-log-error.js';
+export {
+  judgeCase,
+  MAX_TEST_CASES,
+  moduleTestsSchema,
+  type CaseFailure,
+  type CaseOutcome,
+  type ModuleTests,
+  type TestCase,
+} from './module-tests.js';

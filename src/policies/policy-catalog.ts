@@ -6,13 +6,15 @@ import {
   type AuditEvent,
   type AuditOutboxLease,
 } from '../audit/index.js';
-import { EngineFailureCode, type CompileOutcome } from '../engine/index.js';
+import { EngineFailureCode, type CompileOutcome, type EvaluationOutcome } from '../engine/index.js';
+import type { SourceCase } from '../evaluation/index.js';
 import { MAX_NAME_LENGTH, wellFormedPrefix } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
 import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
-import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
+import { judgeCase, type ModuleTests } from './module-tests.js';
+import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError } from './policy-errors.js';
 import { deployedEvent, rolledBackEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
 import type {
@@ -92,6 +94,8 @@ export interface DeployRequest {
   source: string;
   /** Language tag of the source, as for evaluate-source. */
   locale: string;
+  /** Cases that must all pass, in the engine, before anything is stored. */
+  tests?: ModuleTests | undefined;
 }
 
 export interface DeployResult {
@@ -134,6 +138,8 @@ export interface PolicyCatalogDeps {
   audit: Pick<AuditRecorder, 'append'>;
   /** Compiles a deployed source in the engine (EvaluationService.compile): never on the API's event loop. */
   compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
+  /** Evaluates a deploy's test cases in the engine, unaudited (EvaluationService.evaluateCases). */
+  evaluateCases(tenantId: string, source: string, locale: string, cases: readonly SourceCase[]): Promise<EvaluationOutcome[]>;
   /** The built-in library, visible to every tenant as version 0. */
   builtins: BuiltinVersions;
   versions: VersionResolver;
@@ -305,6 +311,23 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
     functions: version.functions,
   });
 
+  /** Runs the cases in the engine; resolves when all pass, else throws the failures (422). */
+  async function passTests(tenantId: string, source: string, locale: string, tests: ModuleTests): Promise<void> {
+    const outcomes = await deps.evaluateCases(tenantId, source, locale, tests.cases.map((c) => ({ rule: c.rule, context: c.context ?? {} })));
+    // A defect of the engine, or a case not run, says nothing of the source: 500 or retry, never 422.
+    for (const outcome of outcomes) {
+      if (outcome.ok) continue;
+      if (outcome.code === EngineFailureCode.INTERNAL) throw new Error(`running a deploy's test cases failed: ${outcome.error}`);
+      if (outcome.code === EngineFailureCode.CANCELLED) throw new PolicyRegistryError(503, outcome.code, `the test cases could not run: ${outcome.error}; retry later`);
+    }
+    const failures = tests.cases.flatMap((testCase, index) => {
+      const outcome = outcomes[index]!;
+      const failure = judgeCase(testCase, outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.code, error: outcome.error });
+      return failure === null ? [] : [failure];
+    });
+    if (failures.length > 0) throw new PolicyTestsFailedError(failures, tests.cases.length);
+  }
+
   async function stateOf(tenantId: string, policyModule: string): Promise<ModuleState> {
     return moduleState(await repo.listActivations(tenantId, policyModule), initial(policyModule));
   }
@@ -338,6 +361,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
           `the name \`${wellFormedPrefix(long, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
         );
       }
+      if (request.tests !== undefined) await passTests(tenantId, request.source, request.locale, request.tests);
       // Checked just before storing, so only deploys racing within these few milliseconds can pass it together.
       if ((await repo.countVersions(tenantId)) >= MAX_VERSIONS_PER_TENANT) {
         throw new PolicyRegistryError(

@@ -1,5 +1,6 @@
 import { ClientError } from '../errors/index.js';
 import type { Diagnostic } from '../language/index.js';
+import type { CaseFailure } from './module-tests.js';
 
 /** Stable codes of the policy registry (`ERR_POLICY_*`). */
 export const PolicyErrorCode = {
@@ -21,6 +22,8 @@ export const PolicyErrorCode = {
   NO_ACTIVE_VERSION: 'ERR_POLICY_NO_ACTIVE_VERSION',
   /** 409: a rollback to the version that is already active. */
   VERSION_ALREADY_ACTIVE: 'ERR_POLICY_VERSION_ALREADY_ACTIVE',
+  /** 422: a case of the deploy's tests did not pass; the response lists the failures. */
+  TESTS_FAILED: 'ERR_POLICY_TESTS_FAILED',
   /** 503: racing writers kept taking the numbers this operation needed. */
   CONTENDED: 'ERR_POLICY_CONTENDED',
 } as const;
@@ -36,6 +39,17 @@ export class PolicyCompileError extends PolicyRegistryError {
   constructor(readonly diagnostics: readonly Diagnostic[]) {
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     super(400, PolicyErrorCode.COMPILE, `the policy source does not compile (${errors} error${errors === 1 ? '' : 's'}); see \`diagnostics\``);
+  }
+}
+
+/** A deploy whose tests did not all pass (422): nothing was stored; the route adds the failures. */
+export class PolicyTestsFailedError extends PolicyRegistryError {
+  override readonly name = 'PolicyTestsFailedError';
+  constructor(
+    readonly failures: readonly CaseFailure[],
+    cases: number,
+  ) {
+    super(422, PolicyErrorCode.TESTS_FAILED, `${failures.length} of the ${cases} test cases failed; nothing was deployed (see \`failures\`)`);
   }
 }
 

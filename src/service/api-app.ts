@@ -62,6 +62,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     policies: store.policies,
     audit: auditWriter,
     compile: evaluation.compile,
+    evaluateCases: evaluation.evaluateCases,
     format: evaluation.format,
     builtins: builtinVersions,
     versions,

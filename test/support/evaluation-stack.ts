@@ -44,7 +44,7 @@ export async function buildEvaluationStack(options: {
     ...(options.limits ? { limits: options.limits } : {}),
     ...clock,
   });
-  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditTrail.recorder, compile: evaluation.compile, format: evaluation.format, builtins, versions, ...clock });
+  const catalog = createPolicyCatalog({ policies: store.policies, audit: auditTrail.recorder, compile: evaluation.compile, evaluateCases: evaluation.evaluateCases, format: evaluation.format, builtins, versions, ...clock });
   return {
     auditTrail,
     versions,

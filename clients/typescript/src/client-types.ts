@@ -319,6 +319,26 @@ export interface DeployPolicyInput {
   source: string;
   /** Default `en-US`. */
   locale?: string;
+  /** The content of `<module>.tests.json`: every case must pass before the version is stored (else 422 `ERR_POLICY_TESTS_FAILED`). */
+  tests?: ModuleTests;
+}
+
+/** A module's test cases, as `policy test` reads them. */
+export interface ModuleTests {
+  cases: TestCase[];
+}
+
+/** One case: the rule, its context, and exactly one of `expect`, `expectFields`, `expectError`. */
+export interface TestCase {
+  name: string;
+  rule: string;
+  why?: string;
+  /** An object keyed by parameter name, or an array in parameter order; default `{}`. */
+  context?: Record<string, unknown> | unknown[];
+  expect?: unknown;
+  expectFields?: Record<string, unknown>;
+  /** The code (`PL…`) the evaluation must fail with. */
+  expectError?: string;
 }
 
 export interface ListPoliciesQuery extends PageQuery {

@@ -58,6 +58,8 @@ export type {
   LinkPolling,
   ListAnomaliesQuery,
   ListPoliciesQuery,
+  ModuleTests,
+  TestCase,
   ModuleVersion,
   ModuleVersionSummary,
   Page,

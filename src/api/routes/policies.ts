@@ -14,8 +14,11 @@ import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   MAX_RULES_PER_MODULE,
+  MAX_TEST_CASES,
   MAX_VERSIONS_PER_TENANT,
+  moduleTestsSchema,
   PolicyCompileError,
+  PolicyTestsFailedError,
   PolicyErrorCode,
   POLICY_PAGE_DEFAULT_SIZE,
   POLICY_PAGE_MAX_PAGE,
@@ -50,12 +53,21 @@ export interface PolicyRouteOptions extends SignedRequestOptions {
 export const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
+  tests: moduleTestsSchema.optional().describe(`the content of \`<module>.tests.json\` (\`policy test\`'s format): at most ${MAX_TEST_CASES} cases, each run in the engine; all must pass before anything is stored`),
 });
+
+/** A deploy spends a point, and one more per test case it carries (each is an evaluation). */
+function deployCost(body: unknown): number {
+  const tests = typeof body === 'object' && body !== null ? (body as { tests?: { cases?: unknown } }).tests : undefined;
+  const cases = typeof tests === 'object' && tests !== null ? tests.cases : undefined;
+  return 1 + (Array.isArray(cases) && cases.length <= MAX_TEST_CASES ? cases.length : 0);
+}
 export const rollbackSchema = z.strictObject({ version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
 const FIELD_RULES: Record<string, string> = {
   source: 'a non-empty string (the policy module source text)',
   locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
+  tests: `an object \`{cases: [...]}\` of 1 to ${MAX_TEST_CASES} cases, each \`{name, rule, context?, why?}\` with exactly one of \`expect\`, \`expectFields\`, \`expectError\``,
   version: 'a whole number of at least 0 (0 is the built-in module)',
 };
 
@@ -166,6 +178,7 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
     auth: 'signed-or-bearer',
     role: 'MEMBER',
     body: deploySchema,
+    cost: { points: (ctx) => deployCost(ctx.request.body), unit: 'one, and one per test case' },
     doc: {
       tag: 'registry',
       summary: 'Deploy a module version (it becomes active)',
@@ -173,15 +186,16 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       errors: {
         400: `the source does not compile (ERR_POLICY_COMPILE, with diagnostics), the module defines more than ${MAX_RULES_PER_MODULE} rules (ERR_POLICY_TOO_MANY_RULES), or a bad body`,
         409: `the tenant has stored ${MAX_VERSIONS_PER_TENANT} versions, the most it may (ERR_POLICY_VERSION_QUOTA_EXCEEDED)`,
+        422: 'a test case did not pass (ERR_POLICY_TESTS_FAILED): `failures` lists each, with `name`, `rule`, `expected`, `actual` and `reason`; nothing was stored',
         503: EVALUATION_UNAVAILABLE,
       },
     },
     handle: async (ctx, { catalog }) => {
       const { tenantId, actorId } = callerOf(ctx);
-      const body = parseBody(deploySchema, ctx.request.body, '`source` and `locale` (optional, default `en-US`)');
+      const body = parseBody(deploySchema, ctx.request.body, '`source`, `locale` (optional, default `en-US`) and `tests` (optional)');
       try {
         const deployed = await unlessUnavailable(() =>
-          catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE }, actorId),
+          catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE, tests: body.tests }, actorId),
         );
         ctx.status = 201;
         ctx.body = {
@@ -190,6 +204,11 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
           warnings: deployed.warnings.map(publicDiagnostic),
         };
       } catch (error) {
+        if (error instanceof PolicyTestsFailedError) {
+          ctx.status = 422;
+          ctx.body = { ...errorEnvelope(error.code, error.message), failures: error.failures };
+          return;
+        }
         if (!(error instanceof PolicyCompileError)) throw error;
         // The envelope plus what the compiler found, as evaluate-source reports it.
         ctx.status = 400;
