@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig, withEnvFile, type Config } from '../src/config/index.js';
+import { ConfigError, loadConfig, unknownNameWarnings, withEnvFile, type Config } from '../src/config/index.js';
 
 /** Where a script reads its environment and writes its lines; tests pass their own. */
 export interface CliIo {
@@ -14,7 +14,12 @@ let processEnvironment: Readonly<Record<string, string | undefined>> | undefined
 export const processIo: CliIo = {
   /** The environment over `.env` of the working directory, read when a script first needs it. */
   get env() {
-    return (processEnvironment ??= withEnvFile(process.env).env);
+    if (processEnvironment === undefined) {
+      const environment = withEnvFile(process.env);
+      for (const warning of unknownNameWarnings(environment)) process.stderr.write(`${warning}\n`);
+      processEnvironment = environment.env;
+    }
+    return processEnvironment;
   },
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

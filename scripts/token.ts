@@ -6,8 +6,8 @@
  * JWT_MAX_LIFETIME_SECONDS (24 h by default), which the service enforces too.
  */
 import { InvalidArgumentError } from 'commander';
-import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, type Role } from '../src/auth/index.js';
-import { isValidTenantId } from '../src/kernel/index.js';
+import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, SERVICE_ACTOR_REFUSAL, type Role } from '../src/auth/index.js';
+import { isValidTenantId, looksLikeServiceActor } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -50,6 +50,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
     .option('--ttl <duration>', 'lifetime, e.g. 15m, 1h, 12h (default 1h; at most JWT_MAX_LIFETIME_SECONDS, 24h by default)', parseTtl)
     .action(async (options: { tenant: string; role: Role; sub: string; ttl?: number }) => {
       if (options.sub.length === 0 || options.sub.length > 256) throw new CliError('--sub must be 1-256 characters');
+      if (looksLikeServiceActor(options.sub)) throw new CliError(`--sub ${SERVICE_ACTOR_REFUSAL}`);
       const config = loadCliConfig(io);
       if (!config.JWT_DEVELOPMENT_TOKENS) {
         throw new CliError('the service is configured to refuse development tokens (JWT_DEVELOPMENT_TOKENS=false): use a token of its identity provider');

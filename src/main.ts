@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, PROCESS_ROLES, withEnvFile, type Config, type ProcessRole } from './config/index.js';
+import { ConfigError, loadConfig, PROCESS_ROLES, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
 import { createLogger } from './logging/index.js';
 import { startService, StartupError, startupLine, type Service } from './service/index.js';
 
@@ -32,6 +32,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const environment = withEnvFile(process.env);
     envFile = environment.envFile;
+    for (const warning of unknownNameWarnings(environment)) process.stderr.write(`${warning}\n`);
     config = loadConfig(environment.env);
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../audit/index.js';
+import { SERVICE_ACTOR_PREFIXES } from '../kernel/index.js';
 import type { AnomalyState, AnomalyTransition, StoredAnomaly } from './anomaly-store.js';
 import { anomalyVersionId } from './anomaly-view.js';
 
@@ -9,8 +10,8 @@ export const ANOMALY_SETTINGS_CHANGED = 'ANOMALY_SETTINGS_CHANGED';
 export const ANOMALY_AUDIT_EVENT_TYPES = [ANOMALY_DETECTED, ANOMALY_STATUS_CHANGED, ANOMALY_SETTINGS_CHANGED] as const;
 
 /** The actor of what the scheduled detector and the verification job do. */
-export const DETECTOR_ACTOR = 'system:anomaly-detect';
-export const VERIFIER_ACTOR = 'system:anomaly-verify';
+export const DETECTOR_ACTOR = `${SERVICE_ACTOR_PREFIXES.system}anomaly-detect`;
+export const VERIFIER_ACTOR = `${SERVICE_ACTOR_PREFIXES.system}anomaly-verify`;
 
 export function detectedEvent(anomaly: StoredAnomaly, actorId: string): AuditEvent {
   return {

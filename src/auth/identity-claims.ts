@@ -1,5 +1,5 @@
-import { isValidTenantId } from '../kernel/index.js';
-import { isServiceActor, type Principal } from './principal.js';
+import { isValidTenantId, looksLikeServiceActor } from '../kernel/index.js';
+import type { Principal } from './principal.js';
 import { highestRole } from './roles.js';
 
 /** Which claims of an identity provider's token name the subject, the tenant and the role. */
@@ -31,6 +31,9 @@ export function claimAt(payload: Readonly<Record<string, unknown>>, name: string
   return value;
 }
 
+/** Why a subject that reads as a service actor is refused; every kind of token says it the same way. */
+export const SERVICE_ACTOR_REFUSAL = 'may not start with `signed:`, `gateway:`, `system:` or `workflow:`, in any case or spacing: the service names those actors';
+
 /** Longest subject recorded as an audit actor; the interface's actor ids are short names. */
 const MAX_SUBJECT_LENGTH = 256;
 
@@ -44,8 +47,8 @@ export function principalFromIdentityClaims(payload: Readonly<Record<string, unk
   if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
     throw new IdentityClaimError(`claim \`${names.subject}\` (JWT_SUBJECT_CLAIM) must be a string of 1-${MAX_SUBJECT_LENGTH} characters`);
   }
-  if (isServiceActor(subject)) {
-    throw new IdentityClaimError(`claim \`${names.subject}\` (JWT_SUBJECT_CLAIM) may not start with \`signed:\` or \`gateway:\`: the service names those actors`);
+  if (looksLikeServiceActor(subject)) {
+    throw new IdentityClaimError(`claim \`${names.subject}\` (JWT_SUBJECT_CLAIM) ${SERVICE_ACTOR_REFUSAL}`);
   }
   const tenantId = claimAt(payload, names.tenant);
   if (typeof tenantId !== 'string' || !isValidTenantId(tenantId)) {
@@ -56,6 +59,7 @@ export function principalFromIdentityClaims(payload: Readonly<Record<string, unk
   if (roleNames === undefined) {
     throw new IdentityClaimError(`claim \`${names.role}\` (JWT_ROLE_CLAIM) must be a role name or a list of role names`);
   }
-  const upperCased = roleNames.map((name) => (typeof name === 'string' ? name.toUpperCase() : name));
+  // ASCII letters only: full Unicode case rules turn `admın` (dotless ı) into ADMIN.
+  const upperCased = roleNames.map((name) => (typeof name === 'string' ? name.replace(/[a-z]/g, (letter) => letter.toUpperCase()) : name));
   return Object.freeze({ subject, tenantId, role: highestRole(upperCased), authMethod: 'bearer' });
 }

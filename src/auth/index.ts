@@ -19,7 +19,7 @@ export {
   type TokenVerifierOptions,
 } from './token-verifier.js';
 export { createJwksKeys, DEFAULT_JWKS_MAX_BYTES, type JwksKeysOptions } from './jwks-keys.js';
-export type { IdentityClaimNames } from './identity-claims.js';
+export { SERVICE_ACTOR_REFUSAL, type IdentityClaimNames } from './identity-claims.js';
 export { createTrustedGateway, GATEWAY_SECRET_HEADER, parseGatewayNetworks, type GatewayNetwork, type TrustedGateway } from './trusted-gateway.js';
 export { createBearerAuth } from './bearer-auth.js';
 export { requireRole } from './require-role.js';

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { isValidTenantId } from '../kernel/index.js';
+import { isValidTenantId, SERVICE_ACTOR_PREFIXES } from '../kernel/index.js';
 import type { TenantRepository } from '../tenants/index.js';
 import { AuthErrorCode, AuthorizationError } from './auth-errors.js';
 import type { NonceGuard } from './nonce-guard.js';
-import { SERVICE_ACTOR_PREFIXES, type AuthState, type Principal } from './principal.js';
+import type { AuthState, Principal } from './principal.js';
 import type { TrustedGateway } from './trusted-gateway.js';
 import {
   DEFAULT_SIGNATURE_WINDOW_SECONDS,

@@ -1,9 +1,9 @@
 import { decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { DependencyUnavailableError } from '../errors/index.js';
-import { isValidTenantId } from '../kernel/index.js';
+import { isValidTenantId, looksLikeServiceActor } from '../kernel/index.js';
 import { AuthenticationError, AuthErrorCode } from './auth-errors.js';
-import { IdentityClaimError, principalFromIdentityClaims, type IdentityClaimNames } from './identity-claims.js';
+import { IdentityClaimError, principalFromIdentityClaims, SERVICE_ACTOR_REFUSAL, type IdentityClaimNames } from './identity-claims.js';
 import { JwksUnavailableError } from './jwks-keys.js';
 import type { JwtKeyRing } from './jwt-key-ring.js';
 import type { Principal } from './principal.js';
@@ -38,6 +38,10 @@ export interface TokenVerifierOptions {
 
 /** Enough for every client of a busy API process holding a token or two each. */
 export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
+/** The cache's memory at most: 10,000 tokens of 1.6 KB, or fewer larger ones. */
+const TOKEN_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+/** The principal and the entry's bookkeeping beside the token's own characters. */
+const TOKEN_ENTRY_OVERHEAD_BYTES = 256;
 
 interface VerifiedToken {
   principal: Principal;
@@ -88,7 +92,11 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
   // The same bytes verify the same way while the keys are unchanged, so only expiry needs checking
   // again (a provider's key withdrawn later does not end tokens already seen: their `exp` does).
   // Refusals are not kept: they cost the sender.
-  const verified = cacheSize > 0 ? new LRUCache<string, VerifiedToken>({ max: cacheSize }) : null;
+  // Bounded in bytes too: identity providers' tokens can be large, and callers choose their size.
+  const verified =
+    cacheSize > 0
+      ? new LRUCache<string, VerifiedToken>({ max: cacheSize, maxSize: TOKEN_CACHE_MAX_BYTES, sizeCalculation: (_value, token) => token.length + TOKEN_ENTRY_OVERHEAD_BYTES })
+      : null;
 
   function refusal(error: unknown): Error {
     if (error instanceof AuthenticationError) return error;
@@ -154,6 +162,7 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
     checkTimes(payload);
     const { sub, tenant, roles } = payload as JWTPayload & { tenant?: unknown; roles?: unknown };
     if (typeof sub !== 'string' || sub.length === 0) throw invalid('claim `sub` must be a non-empty string');
+    if (looksLikeServiceActor(sub)) throw invalid(`claim \`sub\` ${SERVICE_ACTOR_REFUSAL}`);
     if (typeof tenant !== 'string' || !isValidTenantId(tenant)) throw invalid('claim `tenant` must be a valid tenant id');
     if (!Array.isArray(roles)) throw invalid('claim `roles` must be an array of role names');
     const principal: Principal = Object.freeze({ subject: sub, tenantId: tenant, role: highestRole(roles), authMethod: 'bearer' });

@@ -13,6 +13,15 @@ export interface GatewayNetwork {
 const MIN_IPV4_PREFIX = 8;
 const MIN_IPV6_PREFIX = 8;
 
+const IPV4_MAPPED = new BlockList();
+IPV4_MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+
+function overlapsIpv4Mapped(address: string, prefix: number): boolean {
+  const network = new BlockList();
+  network.addSubnet(address, prefix, 'ipv6');
+  return network.check('::ffff:0:0', 'ipv6') || IPV4_MAPPED.check(address, 'ipv6');
+}
+
 /** The header an authenticating gateway sends its shared secret in (TRUSTED_GATEWAY_SECRET). */
 export const GATEWAY_SECRET_HEADER = 'x-gateway-secret';
 
@@ -33,9 +42,10 @@ export function parseGatewayNetworks(text: string): GatewayNetwork[] {
       if (version === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= bits)) {
         throw new Error(`\`${entry.slice(0, 64)}\` is not an IP address or a network such as 10.0.0.0/8 or fd00::/8`);
       }
-      // Node matches IPv4 peers against IPv6 networks too: ::/0 or ::ffff:0:0/96 would trust everyone.
-      if (version === 6 && /^::ffff:/i.test(address)) {
-        throw new Error(`\`${entry.slice(0, 64)}\`: write IPv4 addresses and networks in their IPv4 form`);
+      // Node matches IPv4 peers against IPv6 networks too, as ::ffff:a.b.c.d: an IPv6 network that
+      // reaches into that range (::/8, ::ffff:0:0/96, however it is spelt) would trust IPv4 peers.
+      if (version === 6 && overlapsIpv4Mapped(address, prefix)) {
+        throw new Error(`\`${entry.slice(0, 64)}\` covers IPv4-mapped addresses (::ffff:0:0/96): write IPv4 addresses and networks in their IPv4 form`);
       }
       const shortest = version === 4 ? MIN_IPV4_PREFIX : MIN_IPV6_PREFIX;
       if (prefix < shortest) {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { envSchema } from './env-schema.js';
 import { ConfigError } from './load-config.js';
 
 /** Settings shared by the service and every script, read from the working directory. */
@@ -11,6 +12,13 @@ export interface Environment {
   env: Readonly<Record<string, string | undefined>>;
   /** The `.env` file that supplied some of them; null when there is none. */
   envFile: string | null;
+  /** Names the file sets that are no setting of the service: misspelt ones, or another tool's. */
+  unknownNames: string[];
+}
+
+/** One line per unknown name, for stderr: a misspelt security setting must not pass unseen. */
+export function unknownNameWarnings(environment: Environment): string[] {
+  return environment.unknownNames.map((name) => `${environment.envFile}: \`${name.slice(0, 64)}\` is not a setting of this service and is ignored (misspelt?)`);
 }
 
 /**
@@ -22,12 +30,20 @@ export function withEnvFile(env: Readonly<Record<string, string | undefined>>, d
   const path = resolve(directory, ENV_FILE_NAME);
   let text: string;
   try {
+    // Settings that turn security off or on must come from someone trusted: not from a file any user may write.
+    if ((statSync(path).mode & 0o002) !== 0) {
+      throw new ConfigError([`${path} is writable by every user of this machine, so it is not read: \`chmod o-w ${path}\``]);
+    }
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { env, envFile: null };
+    if (error instanceof ConfigError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { env, envFile: null, unknownNames: [] };
     throw new ConfigError([`${path} cannot be read: ${(error as Error).message}`]);
   }
-  return { env: { ...parseEnv(text), ...definedOnly(env) }, envFile: path };
+  // parseEnv keeps a byte order mark in the first name, which would drop the first setting unseen.
+  const fromFile = parseEnv(text.replace(/^\uFEFF/, ''));
+  const unknownNames = Object.keys(fromFile).filter((name) => !Object.hasOwn(envSchema.shape, name));
+  return { env: { ...fromFile, ...definedOnly(env) }, envFile: path, unknownNames };
 }
 
 /** An empty value counts as unset everywhere (loadConfig), so it does not hide the file's value either. */

@@ -1,3 +1,4 @@
 export { isName, MAX_NAME_LENGTH, nameSchema } from './names.js';
 export { TENANT_ID_PATTERN, isValidTenantId } from './tenant-id.js';
 export { hasLoneSurrogate, wellFormedPrefix, wellFormedText } from './well-formed-text.js';
+export { looksLikeServiceActor, SERVICE_ACTOR_PREFIXES } from './service-actors.js';

@@ -1,4 +1,5 @@
 import type { EvaluationService } from '../evaluation/index.js';
+import { SERVICE_ACTOR_PREFIXES } from '../kernel/index.js';
 import type { StepEvaluation } from './workflow-decision.js';
 import type { WorkflowRecord } from './workflow-store.js';
 
@@ -14,7 +15,7 @@ export async function evaluateStep(
   args: unknown[],
 ): Promise<StepEvaluation> {
   const [answer] = await evaluation.evaluate(
-    { tenantId, actorId: `workflow:${record.workflowId}` },
+    { tenantId, actorId: `${SERVICE_ACTOR_PREFIXES.workflow}${record.workflowId}` },
     [{ kind: 'stored', request: { policyModule: record.policyModule, policyFunction: rule, version: record.version, context: args } }],
     { trace: false },
   );

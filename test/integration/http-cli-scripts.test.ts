@@ -115,6 +115,13 @@ describe('npm run token', () => {
     expect(refused.stderr.join('\n')).toContain('--ttl 11m exceeds the longest token lifetime the service accepts, 10m');
   });
 
+  it('refuses a subject that reads as an actor the service names itself', async () => {
+    const run = io({ DATA_DIR: dataDir });
+    expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN', '--sub', 'System:anomaly-detect'], run)).toBe(1);
+    expect(run.stderr.join('\n')).toContain('--sub may not start with `signed:`, `gateway:`, `system:` or `workflow:`');
+    expect(run.stdout).toEqual([]);
+  });
+
   it('exits 1 naming a bad configuration variable', async () => {
     const run = io({ DATA_DIR: dataDir, JWT_KEYS: 'k1:short' });
     expect(await runTokenCli(['--tenant', 'acme', '--role', 'ADMIN'], run)).toBe(1);

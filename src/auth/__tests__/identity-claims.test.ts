@@ -34,6 +34,10 @@ describe('principalFromIdentityClaims', () => {
     expect(principal).toMatchObject({ subject: 'svc', tenantId: 'acme', role: 'MEMBER' });
   });
 
+  it('folds ASCII letters only: a look-alike of a role name is no role', () => {
+    expect(principalFromIdentityClaims({ sub: 's', tenant: 'acme', role: 'adm\u0131n' }, names).role).toBeNull();
+  });
+
   it('authenticates a token with no known role, which then may do nothing', () => {
     expect(principalFromIdentityClaims({ sub: 's', tenant: 'acme', role: ['offline_access'] }, names).role).toBeNull();
   });
