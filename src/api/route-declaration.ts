@@ -26,6 +26,8 @@ export interface OperationText {
   };
   /** Error statuses of the route itself, besides those its authentication implies. */
   errors: Partial<Record<400 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503, string>>;
+  /** The body of the route's refusals when it is not the error envelope alone (a defect's 500 always is). */
+  errorSchema?: z.ZodType;
 }
 
 /** A route as both the router and the OpenAPI document read it; its handler is bound to its group's dependencies. */

@@ -17,6 +17,19 @@ const receipt = z.object({
   auditContentHash: z.string().describe('Lowercase hex SHA-256 of the record\'s canonical content'),
 });
 
+/**
+ * A refusal as /graphql answers it: GraphQL errors, each with its code in `extensions.code` when
+ * it has one; refused before the query ran (authentication, rate limit, size), also the fields of
+ * the service's error envelope beside them.
+ */
+export const graphqlRefusal = z.object({
+  errors: z.array(z.looseObject({ message: z.string(), extensions: z.looseObject({ code: z.string().optional() }).optional() })),
+  result: z.null().optional(),
+  error: z.string().optional(),
+  executionTimeMs: z.number().optional(),
+  code: z.string().optional(),
+});
+
 export const graphqlAnswer = z.object({
   data: json.nullable().optional(),
   errors: z.array(json).optional(),

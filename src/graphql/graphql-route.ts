@@ -14,7 +14,7 @@ import { createGraphqlHandler, type GraphqlEndpoint, type GraphqlRequest } from 
 import { createGraphqlSchema } from './create-graphql-schema.js';
 import type { DecideFn } from './decide.js';
 import { GraphqlErrorCode } from './graphql-error-codes.js';
-import { graphqlAnswer, graphqlQueryParams, graphqlRequestBody } from './graphql-http-schemas.js';
+import { graphqlAnswer, graphqlQueryParams, graphqlRefusal, graphqlRequestBody } from './graphql-http-schemas.js';
 import { resolveGraphqlLimits, type GraphqlLimits } from './graphql-limits.js';
 import type { PolicyReader } from './policy-reader.js';
 
@@ -152,12 +152,14 @@ export const GRAPHQL_ROUTES = declareRoutes<GraphqlScope>(
             summary: 'A GraphQL query in the query string',
             success: { status: 200, schema: graphqlAnswer, description: 'GraphQL over HTTP' },
             errors: { 400: 'not a valid GraphQL request', 405: 'a mutation sent with GET' },
+            errorSchema: graphqlRefusal,
           }
         : {
             tag: 'graphql',
             summary: 'A GraphQL query (policy lookups and domain decisions)',
             success: { status: 200, schema: graphqlAnswer, description: 'GraphQL over HTTP' },
             errors: { 400: 'not a valid GraphQL request, a mutation, or over a limit' },
+            errorSchema: graphqlRefusal,
           },
     handle: serve,
   })),

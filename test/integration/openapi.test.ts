@@ -1,5 +1,6 @@
 // The OpenAPI document against the service: it is served as pinned, every documented operation
 // answers at the served address with a documented status, and real answers fit the documented schemas.
+import { graphqlRefusal } from '../../src/graphql/graphql-http-schemas.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -106,5 +107,9 @@ describe('the OpenAPI document against the running service', () => {
     const rollups = answerSchemas.rollupSeries.parse(await (await fetch(`${base}/api/v1/audit/rollups?policyModule=acme.p&policyFunction=f&${window}`, { headers })).json());
     expect(rollups.series.map((series) => series.total.count)).toEqual([1]);
     answerSchemas.errorEnvelope.parse(await (await fetch(`${base}/api/v1/policies/acme.p.nothing`, { headers })).json());
+    // GraphQL refuses in its own form (here a bearer token, which it does not take), the envelope's fields beside.
+    const refused = await fetch(`${base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(refused.status).toBe(403);
+    expect(graphqlRefusal.parse(await refused.json())).toMatchObject({ errors: [{ extensions: { code: 'ERR_AUTH_SIGNATURE_MISSING' } }], code: 'ERR_AUTH_SIGNATURE_MISSING' });
   });
 });

@@ -17,7 +17,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 const ERROR = { $ref: '#/components/schemas/ErrorEnvelope' };
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ERROR } } });
+const errorResponse = (description: string, schema: JsonSchema = ERROR) => ({ description, content: { 'application/json': { schema } } });
 
 function parameters(op: ApiOperation): JsonSchema[] {
   const list: JsonSchema[] = [];
@@ -73,7 +73,8 @@ function operation(op: ApiOperation): JsonSchema {
   errors['500'] =
     'a defect: the answer carries a reference id that the log shows with the stack (ERR_INTERNAL_UNEXPECTED); ' +
     'or the answer would be larger than RESPONSE_MAX_BYTES (ERR_RESPONSE_TOO_LARGE)';
-  for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description);
+  const refusal = op.doc.errorSchema === undefined ? ERROR : jsonSchema(op.doc.errorSchema, 'output');
+  for (const [status, description] of Object.entries(errors)) responses[status] = errorResponse(description, status === '500' ? ERROR : refusal);
   const role = op.role === undefined ? '' : ` Role ${op.role} or higher.`;
   return {
     tags: [op.doc.tag],
