@@ -1,4 +1,4 @@
-import type { AuditReceipt } from './audit-hash.js';
+import type { AuditContent, AuditReceipt } from './audit-hash.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 export interface PolicyClientOptions {
@@ -146,15 +146,9 @@ export type GraphQLOutcome<T = Record<string, unknown>> =
   | ({ ok: false; data: T | null; errors: GraphQLErrorItem[] } & GraphQLAnswerExtras & ResponseMeta);
 
 /** A linked record as the audit lists answer it. */
-export interface AuditRecord {
+export interface AuditRecord extends AuditContent {
   id: string;
   seq: number;
-  eventType: string;
-  policyModule: string | null;
-  policyFunction: string | null;
-  actorId: string;
-  occurredAt: string;
-  payload: Record<string, unknown>;
   hash: string;
   previousHash: string;
 }
@@ -181,15 +175,9 @@ export interface ChainVerification {
 }
 
 /** A record as `GET /api/v1/audit/records/{id}` answers it; `seq`, `hash` and `previousHash` are null until it is linked. */
-export interface AuditRecordView {
+export interface AuditRecordView extends AuditContent {
   id: string;
   seq: number | null;
-  eventType: string;
-  policyModule: string | null;
-  policyFunction: string | null;
-  actorId: string;
-  occurredAt: string;
-  payload: Record<string, unknown>;
   hash: string | null;
   previousHash: string | null;
   linked: boolean;
