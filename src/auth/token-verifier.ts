@@ -5,6 +5,7 @@ import { isValidTenantId, looksLikeServiceActor } from '../kernel/index.js';
 import { AuthenticationError, AuthErrorCode } from './auth-errors.js';
 import { IdentityClaimError, principalFromIdentityClaims, SERVICE_ACTOR_REFUSAL, type IdentityClaimNames } from './identity-claims.js';
 import { JwksUnavailableError } from './jwks-keys.js';
+import { PROVIDER_ALGORITHMS } from './provider-algorithms.js';
 import type { JwtKeyRing } from './jwt-key-ring.js';
 import type { Principal } from './principal.js';
 import { highestRole } from './roles.js';
@@ -84,15 +85,15 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
     throw new RangeError(`token verifier: cacheSize must be a whole number ≥ 0, got ${String(cacheSize)}`);
   }
   const provider = options.identityProvider;
-  if (provider?.algorithms.some((alg) => alg === 'none' || alg.startsWith('HS'))) {
-    throw new RangeError('token verifier: an identity provider\'s algorithms are asymmetric; HS256 is the development key ring\'s');
+  if (provider?.algorithms.some((alg) => !(PROVIDER_ALGORITHMS as readonly string[]).includes(alg))) {
+    throw new RangeError(`token verifier: an identity provider's algorithms are among ${PROVIDER_ALGORITHMS.join(', ')}; HS256 is the development key ring's`);
   }
   const developmentTokens = options.developmentTokens ?? true;
   const accepted = [...(developmentTokens ? [DEVELOPMENT_ALGORITHM] : []), ...(provider?.algorithms ?? [])].join(', ');
   // The same bytes verify the same way while the keys are unchanged, so only expiry needs checking
   // again (a provider's key withdrawn later does not end tokens already seen: their `exp` does).
-  // Refusals are not kept: they cost the sender.
-  // Bounded in bytes too: identity providers' tokens can be large, and callers choose their size.
+  // Refusals are not kept: they cost the sender. Bounded in bytes as well as in entries: a
+  // provider's tokens can be large, and callers choose their size.
   const verified =
     cacheSize > 0
       ? new LRUCache<string, VerifiedToken>({ max: cacheSize, maxSize: TOKEN_CACHE_MAX_BYTES, sizeCalculation: (_value, token) => token.length + TOKEN_ENTRY_OVERHEAD_BYTES })
