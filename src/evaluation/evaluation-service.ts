@@ -8,6 +8,7 @@ import { EvaluationErrorCode } from './evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';
 import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
 import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
+import { createShadowCopies, type ShadowCopies, type ShadowCopiesDeps, type ShadowJob } from './shadow-copies.js';
 import { sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
 import { withinStoreWait, type StoreWaitExceeded, type StoreWaitPart } from './store-wait.js';
 import { policyEvaluatedEvent } from './stored-evaluation-audit.js';
@@ -43,6 +44,8 @@ export interface EvaluationServiceDeps {
   /** Deployed policies by reference. */
   policies: PolicyResolver;
   limits?: Partial<EvaluationLimits>;
+  /** Where rollouts' shadow copies run (their own dispatcher) and are counted; without it, shadow copies are not made. */
+  shadow?: Omit<ShadowCopiesDeps, 'rollups'>;
   /** Told once for every evaluation that answers 503 because the store did not answer within `storeWaitMs`. */
   onStoreWaitExceeded?: (exceeded: StoreWaitExceeded) => void;
   now?: () => Date;
@@ -90,7 +93,7 @@ export interface EvaluationService {
   evaluateCases(tenantId: string, source: string, locale: string, cases: readonly SourceCase[]): Promise<EvaluationOutcome[]>;
   /** Prints a module source in another locale in the engine (never on the caller's event loop). */
   format(tenantId: string, source: string, locale: string, targetLocale: string): Promise<FormatOutcome>;
-  /** Stores the rollups still gathered in memory. */
+  /** Waits for the shadow copies submitted so far, then stores the rollups still gathered in memory. */
   flush(): Promise<void>;
 }
 
@@ -114,6 +117,7 @@ type Planned =
 export function createEvaluationService(deps: EvaluationServiceDeps): EvaluationService {
   const limits: EvaluationLimits = { ...DEFAULT_EVALUATION_LIMITS, ...deps.limits };
   const rollups: RollupRecorder = createRollupRecorder(deps.rollups, deps.now ? { now: deps.now } : {});
+  const shadows: ShadowCopies | null = deps.shadow === undefined ? null : createShadowCopies({ ...deps.shadow, rollups });
 
   async function resolveAll(tenantId: string, entries: readonly BatchEntry[]): Promise<Map<number, PolicyResolution>> {
     const resolutions = new Map<number, PolicyResolution>();
@@ -180,6 +184,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     const answers = new Array<EvaluationAnswer>(entries.length);
     const planned: Planned[] = [];
     const requests: EngineRequest[] = [];
+    const shadowOf = new Map<number, Omit<ShadowJob, 'result'>>();
     const outputLimitBytes = Math.max(1, Math.floor(limits.maxResponseBytes / Math.max(1, entries.length)));
     const fail = (code: string, message: string): EvaluationAnswer => ({ result: engineFailure('evaluated', code, message) });
 
@@ -205,7 +210,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
         answers[index] = { ...fail(resolution.code, resolution.message), notFound: true };
         return;
       }
-      const { policy } = resolution;
+      // A running rollout picks the version that answers, and whether a copy runs in the shadow.
+      const choice = resolution.rollout?.pick(entry.request.context);
+      const policy = choice?.answer ?? resolution.policy;
+      if (choice?.shadow != null && shadows !== null) shadowOf.set(index, { copy: choice.shadow, answered: policy, context: entry.request.context });
       planned.push({ index, kind: 'stored', policy });
       requests.push({ ...base, source: policy.source, locale: policy.locale, functionName: policy.functionName });
     });
@@ -224,6 +232,10 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     planned.forEach((plan, position) => {
       answers[plan.index]!.receipt = receipts[position]!;
     });
+    if (shadowOf.size > 0) {
+      const jobs = [...shadowOf].map(([index, job]) => ({ ...job, result: answers[index]!.result }));
+      shadows!.submit(caller.tenantId, jobs);
+    }
     return answers;
   }
 
@@ -248,6 +260,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       if (result?.kind !== 'formatted') throw new Error('the dispatcher answered no format outcome');
       return result;
     },
-    flush: () => rollups.flush(),
+    async flush() {
+      await shadows?.settled();
+      await rollups.flush();
+    },
   };
 }

@@ -27,7 +27,15 @@ export {
   type EvaluationServiceDeps,
   type SourceCase,
 } from './evaluation-service.js';
-export type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
+export type { PolicyResolution, PolicyResolver, ResolvedPolicy, RolloutRoute, ShadowCopy } from './policy-resolver.js';
+export {
+  DEFAULT_MAX_PENDING_COPIES,
+  type ShadowComparison,
+  type ShadowOutcome,
+  type ShadowSample,
+  type ShadowSideResult,
+  type ShadowTally,
+} from './shadow-copies.js';
 export { declaredBatchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';
 export { createCallerGone, type CallerGone, type CallerGoneSource } from './caller-gone.js';
 export {

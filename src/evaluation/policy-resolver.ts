@@ -10,8 +10,23 @@ export interface ResolvedPolicy {
   versionId: string;
 }
 
+/** A version evaluating a copy of an evaluation off the answer path, and the rollout it belongs to. */
+export interface ShadowCopy {
+  policy: ResolvedPolicy;
+  /** The rollout's number (its ROLLOUT_STARTED seq): the tally its comparisons count in. */
+  rollout: number;
+  /** Keep the context of a disagreement in the tally's sample. */
+  captureContexts: boolean;
+}
+
+/** The module's running rollout: per evaluation, the version that answers and any shadow copy. */
+export interface RolloutRoute {
+  pick(context: unknown): { answer: ResolvedPolicy; shadow: ShadowCopy | null };
+}
+
 export type PolicyResolution =
-  | { ok: true; policy: ResolvedPolicy }
+  /** `rollout` when a rollout of the module runs and the reference pinned no version. */
+  | { ok: true; policy: ResolvedPolicy; rollout?: RolloutRoute }
   /** The reference names nothing the tenant can see: the item fails on its own (404 when alone). */
   | { ok: false; code: string; message: string };
 

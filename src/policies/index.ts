@@ -34,23 +34,45 @@ export {
 export { createSourceTranslator, type SourceFormatter, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
-export { PolicyCompileError, PolicyContentionError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError } from './policy-errors.js';
+export {
+  PolicyCompileError,
+  PolicyContentionError,
+  PolicyErrorCode,
+  PolicyRegistryError,
+  PolicyTestsFailedError,
+  RolloutInProgressError,
+} from './policy-errors.js';
+export { createRedisShadowTally, SHADOW_SAMPLE_ITEM_MAX_BYTES, SHADOW_SAMPLE_SIZE, type ShadowCounts, type ShadowReport, type SharedShadowTally } from './shadow-tally.js';
+export {
+  createRolloutControl,
+  ROLLOUT_STATUSES,
+  type EndRequest,
+  type RolloutControl,
+  type RolloutControlDeps,
+  type RolloutStatus,
+  type RolloutVersionStats,
+  type RolloutView,
+} from './rollout-control.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
-export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';
+export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK, POLICY_ROLLOUT_ABORTED, POLICY_ROLLOUT_PROMOTED, POLICY_ROLLOUT_STARTED } from './policy-events.js';
 export {
   activateModuleVersion,
   deployModuleVersion,
+  endRollout,
   moduleState,
   DEFAULT_MAX_ATTEMPTS,
   type ActivateVersionInput,
   type ActivateVersionOutcome,
   type DeployVersionInput,
   type DeployVersionOutcome,
+  type EndRolloutInput,
+  type EndRolloutOutcome,
   type ModuleState,
+  type RolloutPlan,
 } from './module-version-log.js';
 export { createPolicyLookup, type PolicyLookup, type PolicyLookupPage, type PolicyLookupView } from './policy-lookup.js';
 export { registryAuditOutbox } from './registry-audit-outbox.js';
-export { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
+export { deployedRecordId, activationRecordId } from './registry-audit-ids.js';
 export { createDomainDecider, type DomainDecider, type DomainDecision } from './domain-decider.js';
 export type {
   AuditedRegistryEntry,
@@ -64,7 +86,12 @@ export type {
   PolicyRuleQuery,
   PolicyVersionEntry,
   PolicyVersionPage,
+  RolloutMode,
+  RolloutTerms,
+  RunningRollout,
+  RunningRolloutQuery,
 } from './policy-store.js';
+export { POLICY_ACTIVATION_KINDS, ROLLOUT_MODES } from './policy-store.js';
 export { PolicyLogError } from './policy-log-error.js';
 export {
   judgeCase,

@@ -1,7 +1,7 @@
 import type { AuditClaim, OwedAudit } from '../audit/index.js';
 import { PolicyContentionError } from './policy-errors.js';
-import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository } from './policy-store.js';
-import { deployedRecordId, rolledBackRecordId } from './registry-audit-ids.js';
+import type { PolicyActivation, PolicyFunctionSignature, PolicyModuleVersion, PolicyRepository, RolloutTerms } from './policy-store.js';
+import { activationRecordId, deployedRecordId } from './registry-audit-ids.js';
 
 /**
  * Deploy and rollback on top of the insert-only PolicyRepository, fork-proof without
@@ -32,14 +32,29 @@ export interface DeployVersionInput {
   initialVersion: 0 | null;
   /** When given, the version is stored owing its POLICY_DEPLOYED record, under this claim. */
   auditClaim?: AuditClaim;
+  /**
+   * When given, the version is not activated: a ROLLOUT_STARTED activation (owing its record under
+   * the same claim) starts its rollout against the active version.
+   */
+  rollout?: RolloutPlan;
 }
+
+/** A rollout's terms as a deploy asks for them. */
+export type RolloutPlan = Pick<RolloutTerms, 'mode' | 'percent' | 'stickyKey' | 'captureContexts'>;
 
 export interface DeployVersionOutcome {
   version: PolicyModuleVersion;
-  /** Null when a concurrent deploy of a higher version was activated first. */
+  /**
+   * The DEPLOY activation, or the ROLLOUT_STARTED one of a rollout; null when a concurrent deploy
+   * of a higher version was activated first, or a rollout was running (see `blockedBy`).
+   */
   activation: PolicyActivation | null;
   /** The id of the owed POLICY_DEPLOYED record; null without an audit claim. */
   auditRecordId: string | null;
+  /** The id of the owed POLICY_ROLLOUT_STARTED record; null without a rollout or an audit claim. */
+  rolloutRecordId: string | null;
+  /** Why the version was stored but not activated nor rolled out: a rollout was running, or no version was active to roll out against. */
+  blockedBy: 'rollout-running' | 'no-active-version' | null;
 }
 
 function owedAudit(claim: AuditClaim | undefined, recordId: () => string): OwedAudit | undefined {
@@ -78,21 +93,43 @@ export async function deployModuleVersion(
   }
   const version = stored.version;
   const auditRecordId = owed?.recordId ?? null;
+  const outcome = (activation: PolicyActivation | null, rolloutRecordId: string | null, blockedBy: DeployVersionOutcome['blockedBy'] = null) => ({
+    version: stored,
+    activation,
+    auditRecordId,
+    rolloutRecordId,
+    blockedBy,
+  });
   for (let attempt = 0; ; attempt += 1) {
     if (attempt >= maxAttempts) throw new PolicyContentionError(input.policyModule, attempt);
     const head = await repository.headActivation(tenantId, input.policyModule);
-    if (head !== null && head.highestDeployed > version) return { version: stored, activation: null, auditRecordId };
+    if (head?.kind === 'ROLLOUT_STARTED') return outcome(null, null, 'rollout-running');
+    if (head !== null && head.highestDeployed > version) return outcome(null, null);
+    const active = head === null ? input.initialVersion : head.version;
+    const base = { policyModule: input.policyModule, seq: (head?.seq ?? 0) + 1, actorId: input.actorId, occurredAt: at };
+    if (input.rollout !== undefined) {
+      if (active === null) return outcome(null, null, 'no-active-version');
+      const activation: PolicyActivation = {
+        ...base,
+        kind: 'ROLLOUT_STARTED',
+        version: active,
+        previousVersion: active,
+        highestDeployed: head?.highestDeployed ?? 0,
+        rollout: { ...input.rollout, version, startedSeq: base.seq, reason: null, anomalyId: null },
+      };
+      const rolloutOwed = owedAudit(input.auditClaim, () => activationRecordId('ROLLOUT_STARTED', tenantId, input.policyModule, base.seq));
+      if (await repository.appendActivation(tenantId, activation, rolloutOwed)) return outcome(activation, rolloutOwed?.recordId ?? null);
+      continue;
+    }
     const activation: PolicyActivation = {
-      policyModule: input.policyModule,
-      seq: (head?.seq ?? 0) + 1,
+      ...base,
       kind: 'DEPLOY',
       version,
-      previousVersion: head === null ? input.initialVersion : head.version,
+      previousVersion: active,
       highestDeployed: Math.max(head?.highestDeployed ?? 0, version),
-      actorId: input.actorId,
-      occurredAt: at,
+      rollout: null,
     };
-    if (await repository.appendActivation(tenantId, activation)) return { version: stored, activation, auditRecordId };
+    if (await repository.appendActivation(tenantId, activation)) return outcome(activation, null);
   }
 }
 
@@ -109,9 +146,9 @@ export interface ActivateVersionInput {
 
 export type ActivateVersionOutcome =
   | { activated: true; activation: PolicyActivation; /** Null without an audit claim. */ auditRecordId: string | null }
-  | { activated: false; activeVersion: number };
+  | { activated: false; activeVersion: number | null; /** A rollout runs: it ends first (promote or abort). */ rolloutRunning: boolean };
 
-/** Makes `version` the active one (a rollback); refuses when it already is. */
+/** Makes `version` the active one (a rollback); refuses when it already is, or while a rollout runs. */
 export async function activateModuleVersion(
   repository: PolicyRepository,
   tenantId: string,
@@ -123,7 +160,8 @@ export async function activateModuleVersion(
     if (attempt >= maxAttempts) throw new PolicyContentionError(input.policyModule, attempt);
     const head = await repository.headActivation(tenantId, input.policyModule);
     const active = head === null ? input.initialVersion : head.version;
-    if (active === input.version) return { activated: false, activeVersion: active };
+    if (head?.kind === 'ROLLOUT_STARTED') return { activated: false, activeVersion: active, rolloutRunning: true };
+    if (active === input.version) return { activated: false, activeVersion: active, rolloutRunning: false };
     const activation: PolicyActivation = {
       policyModule: input.policyModule,
       seq: (head?.seq ?? 0) + 1,
@@ -133,11 +171,59 @@ export async function activateModuleVersion(
       highestDeployed: head?.highestDeployed ?? 0,
       actorId: input.actorId,
       occurredAt: input.at.toISOString(),
+      rollout: null,
     };
-    const owed = owedAudit(input.auditClaim, () => rolledBackRecordId(tenantId, input.policyModule, activation.seq));
+    const owed = owedAudit(input.auditClaim, () => activationRecordId('ROLLBACK', tenantId, input.policyModule, activation.seq));
     if (await repository.appendActivation(tenantId, activation, owed)) {
       return { activated: true, activation, auditRecordId: owed?.recordId ?? null };
     }
+  }
+}
+
+export interface EndRolloutInput {
+  policyModule: string;
+  /** PROMOTED makes the rollout's version active; ABORTED leaves the stable one answering alone. */
+  outcome: 'PROMOTED' | 'ABORTED';
+  /** Ends only this rollout (its ROLLOUT_STARTED seq); absent: whichever runs. */
+  startedSeq?: number;
+  reason: string;
+  anomalyId?: string | null;
+  actorId: string;
+  at: Date;
+  /** When given, the step is stored owing its POLICY_ROLLOUT_PROMOTED / _ABORTED record, under this claim. */
+  auditClaim?: AuditClaim;
+}
+
+export type EndRolloutOutcome =
+  | { ended: true; activation: PolicyActivation; auditRecordId: string | null }
+  /** No rollout runs (or not the one named): `head` is the module's newest activation. */
+  | { ended: false; head: PolicyActivation | null };
+
+/** Promotes or aborts the module's running rollout; of concurrent enders exactly one wins. */
+export async function endRollout(repository: PolicyRepository, tenantId: string, input: EndRolloutInput, options: LogOptions = {}): Promise<EndRolloutOutcome> {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const kind = input.outcome === 'PROMOTED' ? 'ROLLOUT_PROMOTED' : 'ROLLOUT_ABORTED';
+  for (let attempt = 0; ; attempt += 1) {
+    if (attempt >= maxAttempts) throw new PolicyContentionError(input.policyModule, attempt);
+    const head = await repository.headActivation(tenantId, input.policyModule);
+    const running = head?.kind === 'ROLLOUT_STARTED' ? head.rollout : null;
+    if (head === null || running === null || (input.startedSeq !== undefined && running.startedSeq !== input.startedSeq)) {
+      return { ended: false, head };
+    }
+    const promoted = kind === 'ROLLOUT_PROMOTED';
+    const activation: PolicyActivation = {
+      policyModule: input.policyModule,
+      seq: head.seq + 1,
+      kind,
+      version: promoted ? running.version : head.version,
+      previousVersion: head.version,
+      highestDeployed: promoted ? Math.max(head.highestDeployed, running.version) : head.highestDeployed,
+      actorId: input.actorId,
+      occurredAt: input.at.toISOString(),
+      rollout: { ...running, reason: input.reason, anomalyId: input.anomalyId ?? null },
+    };
+    const owed = owedAudit(input.auditClaim, () => activationRecordId(kind, tenantId, input.policyModule, activation.seq));
+    if (await repository.appendActivation(tenantId, activation, owed)) return { ended: true, activation, auditRecordId: owed?.recordId ?? null };
   }
 }
 
@@ -153,6 +239,8 @@ export function moduleState(activations: readonly PolicyActivation[], initialVer
   const changedAt = new Map<number, string>();
   let active: number | null = initialVersion;
   for (const a of activations) {
+    // A rollout's start and abort leave the active version as it was.
+    if (a.previousVersion === a.version && a.rollout !== null) continue;
     if (a.previousVersion !== null && a.previousVersion !== a.version) changedAt.set(a.previousVersion, a.occurredAt);
     changedAt.set(a.version, a.occurredAt);
     active = a.version;

@@ -11,11 +11,11 @@ import type { SourceCase } from '../evaluation/index.js';
 import { MAX_NAME_LENGTH, wellFormedPrefix } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
-import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState } from './module-version-log.js';
+import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState, type RolloutPlan } from './module-version-log.js';
 import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
 import { judgeCase, type ModuleTests } from './module-tests.js';
-import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError } from './policy-errors.js';
-import { deployedEvent, rolledBackEvent } from './policy-events.js';
+import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError, RolloutInProgressError } from './policy-errors.js';
+import { activationEvent, deployedEvent } from './policy-events.js';
 import { parsePolicyId, policyId, versionId } from './policy-id.js';
 import type {
   AuditedRegistryEntry,
@@ -96,6 +96,8 @@ export interface DeployRequest {
   locale: string;
   /** Cases that must all pass, in the engine, before anything is stored. */
   tests?: ModuleTests | undefined;
+  /** Roll the version out (shadow or canary) instead of activating it. */
+  rollout?: RolloutPlan | undefined;
 }
 
 export interface DeployResult {
@@ -103,6 +105,8 @@ export interface DeployResult {
   policies: PolicyRecord[];
   /** Warnings of the compiler (a deploy with errors is refused). */
   warnings: Diagnostic[];
+  /** The rollout the deploy started; null for an active deploy. */
+  rollout: (RolloutPlan & { stableVersion: number }) | null;
 }
 
 export interface RollbackResult {
@@ -178,6 +182,14 @@ export interface PolicyCatalog {
 
 function notFound(code: string, message: string): PolicyRegistryError {
   return new PolicyRegistryError(404, code, message);
+}
+
+function noStableVersion(policyModule: string): PolicyRegistryError {
+  return new PolicyRegistryError(
+    409,
+    PolicyErrorCode.ROLLOUT_NO_STABLE_VERSION,
+    `policy module \`${policyModule}\` has no active version for a rollout to compare with; deploy its first version without \`rollout\``,
+  );
 }
 
 export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
@@ -361,6 +373,9 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
           `the name \`${wellFormedPrefix(long, 40)}…\` is longer than ${MAX_NAME_LENGTH} characters; deployed module and rule names must be shorter`,
         );
       }
+      const head = await repo.headActivation(tenantId, policyModule);
+      if (head?.kind === 'ROLLOUT_STARTED') throw new RolloutInProgressError(policyModule, head.rollout!.version, 'a deploy');
+      if (request.rollout !== undefined && (head === null ? initial(policyModule) : head.version) === null) throw noStableVersion(policyModule);
       if (request.tests !== undefined) await passTests(tenantId, request.source, request.locale, request.tests);
       // Checked just before storing, so only deploys racing within these few milliseconds can pass it together.
       if ((await repo.countVersions(tenantId)) >= MAX_VERSIONS_PER_TENANT) {
@@ -382,15 +397,28 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         at,
         initialVersion: initial(policyModule),
         auditClaim,
+        ...(request.rollout !== undefined ? { rollout: request.rollout } : {}),
       });
-      if (outcome.activation !== null) await versions.activationChanged(tenantId, policyModule);
+      const { activation } = outcome;
+      if (activation !== null) await versions.activationChanged(tenantId, policyModule);
       const entry: AuditedRegistryEntry = { kind: 'version', policyModule, version: outcome.version.version };
-      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, deployedEvent(outcome.version, outcome.activation));
+      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, deployedEvent(outcome.version, activation?.kind === 'DEPLOY' ? activation : null));
+      if (activation?.kind === 'ROLLOUT_STARTED') {
+        const started: AuditedRegistryEntry = { kind: 'activation', policyModule, seq: activation.seq };
+        await writeOwedRecord(tenantId, started, outcome.rolloutRecordId, auditClaim, activationEvent(activation));
+      }
+      // Lost to a rollout started meanwhile (or an active version gone): the version is stored, inactive.
+      if (outcome.blockedBy === 'rollout-running') {
+        const running = (await repo.headActivation(tenantId, policyModule))?.rollout?.version ?? outcome.version.version;
+        throw new RolloutInProgressError(policyModule, running, `a deploy (version ${outcome.version.version} is stored, not active)`);
+      }
+      if (outcome.blockedBy === 'no-active-version') throw noStableVersion(policyModule);
       const state = await stateOf(tenantId, policyModule);
       return {
         module: storedVersionRecord(outcome.version, state),
         policies: versionRecords(tenantId, outcome.version, state),
         warnings: diagnostics.filter((d) => d.severity === 'warning'),
+        rollout: activation?.kind === 'ROLLOUT_STARTED' && request.rollout !== undefined ? { ...request.rollout, stableVersion: activation.version } : null,
       };
     },
 
@@ -406,6 +434,10 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
         initialVersion: initial(policyModule),
         auditClaim,
       });
+      if (!outcome.activated && outcome.rolloutRunning) {
+        const head = await repo.headActivation(tenantId, policyModule);
+        throw new RolloutInProgressError(policyModule, head?.rollout?.version ?? version, 'a rollback');
+      }
       if (!outcome.activated) {
         throw new PolicyRegistryError(
           409,
@@ -416,7 +448,7 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
       const activation: PolicyActivation = outcome.activation;
       await versions.activationChanged(tenantId, policyModule);
       const entry: AuditedRegistryEntry = { kind: 'activation', policyModule, seq: activation.seq };
-      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, rolledBackEvent(activation));
+      await writeOwedRecord(tenantId, entry, outcome.auditRecordId, auditClaim, activationEvent(activation));
       return {
         policyModule,
         version,

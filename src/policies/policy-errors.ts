@@ -24,6 +24,14 @@ export const PolicyErrorCode = {
   VERSION_ALREADY_ACTIVE: 'ERR_POLICY_VERSION_ALREADY_ACTIVE',
   /** 422: a case of the deploy's tests did not pass; the response lists the failures. */
   TESTS_FAILED: 'ERR_POLICY_TESTS_FAILED',
+  /** 409: a rollout of the module runs; deploys, rollbacks and other rollouts wait for its promotion or abort. */
+  ROLLOUT_IN_PROGRESS: 'ERR_POLICY_ROLLOUT_IN_PROGRESS',
+  /** 409: a rollout needs an active version to compare with, and the module has none. */
+  ROLLOUT_NO_STABLE_VERSION: 'ERR_POLICY_ROLLOUT_NO_STABLE_VERSION',
+  /** 409: promote or abort while no rollout of the module runs. */
+  ROLLOUT_NOT_RUNNING: 'ERR_POLICY_ROLLOUT_NOT_RUNNING',
+  /** 404: the module never had a rollout. */
+  ROLLOUT_NOT_FOUND: 'ERR_POLICY_ROLLOUT_NOT_FOUND',
   /** 503: racing writers kept taking the numbers this operation needed. */
   CONTENDED: 'ERR_POLICY_CONTENDED',
 } as const;
@@ -58,5 +66,17 @@ export class PolicyContentionError extends PolicyRegistryError {
   override readonly name = 'PolicyContentionError';
   constructor(policyModule: string, attempts: number) {
     super(503, PolicyErrorCode.CONTENDED, `policy module \`${policyModule}\` is being changed by other writers; gave up after ${attempts} attempts, retry later`);
+  }
+}
+
+/** A module's running rollout stands in the way (409): named, so the caller knows what to end. */
+export class RolloutInProgressError extends PolicyRegistryError {
+  override readonly name = 'RolloutInProgressError';
+  constructor(policyModule: string, version: number, what: string) {
+    super(
+      409,
+      PolicyErrorCode.ROLLOUT_IN_PROGRESS,
+      `a rollout of version ${version} of policy module \`${policyModule}\` is running; ${what} waits until it is promoted or aborted (POST /api/v1/policies/${policyModule}/rollout/promote or /abort)`,
+    );
   }
 }

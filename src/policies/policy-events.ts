@@ -1,11 +1,22 @@
 import type { AuditEvent } from '../audit/index.js';
 import { versionId } from './policy-id.js';
-import type { PolicyActivation, PolicyModuleVersion } from './policy-store.js';
+import type { PolicyActivation, PolicyActivationKind, PolicyModuleVersion } from './policy-store.js';
 
 /** Audit event types of the registry (interface spec, Events). */
 export const POLICY_DEPLOYED = 'POLICY_DEPLOYED';
 export const POLICY_ROLLED_BACK = 'POLICY_ROLLED_BACK';
-export const POLICY_AUDIT_EVENT_TYPES = [POLICY_DEPLOYED, POLICY_ROLLED_BACK] as const;
+export const POLICY_ROLLOUT_STARTED = 'POLICY_ROLLOUT_STARTED';
+export const POLICY_ROLLOUT_PROMOTED = 'POLICY_ROLLOUT_PROMOTED';
+export const POLICY_ROLLOUT_ABORTED = 'POLICY_ROLLOUT_ABORTED';
+export const POLICY_AUDIT_EVENT_TYPES = [POLICY_DEPLOYED, POLICY_ROLLED_BACK, POLICY_ROLLOUT_STARTED, POLICY_ROLLOUT_PROMOTED, POLICY_ROLLOUT_ABORTED] as const;
+
+/** The record an activation owes, by its kind; a DEPLOY owes none (its version owes POLICY_DEPLOYED). */
+export const ACTIVATION_EVENT_TYPES: Readonly<Record<Exclude<PolicyActivationKind, 'DEPLOY'>, string>> = {
+  ROLLBACK: POLICY_ROLLED_BACK,
+  ROLLOUT_STARTED: POLICY_ROLLOUT_STARTED,
+  ROLLOUT_PROMOTED: POLICY_ROLLOUT_PROMOTED,
+  ROLLOUT_ABORTED: POLICY_ROLLOUT_ABORTED,
+};
 
 /**
  * The records say what is stored: a deploy's record is made of the version and its DEPLOY
@@ -32,7 +43,43 @@ export function deployedEvent(version: PolicyModuleVersion, activation: PolicyAc
   };
 }
 
-export function rolledBackEvent(activation: PolicyActivation): AuditEvent {
+/** The record of a rollback or a rollout step. */
+export function activationEvent(activation: PolicyActivation): AuditEvent {
+  if (activation.kind === 'DEPLOY') throw new Error('a DEPLOY activation owes no record of its own');
+  return activation.rollout === null ? rolledBackEvent(activation) : rolloutEvent(activation, activation.rollout);
+}
+
+/** The stable version of a rollout step: the one answering while it runs, and after an abort. */
+function stableVersionOf(activation: PolicyActivation): number {
+  return activation.kind === 'ROLLOUT_PROMOTED' ? activation.previousVersion ?? 0 : activation.version;
+}
+
+function rolloutEvent(activation: PolicyActivation, rollout: NonNullable<PolicyActivation['rollout']>): AuditEvent {
+  const { policyModule } = activation;
+  const stableVersion = stableVersionOf(activation);
+  return {
+    eventType: ACTIVATION_EVENT_TYPES[activation.kind as Exclude<PolicyActivationKind, 'DEPLOY'>],
+    policyModule,
+    policyFunction: null,
+    actorId: activation.actorId,
+    occurredAt: activation.occurredAt,
+    payload: {
+      policyModule,
+      rollout: rollout.startedSeq,
+      version: rollout.version,
+      versionId: versionId(policyModule, rollout.version),
+      stableVersion,
+      stableVersionId: versionId(policyModule, stableVersion),
+      mode: rollout.mode,
+      percent: rollout.percent,
+      stickyKey: rollout.stickyKey,
+      reason: rollout.reason,
+      anomalyId: rollout.anomalyId,
+    },
+  };
+}
+
+function rolledBackEvent(activation: PolicyActivation): AuditEvent {
   const { policyModule, version, previousVersion } = activation;
   return {
     eventType: POLICY_ROLLED_BACK,

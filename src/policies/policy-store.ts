@@ -21,7 +21,36 @@ export interface PolicyModuleVersion {
   createdAt: string;
 }
 
-export type PolicyActivationKind = 'DEPLOY' | 'ROLLBACK';
+/**
+ * DEPLOY and ROLLBACK change the active version. A rollout's steps are activations too, so one log
+ * says both which version answers and which rollout runs: ROLLOUT_STARTED and ROLLOUT_ABORTED keep
+ * the active (stable) version, ROLLOUT_PROMOTED makes the rollout's version the active one.
+ */
+export const POLICY_ACTIVATION_KINDS = ['DEPLOY', 'ROLLBACK', 'ROLLOUT_STARTED', 'ROLLOUT_PROMOTED', 'ROLLOUT_ABORTED'] as const;
+export type PolicyActivationKind = (typeof POLICY_ACTIVATION_KINDS)[number];
+
+export const ROLLOUT_MODES = ['shadow', 'canary'] as const;
+/** How a rollout's version meets traffic: `shadow` answers nobody, `canary` answers a share. */
+export type RolloutMode = (typeof ROLLOUT_MODES)[number];
+
+/** What a rollout step is about; stored with each of its activations. */
+export interface RolloutTerms {
+  /** The version rolled out (stored, never active before the rollout). */
+  version: number;
+  mode: RolloutMode;
+  /** Shadow: share of the stable version's evaluations copied; canary: share answered by `version`. 1-100. */
+  percent: number;
+  /** Dotted path into the context whose value picks the version (canary); null: by request. */
+  stickyKey: string | null;
+  /** Shadow: keep the contexts of sampled disagreements. */
+  captureContexts: boolean;
+  /** The seq of the ROLLOUT_STARTED activation: the rollout's number. */
+  startedSeq: number;
+  /** Why it ended (promote, abort); null on the start. */
+  reason: string | null;
+  /** The anomaly that made the guard abort it; null otherwise. */
+  anomalyId: string | null;
+}
 
 /**
  * One change of a module's active version, numbered `seq` 1, 2, … per (tenant, module). The
@@ -40,6 +69,8 @@ export interface PolicyActivation {
   highestDeployed: number;
   actorId: string;
   occurredAt: string;
+  /** The rollout a ROLLOUT_* activation is a step of; null for DEPLOY and ROLLBACK. */
+  rollout: RolloutTerms | null;
 }
 
 /** A registry entry that can owe an audit record: a deployed version or a rollback activation. */
@@ -79,6 +110,24 @@ export interface PolicyRepository extends AuditOutboxRepository<AuditedRegistryE
   listRules(tenantId: string, query: PolicyRuleQuery): Promise<PolicyRulePage>;
   /** How many versions the tenant has stored, across its modules. */
   countVersions(tenantId: string): Promise<number>;
+  /**
+   * Rollouts running now (a ROLLOUT_STARTED activation that is its module's head), of every
+   * tenant, by tenant and module after `after`, at most `limit`: the rollout guard's one read
+   * across tenants.
+   */
+  runningRollouts(query: RunningRolloutQuery): Promise<RunningRollout[]>;
+}
+
+export interface RunningRolloutQuery {
+  limit: number;
+  /** Where the previous page ended. */
+  after?: { tenantId: string; policyModule: string };
+}
+
+export interface RunningRollout {
+  tenantId: string;
+  /** The module's head: the ROLLOUT_STARTED activation. */
+  activation: PolicyActivation;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { owedRecordId } from '../audit/index.js';
-import { POLICY_DEPLOYED, POLICY_ROLLED_BACK } from './policy-events.js';
+import { ACTIVATION_EVENT_TYPES, POLICY_DEPLOYED } from './policy-events.js';
+import type { PolicyActivationKind } from './policy-store.js';
 
 /** Ids of the audit records the registry owes, fixed by the entry that owes them (see owed-record-id.ts). */
 
@@ -8,7 +9,7 @@ export function deployedRecordId(tenantId: string, policyModule: string, version
   return owedRecordId(POLICY_DEPLOYED, tenantId, policyModule, String(version));
 }
 
-/** The POLICY_ROLLED_BACK record of a rollback activation, by its seq. */
-export function rolledBackRecordId(tenantId: string, policyModule: string, seq: number): string {
-  return owedRecordId(POLICY_ROLLED_BACK, tenantId, policyModule, String(seq));
+/** The record of a rollback or rollout step (POLICY_ROLLED_BACK, POLICY_ROLLOUT_*), by the activation's seq. */
+export function activationRecordId(kind: Exclude<PolicyActivationKind, 'DEPLOY'>, tenantId: string, policyModule: string, seq: number): string {
+  return owedRecordId(ACTIVATION_EVENT_TYPES[kind], tenantId, policyModule, String(seq));
 }

@@ -1,10 +1,10 @@
 import type { AuditOutbox } from '../audit/index.js';
-import { deployedEvent, rolledBackEvent } from './policy-events.js';
+import { activationEvent, deployedEvent } from './policy-events.js';
 import type { AuditedRegistryEntry, PolicyRepository } from './policy-store.js';
 
 /**
  * The registry as an audit outbox: deployed versions owe their POLICY_DEPLOYED record, rollback
- * activations their POLICY_ROLLED_BACK record (src/policies/README.md). A record is made of what
+ * and rollout activations their POLICY_ROLLED_BACK or POLICY_ROLLOUT_* record (src/policies/README.md). A record is made of what
  * is stored: a deploy whose process stopped before activating it is recorded as not activated.
  */
 export function registryAuditOutbox(policies: PolicyRepository): AuditOutbox<AuditedRegistryEntry> {
@@ -21,7 +21,7 @@ export function registryAuditOutbox(policies: PolicyRepository): AuditOutbox<Aud
       }
       const activation = activations.find((a) => a.seq === entry.seq);
       if (activation === undefined) throw new Error(`owed audit record of a missing activation ${entry.policyModule} #${entry.seq}`);
-      return rolledBackEvent(activation);
+      return activationEvent(activation);
     },
   };
 }

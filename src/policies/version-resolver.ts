@@ -5,6 +5,7 @@ import { initialVersion, type BuiltinVersion, type BuiltinVersions } from './bui
 import { PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { versionId } from './policy-id.js';
 import type { PolicyActivation, PolicyModuleVersion, PolicyRepository } from './policy-store.js';
+import { createRolloutRoute } from './rollout-routing.js';
 
 export interface VersionResolverDeps {
   policies: PolicyRepository;
@@ -34,6 +35,8 @@ export interface VersionResolver extends PolicyResolver {
   findVersion(tenantId: string, policyModule: string, version: number): Promise<FoundVersion>;
   /** The version a reference without `version` gets, or the 404 that says why there is none. */
   activeVersion(tenantId: string, policyModule: string): Promise<number>;
+  /** The module's newest activation through the cache (it names the active version and any running rollout); null when none. */
+  headActivation(tenantId: string, policyModule: string): Promise<PolicyActivation | null>;
   /** After a deploy or rollback stored an activation: no process goes on with the old one for long. */
   activationChanged(tenantId: string, policyModule: string): Promise<void>;
 }
@@ -110,23 +113,36 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
     throw notFound(PolicyErrorCode.NO_ACTIVE_VERSION, `policy module \`${policyModule}\` has no active version; name one with \`version\``);
   }
 
-  async function resolvePolicy(tenantId: string, policyModule: string, policyFunction: string, pinned?: number): Promise<ResolvedPolicy> {
-    const version = pinned ?? (await activeVersion(tenantId, policyModule));
-    const found = await findVersion(tenantId, policyModule, version);
+  function resolvedOf(policyModule: string, version: number, found: FoundVersion, policyFunction: string): ResolvedPolicy | null {
     const { source, locale, functions } =
       'builtin' in found
         ? { source: found.builtin.module.source, locale: found.builtin.module.locale, functions: found.builtin.functions }
         : found.stored;
-    if (!functions.some((f) => f.name === policyFunction)) {
+    if (!functions.some((f) => f.name === policyFunction)) return null;
+    return { source, locale, functionName: policyFunction, policyModule, version, versionId: versionId(policyModule, version) };
+  }
+
+  async function resolvePolicy(tenantId: string, policyModule: string, policyFunction: string, pinned?: number): Promise<PolicyResolution> {
+    const head = pinned === undefined ? await headActivation(tenantId, policyModule) : null;
+    const version = pinned ?? (head !== null ? head.version : await activeVersion(tenantId, policyModule));
+    const policy = resolvedOf(policyModule, version, await findVersion(tenantId, policyModule, version), policyFunction);
+    if (policy === null) {
       throw notFound(PolicyErrorCode.FUNCTION_NOT_FOUND, `version ${version} of policy module \`${policyModule}\` has no rule \`${policyFunction}\``);
     }
-    return { source, locale, functionName: policyFunction, policyModule, version, versionId: versionId(policyModule, version) };
+    // A version pinned by the caller wins over a running rollout.
+    const rollout = head?.kind === 'ROLLOUT_STARTED' ? head.rollout : null;
+    if (rollout === null) return { ok: true, policy };
+    const candidateVersion = await storedVersion(tenantId, policyModule, rollout.version);
+    const candidate = candidateVersion === null ? null : resolvedOf(policyModule, rollout.version, { stored: candidateVersion }, policyFunction);
+    const salt = `${tenantId}\u0000${policyModule}\u0000${rollout.startedSeq}`;
+    return { ok: true, policy, rollout: createRolloutRoute(rollout, salt, policy, candidate) };
   }
 
   return {
     storedVersion,
     findVersion,
     activeVersion,
+    headActivation,
     async activationChanged(tenantId, policyModule) {
       changes += 1;
       heads?.delete(moduleKey(tenantId, policyModule));
@@ -134,7 +150,7 @@ export function createVersionResolver(deps: VersionResolverDeps): VersionResolve
     },
     async resolve(tenantId, request): Promise<PolicyResolution> {
       try {
-        return { ok: true, policy: await resolvePolicy(tenantId, request.policyModule, request.policyFunction, request.version) };
+        return await resolvePolicy(tenantId, request.policyModule, request.policyFunction, request.version);
       } catch (error) {
         if (error instanceof PolicyRegistryError && error.status === 404) return { ok: false, code: error.code, message: error.message };
         throw error;

@@ -23,7 +23,7 @@ import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier,
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
-import { createDomainDecider, createPolicyCatalog, createPolicyLookup, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
+import { createDomainDecider, createPolicyCatalog, createPolicyLookup, createRolloutControl, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { identityProviderOf, trustedGatewayOf } from './caller-authentication.js';
@@ -50,7 +50,7 @@ export interface ApiApp {
 export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
   const { config, logger, store } = runtime;
   // A caller waits on the API's evaluations: they answer 503 once the store is slower than EVALUATION_STORE_WAIT_MS.
-  const { dispatcher, builtinVersions, versions, evaluation } = createEvaluationPath(runtime, builtins, {
+  const { builtinVersions, versions, evaluation, shadowTally, close: closeEvaluationPath } = createEvaluationPath(runtime, builtins, {
     storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
   });
   const auditWriter = runtime.audit.recorder;
@@ -99,8 +99,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     fullIntervalMs: config.AUDIT_VERIFY_FULL_INTERVAL_SECONDS * 1000,
   });
   const release = async () => {
-    await evaluation.flush();
-    await dispatcher.close();
+    await closeEvaluationPath();
     await anomalyQueues.close();
     await workflowQueue.close();
     await auditWriter.flush();
@@ -141,6 +140,16 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     }),
     policies: createPolicyRoutes({
       catalog,
+      rollouts: createRolloutControl({
+        policies: store.policies,
+        rollups: store.rollups,
+        versions,
+        builtins: builtinVersions,
+        shadowTally,
+        audit: auditWriter,
+        auditLease,
+        onAuditMarkError,
+      }),
       service: evaluation,
       tenants: signingSecrets,
       nonceGuard,

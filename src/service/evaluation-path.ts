@@ -1,5 +1,5 @@
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
-import { createBuiltinVersions, createVersionResolver, type BuiltinModule } from '../policies/index.js';
+import { createBuiltinVersions, createRedisShadowTally, createVersionResolver, type BuiltinModule } from '../policies/index.js';
 import type { Runtime } from './runtime.js';
 
 export interface EvaluationPathOptions {
@@ -10,22 +10,39 @@ export interface EvaluationPathOptions {
   storeWaitMs?: number;
 }
 
-/** The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups, versions. */
+/** Shadow copies' jobs: behind every answer's job in the `policy-evaluate` queue. */
+const SHADOW_JOB_PRIORITY = 10;
+
+/**
+ * The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups,
+ * versions, and rollouts' shadow copies (a dispatcher of their own, low-priority jobs, one batch in
+ * flight) with their tally in Redis.
+ */
 export function createEvaluationPath(
-  { config, logger, store, activationNotices, audit }: Runtime,
+  runtime: Runtime,
   builtins: readonly BuiltinModule[],
   { storeWaitMs }: EvaluationPathOptions = {},
 ) {
-  const dispatcher = createEvaluationDispatcher({
-    transport: createRedisBatchTransport({
-      connection: config.REDIS_URL,
-      prefix: config.REDIS_KEY_PREFIX,
-      responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
-    }),
-    maxBatchItems: config.BATCH_MAX_ITEMS,
-    flushMs: config.DISPATCH_FLUSH_MS,
-    maxInFlight: config.DISPATCH_MAX_IN_FLIGHT,
-    maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
+  const { config, logger, store, activationNotices, audit } = runtime;
+  const dispatcherTo = (priority: number | undefined, maxInFlight: number) =>
+    createEvaluationDispatcher({
+      transport: createRedisBatchTransport({
+        connection: config.REDIS_URL,
+        prefix: config.REDIS_KEY_PREFIX,
+        responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
+        ...(priority === undefined ? {} : { priority }),
+      }),
+      maxBatchItems: config.BATCH_MAX_ITEMS,
+      flushMs: config.DISPATCH_FLUSH_MS,
+      maxInFlight,
+      maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
+    });
+  const dispatcher = dispatcherTo(undefined, config.DISPATCH_MAX_IN_FLIGHT);
+  const shadowDispatcher = dispatcherTo(SHADOW_JOB_PRIORITY, 1);
+  const shadowTally = createRedisShadowTally({
+    redis: runtime.redis,
+    keyPrefix: `${config.REDIS_KEY_PREFIX}:`,
+    onError: (error) => logger.warn({ err: error }, 'shadow comparisons not counted: Redis failed'),
   });
   const builtinVersions = createBuiltinVersions(builtins);
   const versions = createVersionResolver({
@@ -44,8 +61,15 @@ export function createEvaluationPath(
       maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES,
       ...(storeWaitMs === undefined ? {} : { storeWaitMs }),
     },
+    shadow: { dispatcher: shadowDispatcher, tally: shadowTally },
     onStoreWaitExceeded: ({ tenantId, part, waitMs }) =>
       logger.warn({ tenantId, part, waitMs }, 'evaluation answered 503: the store did not answer within EVALUATION_STORE_WAIT_MS'),
   });
-  return { dispatcher, builtinVersions, versions, evaluation };
+  /** Waits for what is in flight (shadow copies included), stores the rollups and counts, disconnects. */
+  async function close(): Promise<void> {
+    await evaluation.flush();
+    await Promise.all([dispatcher.close(), shadowDispatcher.close()]);
+    await shadowTally.close();
+  }
+  return { dispatcher, builtinVersions, versions, evaluation, shadowTally, close };
 }

@@ -18,7 +18,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   const { config, logger, store } = runtime;
   // No store wait here (EVALUATION_STORE_WAIT_MS is the API's): a step that timed out would fail its job,
   // and the retry could store a second POLICY_EVALUATED record for it. A step waits as long as the store's own timeouts say.
-  const { dispatcher, versions, evaluation } = createEvaluationPath(runtime, await loadBuiltins(config));
+  const { versions, evaluation, close: closeEvaluationPath } = createEvaluationPath(runtime, await loadBuiltins(config));
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
   const workflows = observedWorkflowRepository(store.workflows, runtime.metrics);
@@ -29,8 +29,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
     scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
   });
   const release = async () => {
-    await evaluation.flush();
-    await dispatcher.close();
+    await closeEvaluationPath();
     await queue.close();
     await runtime.audit.recorder.flush();
   };

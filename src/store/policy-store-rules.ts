@@ -1,12 +1,21 @@
 import { isName, MAX_NAME_LENGTH } from '../kernel/index.js';
 import { PolicyLogError } from '../policies/policy-log-error.js';
-import type { AuditedRegistryEntry, PolicyActivation, PolicyModuleVersion, PolicyRuleQuery } from '../policies/policy-store.js';
+import {
+  POLICY_ACTIVATION_KINDS,
+  ROLLOUT_MODES,
+  type AuditedRegistryEntry,
+  type PolicyActivation,
+  type PolicyModuleVersion,
+  type PolicyRuleQuery,
+  type RolloutTerms,
+  type RunningRolloutQuery,
+} from '../policies/policy-store.js';
 import { StoreArgumentError } from './store-argument-error.js';
 import { compareText, normaliseInstant } from './store-rules.js';
 
 /** Checks shared by both adapters for policies, so they refuse exactly the same input. */
 
-const KINDS = new Set(['DEPLOY', 'ROLLBACK']);
+const KINDS = new Set<string>(POLICY_ACTIVATION_KINDS);
 
 export function assertPolicyName(value: unknown, field: string): asserts value is string {
   if (typeof value !== 'string' || !isName(value)) {
@@ -37,9 +46,34 @@ export function assertActivation(activation: PolicyActivation): void {
   assertCount(activation.version, 'version', 0);
   assertCount(activation.highestDeployed, 'highestDeployed', 0);
   if (activation.previousVersion !== null) assertCount(activation.previousVersion, 'previousVersion', 0);
-  if (!KINDS.has(activation.kind)) throw new StoreArgumentError('kind must be DEPLOY or ROLLBACK');
+  if (!KINDS.has(activation.kind)) throw new StoreArgumentError(`kind must be one of ${POLICY_ACTIVATION_KINDS.join(', ')}`);
   if (typeof activation.actorId !== 'string') throw new StoreArgumentError('actorId must be a string');
   normaliseInstant(activation.occurredAt, 'occurredAt');
+  const isRolloutStep = activation.kind.startsWith('ROLLOUT_');
+  if (!isRolloutStep && activation.rollout !== null) throw new StoreArgumentError(`a ${activation.kind} activation has no rollout`);
+  if (isRolloutStep) assertRolloutTerms(activation.rollout);
+}
+
+function assertRolloutTerms(terms: RolloutTerms | null): void {
+  if (terms === null || typeof terms !== 'object') throw new StoreArgumentError('a rollout step names its rollout');
+  assertCount(terms.version, 'rollout.version', 1);
+  assertCount(terms.startedSeq, 'rollout.startedSeq', 1);
+  if (!(ROLLOUT_MODES as readonly string[]).includes(terms.mode)) throw new StoreArgumentError(`rollout.mode must be one of ${ROLLOUT_MODES.join(', ')}`);
+  if (!Number.isInteger(terms.percent) || terms.percent < 1 || terms.percent > 100) throw new StoreArgumentError('rollout.percent must be a whole number from 1 to 100');
+  if (terms.stickyKey !== null && typeof terms.stickyKey !== 'string') throw new StoreArgumentError('rollout.stickyKey must be a string or null');
+  if (typeof terms.captureContexts !== 'boolean') throw new StoreArgumentError('rollout.captureContexts must be a boolean');
+  for (const field of ['reason', 'anomalyId'] as const) {
+    if (terms[field] !== null && typeof terms[field] !== 'string') throw new StoreArgumentError(`rollout.${field} must be a string or null`);
+  }
+}
+
+/** The rollout guard's page of running rollouts. */
+export function assertRunningRolloutQuery(query: RunningRolloutQuery): void {
+  assertCount(query?.limit, 'limit', 1);
+  if (query.after !== undefined) {
+    if (typeof query.after?.tenantId !== 'string') throw new StoreArgumentError('after.tenantId must be a string');
+    assertPolicyName(query.after.policyModule, 'after.policyModule');
+  }
 }
 
 export function assertAuditedEntry(entry: AuditedRegistryEntry): void {

@@ -19,7 +19,7 @@ import {
   createVersionResolver,
   deployedRecordId,
   registryAuditOutbox,
-  rolledBackRecordId,
+  activationRecordId,
   type PolicyCatalog,
   type PolicyRepository,
 } from '../../src/policies/index.js';
@@ -171,7 +171,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
     const rolledBack = (await chainOf(a.store, tenant)).filter((r) => r.eventType === 'POLICY_ROLLED_BACK');
     expect(rolledBack).toHaveLength(1);
     expect(rolledBack[0]).toMatchObject({
-      id: rolledBackRecordId(tenant, 'acme.rates', 3),
+      id: activationRecordId('ROLLBACK', tenant, 'acme.rates', 3),
       actorId: 'root',
       occurredAt: head!.occurredAt,
       payload: { policyModule: 'acme.rates', version: 1, versionId: 'acme.rates@1', previousVersion: 2, previousVersionId: 'acme.rates@2' },
@@ -278,7 +278,7 @@ function runOutboxSuite(makeTarget: () => StoreTarget): void {
         deployedRecordId(tenant, 'acme.one', 2),
         deployedRecordId(tenant, 'acme.two', 1),
         deployedRecordId(tenant, 'acme.three', 1),
-        rolledBackRecordId(tenant, 'acme.one', 3),
+        activationRecordId('ROLLBACK', tenant, 'acme.one', 3),
       ],
       [other]: [deployedRecordId(other, 'acme.one', 1), deployedRecordId(other, 'acme.two', 1)],
     };

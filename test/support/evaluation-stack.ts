@@ -1,14 +1,17 @@
 // The evaluation path as the service composes it (src/service/evaluation-path.ts): version
-// resolver, evaluation service, catalog, audit trail, on a given store and dispatcher.
+// resolver, evaluation service, catalog, rollouts, audit trail, on a given store and dispatcher.
 import { createAuditTrail, type AuditTrail } from '../../src/audit/index.js';
 import { createEvaluationService, type EvaluationDispatcher, type EvaluationLimits, type EvaluationService } from '../../src/evaluation/index.js';
 import {
   createBuiltinVersions,
   createPolicyCatalog,
+  createRolloutControl,
   createVersionResolver,
   loadBuiltinLibrary,
   type BuiltinModule,
   type PolicyCatalog,
+  type RolloutControl,
+  type SharedShadowTally,
   type VersionResolver,
 } from '../../src/policies/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -19,6 +22,7 @@ export interface EvaluationStack {
   versions: VersionResolver;
   evaluation: EvaluationService;
   catalog: PolicyCatalog;
+  rollouts: RolloutControl;
   /** Stores pending rollups, and audit records linked into their chains. */
   flush(): Promise<void>;
 }
@@ -30,6 +34,8 @@ export async function buildEvaluationStack(options: {
   limits?: Partial<EvaluationLimits>;
   /** The clock of rollups, activations and audit records; default the system clock. */
   now?: () => Date;
+  /** Where shadow copies run and are counted; without it, shadow rollouts make no copies. */
+  shadow?: { dispatcher: Pick<EvaluationDispatcher, 'dispatch'>; tally: SharedShadowTally };
 }): Promise<EvaluationStack> {
   const { store, dispatcher } = options;
   const clock = options.now ? { now: options.now } : {};
@@ -42,14 +48,25 @@ export async function buildEvaluationStack(options: {
     rollups: store.rollups,
     policies: versions,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.shadow ? { shadow: options.shadow } : {}),
     ...clock,
   });
   const catalog = createPolicyCatalog({ policies: store.policies, audit: auditTrail.recorder, compile: evaluation.compile, evaluateCases: evaluation.evaluateCases, format: evaluation.format, builtins, versions, ...clock });
+  const rollouts = createRolloutControl({
+    policies: store.policies,
+    rollups: store.rollups,
+    versions,
+    builtins,
+    shadowTally: options.shadow?.tally ?? { read: async () => ({ counts: { compared: 0, agreed: 0, disagreed: 0, errors: 0, skipped: 0 }, disagreements: [] }) },
+    audit: auditTrail.recorder,
+    ...clock,
+  });
   return {
     auditTrail,
     versions,
     evaluation,
     catalog,
+    rollouts,
     async flush() {
       await evaluation.flush();
       await auditTrail.flush();

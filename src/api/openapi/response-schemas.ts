@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, ANOMALY_TYPES, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
-import { POLICY_STATUSES } from '../../policies/index.js';
+import { POLICY_STATUSES, ROLLOUT_MODES, ROLLOUT_STATUSES } from '../../policies/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -181,7 +181,62 @@ const moduleVersionSummary = z.object({
 /** One version read alone: with its rules' signatures. */
 export const moduleVersion = moduleVersionSummary.extend({ functions: z.array(signature) });
 export const moduleVersionPage = page(moduleVersionSummary);
-export const deployed = moduleVersion.extend({ policies: z.array(policy), warnings: z.array(diagnostic) });
+const rolloutTerms = {
+  mode: z.enum(ROLLOUT_MODES),
+  percent: z.number().int().describe('1-100: the share of evaluations copied (shadow) or answered by the new version (canary)'),
+  stickyKey: z.string().nullable().describe('the context path whose value picks the version (canary); null: by request'),
+  captureContexts: z.boolean().describe('a shadow keeps the contexts of sampled disagreements'),
+};
+export const deployed = moduleVersion.extend({
+  policies: z.array(policy),
+  warnings: z.array(diagnostic),
+  rollout: z
+    .object({ ...rolloutTerms, stableVersion: z.number().int().describe('the version that goes on answering') })
+    .nullable()
+    .describe('the rollout the deploy started; null for an active deploy'),
+});
+const shadowSide = z.union([z.object({ ok: z.literal(true), value: z.unknown() }), z.object({ ok: z.literal(false), code: z.string(), error: z.string() })]);
+const rolloutVersionStats = z.object({
+  version: z.number().int(),
+  role: z.enum(['stable', 'rollout']),
+  evaluations: z.number().int(),
+  failures: z.number().int(),
+  failureRate: z.number().nullable(),
+  meanTimeMs: z.number().nullable(),
+});
+export const rollout = z.object({
+  policyModule: z.string(),
+  rollout: z.number().int().describe("the rollout's number in the module"),
+  version: z.number().int(),
+  versionId: z.string(),
+  stableVersion: z.number().int(),
+  stableVersionId: z.string(),
+  ...rolloutTerms,
+  status: z.enum(ROLLOUT_STATUSES),
+  reason: z.string().nullable(),
+  anomalyId: z.string().nullable().describe('the anomaly that made the guard abort it'),
+  startedAt: instant,
+  startedBy: z.string(),
+  endedAt: instant.nullable(),
+  endedBy: z.string().nullable(),
+  shadow: z
+    .object({
+      counts: z.object({ compared: z.number().int(), agreed: z.number().int(), disagreed: z.number().int(), errors: z.number().int(), skipped: z.number().int() }),
+      disagreements: z.array(
+        z.object({
+          at: instant,
+          policyFunction: z.string(),
+          stable: shadowSide,
+          shadow: shadowSide,
+          contextHash: z.string().describe("SHA-256 of the context's canonical JSON"),
+          context: z.unknown().optional().describe('only when the rollout captures contexts'),
+        }),
+      ),
+    })
+    .nullable()
+    .describe('shadow rollouts: how the copies compared, and the newest disagreements; null for a canary'),
+  versions: z.array(rolloutVersionStats).describe('the stable and the rolled-out version since the rollout started'),
+});
 export const versionSource = z.object({
   policyModule: z.string(),
   version: z.number().int(),

@@ -9,6 +9,7 @@ import {
   type EvaluationService,
   type RequestLimits,
 } from '../../evaluation/index.js';
+import { AuthErrorCode, AuthorizationError, roleSatisfies, type Role } from '../../auth/index.js';
 import { describeSchemaProblem } from '../../errors/index.js';
 import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
@@ -20,6 +21,7 @@ import {
   PolicyCompileError,
   PolicyTestsFailedError,
   PolicyErrorCode,
+  ROLLOUT_MODES,
   POLICY_PAGE_DEFAULT_SIZE,
   POLICY_PAGE_MAX_PAGE,
   POLICY_PAGE_MAX_SIZE,
@@ -28,6 +30,8 @@ import {
   type PolicyDetail,
   type PolicyRecord,
   type PolicyStatus,
+  type RolloutControl,
+  type RolloutPlan,
 } from '../../policies/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
@@ -45,16 +49,35 @@ export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
 export interface PolicyRouteOptions extends SignedRequestOptions {
   catalog: PolicyCatalog;
+  rollouts: RolloutControl;
   /** Evaluations of deployed policies go the one evaluation path. */
   service: Pick<EvaluationService, 'evaluate'>;
   limits?: RequestLimits;
 }
 
+/** The longest `stickyKey`: a dotted path into the context. */
+const MAX_STICKY_KEY_LENGTH = 256;
+const DEPLOY_MODES = ['active', ...ROLLOUT_MODES] as const;
+
+const rolloutSchema = z.strictObject({
+  mode: z.enum(DEPLOY_MODES),
+  percent: z.number().int().min(1).max(100).optional(),
+  stickyKey: z.string().min(1).max(MAX_STICKY_KEY_LENGTH).regex(/^[^.]+(\.[^.]+)*$/).optional(),
+  captureContexts: z.boolean().optional(),
+});
+
 export const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
   tests: moduleTestsSchema.optional().describe(`the content of \`<module>.tests.json\` (\`policy test\`'s format): at most ${MAX_TEST_CASES} cases, each run in the engine; all must pass before anything is stored`),
+  rollout: rolloutSchema
+    .optional()
+    .describe(
+      '`active` (default): the version answers every request at once (ADMIN). `shadow`: it answers nobody; `percent` (default 100) of the active version\'s evaluations are also run on it off the answer path and compared (MEMBER). `canary`: `percent` (required) of evaluations are answered by it, sticky by the context value at `stickyKey` when given (ADMIN)',
+    ),
 });
+
+export const endRolloutSchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 
 /** A deploy spends a point, and one more per test case it carries (each is an evaluation). */
 function deployCost(body: unknown): number {
@@ -69,7 +92,33 @@ const FIELD_RULES: Record<string, string> = {
   locale: `a language tag string of 1 to ${MAX_LOCALE_LENGTH} characters, e.g. \`en-US\``,
   tests: `an object \`{cases: [...]}\` of 1 to ${MAX_TEST_CASES} cases, each \`{name, rule, context?, why?}\` with exactly one of \`expect\`, \`expectFields\`, \`expectError\``,
   version: 'a whole number of at least 0 (0 is the built-in module)',
+  rollout: `an object \`{mode, percent?, stickyKey?, captureContexts?}\`: \`mode\` one of ${DEPLOY_MODES.join(', ')}, \`percent\` a whole number from 1 to 100, \`stickyKey\` a dotted path of at most ${MAX_STICKY_KEY_LENGTH} characters, \`captureContexts\` a boolean`,
+  reason: 'a string of 1 to 500 characters',
 };
+
+/** The rollout a deploy asks for; undefined for an active deploy. Each mode takes only its own fields. */
+function rolloutPlanOf(rollout: z.infer<typeof rolloutSchema> | undefined): RolloutPlan | undefined {
+  if (rollout === undefined || rollout.mode === 'active') {
+    const extra = (['percent', 'stickyKey', 'captureContexts'] as const).find((field) => rollout?.[field] !== undefined);
+    if (extra !== undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, `\`rollout.${extra}\` applies to shadow and canary rollouts only`);
+    return undefined;
+  }
+  if (rollout.mode === 'canary') {
+    if (rollout.percent === undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, 'a canary rollout needs `rollout.percent`, the share of evaluations the new version answers (1-100)');
+    if (rollout.captureContexts !== undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, '`rollout.captureContexts` applies to shadow rollouts only');
+    return { mode: 'canary', percent: rollout.percent, stickyKey: rollout.stickyKey ?? null, captureContexts: false };
+  }
+  if (rollout.stickyKey !== undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, '`rollout.stickyKey` applies to canary rollouts only');
+  return { mode: 'shadow', percent: rollout.percent ?? 100, stickyKey: null, captureContexts: rollout.captureContexts ?? false };
+}
+
+/** A check of the caller's role that depends on the request's content (the route's own minimum is checked before). */
+function requireRoleFor(ctx: AppContext, role: Role, what: string): void {
+  const held = ctx.state.principal?.role ?? null;
+  if (!roleSatisfies(held, role)) {
+    throw new AuthorizationError(AuthErrorCode.ROLE_INSUFFICIENT, `${what} requires role \`${role}\`; the caller has ${held === null ? 'no known role' : `role \`${held}\``}`);
+  }
+}
 
 /** The body checked against `schema`; a 400 naming the first problem otherwise. */
 function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T {
@@ -168,8 +217,8 @@ const moduleVersion = { policyModule: 'module name', version: 'version number (0
 /**
  * The policy registry: deploy, list, read, version history, rollback and evaluation of deployed
  * policies. Authentication is that of the evaluation endpoints (HMAC signature, or a bearer token
- * instead), with the minimum role per route: VIEWER reads, MEMBER deploys and evaluates, ADMIN rolls
- * back. Then the tenant's rate limit; then the request itself (400).
+ * instead), with the minimum role per route: VIEWER reads, MEMBER evaluates and starts shadow
+ * rollouts, ADMIN deploys versions that answer (active, canary), promotes, aborts and rolls back. Then the tenant's rate limit; then the request itself (400).
  */
 export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
   {
@@ -181,27 +230,38 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
     cost: { points: (ctx) => deployCost(ctx.request.body), unit: 'one, and one per test case' },
     doc: {
       tag: 'registry',
-      summary: 'Deploy a module version (it becomes active)',
-      success: { status: 201, schema: answers.deployed, description: 'the new version, its policies (without the source, which is the version\'s) and warnings' },
+      summary: 'Deploy a module version (active, or rolled out in the shadow or as a canary)',
+      description:
+        'MEMBER may start a shadow rollout (it changes no answer); an active deploy or a canary needs ADMIN. While a rollout of the module runs, other deploys and rollbacks of it are refused (409) until it is promoted or aborted.',
+      success: {
+        status: 201,
+        schema: answers.deployed,
+        description: 'the new version, its policies (without the source, which is the version\'s), warnings, and the rollout it started (null for an active deploy)',
+      },
       errors: {
         400: `the source does not compile (ERR_POLICY_COMPILE, with diagnostics), the module defines more than ${MAX_RULES_PER_MODULE} rules (ERR_POLICY_TOO_MANY_RULES), or a bad body`,
-        409: `the tenant has stored ${MAX_VERSIONS_PER_TENANT} versions, the most it may (ERR_POLICY_VERSION_QUOTA_EXCEEDED)`,
+        403: 'an active deploy or a canary by a caller below ADMIN (ERR_AUTH_ROLE_INSUFFICIENT)',
+        409: `the tenant has stored ${MAX_VERSIONS_PER_TENANT} versions, the most it may (ERR_POLICY_VERSION_QUOTA_EXCEEDED); a rollout of the module runs (ERR_POLICY_ROLLOUT_IN_PROGRESS); a rollout of a module without an active version (ERR_POLICY_ROLLOUT_NO_STABLE_VERSION)`,
         422: 'a test case did not pass (ERR_POLICY_TESTS_FAILED): `failures` lists each, with `name`, `rule`, `expected`, `actual` and `reason`; nothing was stored',
         503: EVALUATION_UNAVAILABLE,
       },
     },
     handle: async (ctx, { catalog }) => {
       const { tenantId, actorId } = callerOf(ctx);
-      const body = parseBody(deploySchema, ctx.request.body, '`source`, `locale` (optional, default `en-US`) and `tests` (optional)');
+      const body = parseBody(deploySchema, ctx.request.body, '`source`, `locale` (optional, default `en-US`), `tests` (optional) and `rollout` (optional)');
+      const rollout = rolloutPlanOf(body.rollout);
+      // A shadow changes no answer; a version that answers (active, canary) is an ADMIN's decision.
+      if (rollout?.mode !== 'shadow') requireRoleFor(ctx, 'ADMIN', rollout === undefined ? 'an active deploy' : 'a canary rollout');
       try {
         const deployed = await unlessUnavailable(() =>
-          catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE, tests: body.tests }, actorId),
+          catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE, tests: body.tests, rollout }, actorId),
         );
         ctx.status = 201;
         ctx.body = {
           ...deployed.module,
           policies: deployed.policies.map(policyView),
           warnings: deployed.warnings.map(publicDiagnostic),
+          rollout: deployed.rollout,
         };
       } catch (error) {
         if (error instanceof PolicyTestsFailedError) {
@@ -354,7 +414,7 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       tag: 'registry',
       summary: 'Activate another version',
       success: { status: 200, schema: answers.rolledBack, description: 'the activation' },
-      errors: { 400: 'bad body', 404: 'no such module or version', 409: 'that version is already active' },
+      errors: { 400: 'bad body', 404: 'no such module or version', 409: 'that version is already active, or a rollout of the module runs (ERR_POLICY_ROLLOUT_IN_PROGRESS)' },
     },
     handle: async (ctx, { catalog }) => {
       const { tenantId, actorId } = callerOf(ctx);
@@ -363,6 +423,46 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       ctx.body = await catalog.rollback(tenantId, policyModule, version, actorId);
     },
   },
+  {
+    method: 'get',
+    path: `${POLICIES_ROUTE}/{policyModule}/rollout`,
+    auth: 'signed-or-bearer',
+    role: 'VIEWER',
+    pathParams: moduleName,
+    doc: {
+      tag: 'registry',
+      summary: 'The module\'s newest rollout',
+      description:
+        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements; the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups).',
+      success: { status: 200, schema: answers.rollout, description: 'the rollout' },
+      errors: { 400: 'bad path (ERR_REQUEST_PATH_INVALID)', 404: 'no such module, or it never had a rollout (ERR_POLICY_ROLLOUT_NOT_FOUND)' },
+    },
+    handle: async (ctx, { rollouts }) => {
+      const { tenantId } = callerOf(ctx);
+      ctx.body = await rollouts.view(tenantId, moduleParam(ctx));
+    },
+  },
+  ...(['promote', 'abort'] as const).map((step) => ({
+    method: 'post' as const,
+    path: `${POLICIES_ROUTE}/{policyModule}/rollout/${step}`,
+    auth: 'signed-or-bearer' as const,
+    role: 'ADMIN' as const,
+    pathParams: moduleName,
+    body: endRolloutSchema,
+    doc: {
+      tag: 'registry',
+      summary: step === 'promote' ? 'Promote the running rollout: its version becomes the active one' : 'Abort the running rollout: the stable version answers everything again',
+      description: 'Seen by every API process at once (through the activation notices). Recorded in the audit chain with the optional `reason`.',
+      success: { status: 200 as const, schema: answers.rollout, description: 'the ended rollout' },
+      errors: { 400: 'bad path or body', 404: 'no such module', 409: 'no rollout of the module runs (ERR_POLICY_ROLLOUT_NOT_RUNNING)' },
+    },
+    handle: async (ctx: AppContext, { rollouts }: PolicyRouteOptions) => {
+      const { tenantId, actorId } = callerOf(ctx);
+      const policyModule = moduleParam(ctx);
+      const { reason } = parseBody(endRolloutSchema, ctx.request.body ?? {}, '`reason` (optional)');
+      ctx.body = await rollouts[step](tenantId, policyModule, actorId, { reason });
+    },
+  })),
   {
     method: 'get',
     path: `${POLICIES_ROUTE}/{id}`,

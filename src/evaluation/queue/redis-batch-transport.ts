@@ -15,6 +15,11 @@ export interface RedisBatchTransportOptions {
   prefix?: string;
   /** A batch without a complete answer after this long rejects with NoWorkerAvailableError. */
   responseTimeoutMs: number;
+  /**
+   * A BullMQ priority for this transport's jobs (1 = highest of the prioritized): workers take every
+   * job without one first, so prioritized batches (shadow copies) only use what answers leave idle.
+   */
+  priority?: number;
 }
 
 interface Waiter {
@@ -99,7 +104,7 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
       const done = new Promise<void>((resolve, reject) => {
         if (closed) return reject(new DispatcherClosedError());
         added = subscribed.then(() =>
-          queue.add('evaluate', { batchId, replyTo, batch }, jobOptions(batchId)),
+          queue.add('evaluate', { batchId, replyTo, batch }, jobOptions(batchId, options.priority)),
         );
         // Armed before anything touches Redis, so an unreachable Redis cannot make a caller hang either.
         const timer = setTimeout(() => {
@@ -144,9 +149,10 @@ export function createRedisBatchTransport(options: RedisBatchTransportOptions): 
   };
 }
 
-function jobOptions(batchId: string) {
+function jobOptions(batchId: string, priority: number | undefined) {
   return {
     jobId: batchId,
+    ...(priority === undefined ? {} : { priority }),
     // The caller gives up after its timeout, so a retry would only produce an answer nobody reads.
     attempts: 1,
     removeOnComplete: true,

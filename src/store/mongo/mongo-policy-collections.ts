@@ -1,5 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
-import type { PolicyActivationKind, PolicyFunctionSignature } from '../../policies/policy-store.js';
+import type { PolicyActivationKind, PolicyFunctionSignature, RolloutTerms } from '../../policies/policy-store.js';
 import { AUDIT_PENDING_INDEX, type AuditedEntryFields } from './mongo-audit-outbox.js';
 
 /** Collections of the policy registry and its rollups, and their document shapes. */
@@ -38,6 +38,8 @@ export interface PolicyActivationDocument extends AuditedEntryFields {
   highestDeployed: number;
   actorId: string;
   occurredAt: string;
+  /** Absent on activations stored before rollouts existed. */
+  rollout?: RolloutTerms | null;
 }
 
 /**
@@ -74,6 +76,8 @@ export const POLICY_INDEXES: Record<string, IndexDescription[]> = {
   ],
   [POLICY_COLLECTIONS.activations]: [
     { key: { tenantId: 1, policyModule: 1, seq: 1 }, name: 'tenant_module_seq_unique', unique: true },
+    // The rollout guard's query: rollouts started, by tenant and module.
+    { key: { kind: 1, tenantId: 1, policyModule: 1, seq: 1 }, name: 'kind_tenant_module_seq' },
     AUDIT_PENDING_INDEX,
   ],
   [POLICY_COLLECTIONS.rollups]: [

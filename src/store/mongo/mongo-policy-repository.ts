@@ -6,6 +6,7 @@ import type {
   PolicyModuleVersion,
   PolicyRepository,
   PolicyVersionEntry,
+  RunningRollout,
 } from '../../policies/policy-store.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
 import {
@@ -16,6 +17,7 @@ import {
   assertPage,
   assertPolicyName,
   assertRuleQuery,
+  assertRunningRolloutQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
@@ -50,7 +52,8 @@ function copyVersion(v: PolicyModuleVersion): PolicyModuleVersion {
   };
 }
 
-function copyActivation(a: PolicyActivation): PolicyActivation {
+/** A stored activation as the domain reads it (documents stored before rollouts have no `rollout`). */
+function copyActivation(a: Omit<PolicyActivation, 'rollout'> & { rollout?: PolicyActivation['rollout'] | undefined }): PolicyActivation {
   return {
     policyModule: a.policyModule,
     seq: a.seq,
@@ -60,6 +63,7 @@ function copyActivation(a: PolicyActivation): PolicyActivation {
     highestDeployed: a.highestDeployed,
     actorId: a.actorId,
     occurredAt: a.occurredAt,
+    rollout: a.rollout == null ? null : { ...a.rollout },
   };
 }
 
@@ -251,6 +255,32 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     async countVersions(tenantId) {
       assertTenantId(tenantId);
       return versions.countDocuments({ tenantId });
+    },
+
+    async runningRollouts(query) {
+      assertRunningRolloutQuery(query);
+      const running: RunningRollout[] = [];
+      let after = query.after ?? { tenantId: '', policyModule: '' };
+      // Rollouts started, page by page, keeping those still at their module's head.
+      for (;;) {
+        const started = await activations
+          .find(
+            {
+              kind: 'ROLLOUT_STARTED',
+              $or: [{ tenantId: { $gt: after.tenantId } }, { tenantId: after.tenantId, policyModule: { $gt: after.policyModule } }],
+            },
+            { sort: { tenantId: 1, policyModule: 1, seq: 1 }, limit: query.limit },
+          )
+          .toArray();
+        for (const doc of started) {
+          const next = await activations.findOne({ _id: policyDocumentId(doc.tenantId, doc.policyModule, doc.seq + 1) }, { projection: { _id: 1 } });
+          if (next === null) running.push({ tenantId: doc.tenantId, activation: copyActivation(doc) });
+          if (running.length === query.limit) return running;
+        }
+        if (started.length < query.limit) return running;
+        const last = started.at(-1)!;
+        after = { tenantId: last.tenantId, policyModule: last.policyModule };
+      }
     },
 
     ...auditOutboxOfParts(outboxes, { assert: assertAuditedEntry, compare: compareRegistryEntries }),

@@ -7,6 +7,7 @@ import type {
   PolicyModuleVersion,
   PolicyRepository,
   PolicyVersionEntry,
+  RolloutTerms,
 } from '../../policies/policy-store.js';
 import { auditOutboxOfParts, normaliseOwedAudit } from '../audit-outbox-rules.js';
 import {
@@ -17,6 +18,7 @@ import {
   assertPage,
   assertPolicyName,
   assertRuleQuery,
+  assertRunningRolloutQuery,
   assertVersionExtends,
   compareRegistryEntries,
 } from '../policy-store-rules.js';
@@ -44,10 +46,11 @@ interface ActivationRow {
   highest_deployed: number;
   actor_id: string;
   occurred_at: string;
+  rollout: string | null;
 }
 
 const VERSION_COLUMNS = 'policy_module, version, source, locale, source_hash, functions, actor_id, created_at';
-const ACTIVATION_COLUMNS = 'policy_module, seq, kind, version, previous_version, highest_deployed, actor_id, occurred_at';
+const ACTIVATION_COLUMNS = 'policy_module, seq, kind, version, previous_version, highest_deployed, actor_id, occurred_at, rollout';
 
 function toVersion(row: VersionRow): PolicyModuleVersion {
   return {
@@ -86,6 +89,7 @@ function toActivation(row: ActivationRow): PolicyActivation {
     highestDeployed: row.highest_deployed,
     actorId: row.actor_id,
     occurredAt: row.occurred_at,
+    rollout: row.rollout === null ? null : (JSON.parse(row.rollout) as RolloutTerms),
   };
 }
 
@@ -142,7 +146,14 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
   );
   const insertActivationRow = db.prepare(
     `INSERT INTO policy_activations (tenant_id, ${ACTIVATION_COLUMNS}, audit_record_id, audit_claimed_by, audit_claimed_until)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // Rollouts started whose activation is still their module's head (activation seqs are contiguous).
+  const runningRollouts = db.prepare<[string, string, string, number], ActivationRow & { tenant_id: string }>(
+    `SELECT tenant_id, ${ACTIVATION_COLUMNS} FROM policy_activations a INDEXED BY policy_activations_rollouts_started
+     WHERE kind = 'ROLLOUT_STARTED' AND (tenant_id > ? OR (tenant_id = ? AND policy_module > ?))
+       AND NOT EXISTS (SELECT 1 FROM policy_activations b WHERE b.tenant_id = a.tenant_id AND b.policy_module = a.policy_module AND b.seq = a.seq + 1)
+     ORDER BY tenant_id, policy_module LIMIT ?`,
   );
   const outboxes = {
     version: sqliteAuditOutbox<AuditedRegistryEntry>(db, {
@@ -183,7 +194,7 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
     try {
       insertActivationRow.run(
         tenantId, a.policyModule, a.seq, a.kind, a.version, a.previousVersion, a.highestDeployed, a.actorId, a.occurredAt,
-        ...owedAuditValues(owed),
+        a.rollout === null ? null : JSON.stringify(a.rollout), ...owedAuditValues(owed),
       );
     } catch (error) {
       if (isPrimaryKeyConflict(error)) return false;
@@ -239,6 +250,14 @@ export function createSqlitePolicyRepository(db: Database): PolicyRepository {
       const rows =
         policyModule === undefined ? activationsOfTenant.all(tenantId) : activationsOfModule.all(tenantId, policyModule);
       return rows.map(toActivation).sort(byModuleThen((a, b) => a.seq - b.seq));
+    },
+
+    async runningRollouts(query) {
+      assertRunningRolloutQuery(query);
+      const after = query.after ?? { tenantId: '', policyModule: '' };
+      return runningRollouts
+        .all(after.tenantId, after.tenantId, after.policyModule, query.limit)
+        .map((row) => ({ tenantId: row.tenant_id, activation: toActivation(row) }));
     },
 
     async listRules(tenantId, query) {

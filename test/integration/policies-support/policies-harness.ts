@@ -20,7 +20,7 @@ import {
   type EvaluationDispatcher,
   type EvaluationWorker,
 } from '../../../src/evaluation/index.js';
-import { createDomainDecider, createPolicyLookup } from '../../../src/policies/index.js';
+import { createDomainDecider, createPolicyLookup, createRedisShadowTally, type SharedShadowTally } from '../../../src/policies/index.js';
 import { openSqliteStore, type Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,
@@ -42,6 +42,8 @@ export interface PoliciesHarness {
   store: Store;
   /** The catalog, evaluation service and resolver the routes use. */
   stack: EvaluationStack;
+  /** Where shadow copies are counted (flush it before reading a rollout). */
+  shadowTally: SharedShadowTally;
   /** The worker side: its thread pool (stats) and BullMQ worker. */
   pool: EnginePool;
   worker: EvaluationWorker;
@@ -97,7 +99,18 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
   const dispatcher: EvaluationDispatcher = createEvaluationDispatcher({
     transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000 }),
   });
-  const stack = await buildEvaluationStack({ store, dispatcher, ...(options.now ? { now: options.now } : {}) });
+  // Shadow copies as the service sends them: low-priority jobs, one batch in flight.
+  const shadowDispatcher: EvaluationDispatcher = createEvaluationDispatcher({
+    transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000, priority: 10 }),
+    maxInFlight: 1,
+  });
+  const shadowTally = createRedisShadowTally({ redis, keyPrefix: `${prefix}:` });
+  const stack = await buildEvaluationStack({
+    store,
+    dispatcher,
+    shadow: { dispatcher: shadowDispatcher, tally: shadowTally },
+    ...(options.now ? { now: options.now } : {}),
+  });
   const nonceGuard = createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` });
   const keyRing = newKeyRing();
   const app = createTestApp({
@@ -114,7 +127,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
         nonceGuard,
         maxBatchItems: 100,
       }),
-      createPolicyRoutes({ catalog: stack.catalog, service: stack.evaluation, tenants: store.tenants, nonceGuard }),
+      createPolicyRoutes({ catalog: stack.catalog, rollouts: stack.rollouts, service: stack.evaluation, tenants: store.tenants, nonceGuard }),
       ...(options.extraRoutes?.({ stack, store, nonceGuard }) ?? []),
     ],
   });
@@ -128,6 +141,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     baseUrl,
     store,
     stack,
+    shadowTally,
     pool,
     worker,
     redis,
@@ -147,6 +161,8 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
       await server.close();
       await stack.evaluation.flush();
       await dispatcher.close();
+      await shadowDispatcher.close();
+      await shadowTally.close();
       await stack.auditTrail.close();
       await worker.close();
       await pool.close();

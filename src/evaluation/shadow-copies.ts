@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { canonicalJson } from '../audit/index.js';
+import { EngineFailureCode, type EngineRequest, type EvaluationOutcome } from '../engine/index.js';
+import type { EvaluationDispatcher } from './evaluation-dispatcher.js';
+import type { ResolvedPolicy, ShadowCopy } from './policy-resolver.js';
+import type { RollupRecorder } from './rollup-recorder.js';
+
+/**
+ * How a shadow copy went: `agreed` (the same value, or the same error code), `disagreed` (another
+ * value or error), `errors` (the shadow version failed where the answering one did not), `skipped`
+ * (not run: too many copies pending in this process, or nothing could evaluate it).
+ */
+export type ShadowOutcome = 'agreed' | 'disagreed' | 'errors' | 'skipped';
+
+/** What one side of a comparison produced, as a disagreement's sample shows it. */
+export type ShadowSideResult = { ok: true; value: unknown } | { ok: false; code: string; error: string };
+
+export interface ShadowSample {
+  at: string;
+  policyFunction: string;
+  stable: ShadowSideResult;
+  shadow: ShadowSideResult;
+  /** SHA-256 of the context's canonical JSON: the same context always hashes the same. */
+  contextHash: string;
+  /** The context itself, only when the rollout captures contexts. */
+  context?: unknown;
+}
+
+export interface ShadowComparison {
+  tenantId: string;
+  policyModule: string;
+  rollout: number;
+  outcome: ShadowOutcome;
+  /** For a disagreement or an error. */
+  sample?: ShadowSample;
+}
+
+/** Where comparisons are counted, per tenant, module and rollout (the policies' shadow tally). */
+export interface ShadowTally {
+  count(comparison: ShadowComparison): void;
+}
+
+/** One evaluation that answered, and the copy to run of it. */
+export interface ShadowJob {
+  copy: ShadowCopy;
+  answered: ResolvedPolicy;
+  context: unknown;
+  result: EvaluationOutcome;
+}
+
+export interface ShadowCopiesDeps {
+  /** A dispatcher of its own (low-priority jobs, one batch in flight): copies never share an answer's batch. */
+  dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
+  tally: ShadowTally;
+  /** The shadow version's evaluations count in its rollups (detectors and the guard read them); they are not audited: they answered nobody. */
+  rollups: Pick<RollupRecorder, 'record'>;
+  /** Copies waiting or running in this process at most; more are skipped. Default DEFAULT_MAX_PENDING_COPIES. */
+  maxPending?: number;
+  now?: () => Date;
+}
+
+export const DEFAULT_MAX_PENDING_COPIES = 256;
+
+export interface ShadowCopies {
+  /** Runs the copies after their answers are given; never waits, never throws. */
+  submit(tenantId: string, jobs: readonly ShadowJob[]): void;
+  /** Copies waiting or running. */
+  pending(): number;
+  /** Resolves when every copy submitted so far is compared. */
+  settled(): Promise<void>;
+}
+
+function sideOf(outcome: EvaluationOutcome): ShadowSideResult {
+  return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.code, error: outcome.error };
+}
+
+function compare(stable: EvaluationOutcome, shadow: EvaluationOutcome): Exclude<ShadowOutcome, 'skipped'> {
+  if (stable.ok && shadow.ok) return isDeepStrictEqual(stable.value, shadow.value) ? 'agreed' : 'disagreed';
+  if (!stable.ok && !shadow.ok) return stable.code === shadow.code ? 'agreed' : 'disagreed';
+  return shadow.ok ? 'disagreed' : 'errors';
+}
+
+/**
+ * Shadow evaluations: each copy runs after its answer was given, through a dispatcher of its own,
+ * so a slow or failing shadow version delays and fails no answer; it is compared with the answer
+ * and counted in the tally. Pending copies are bounded per process: past the bound, copies are
+ * skipped (and counted as such), so a shadow version can never build an unbounded backlog.
+ */
+export function createShadowCopies(deps: ShadowCopiesDeps): ShadowCopies {
+  const maxPending = deps.maxPending ?? DEFAULT_MAX_PENDING_COPIES;
+  const now = deps.now ?? (() => new Date());
+  let pending = 0;
+  const running = new Set<Promise<void>>();
+
+  function count(tenantId: string, job: ShadowJob, outcome: ShadowOutcome, shadow?: EvaluationOutcome): void {
+    const { copy, answered, context, result } = job;
+    const comparison: ShadowComparison = { tenantId, policyModule: answered.policyModule, rollout: copy.rollout, outcome };
+    if (shadow !== undefined && (outcome === 'disagreed' || outcome === 'errors')) {
+      comparison.sample = {
+        at: now().toISOString(),
+        policyFunction: answered.functionName,
+        stable: sideOf(result),
+        shadow: sideOf(shadow),
+        contextHash: createHash('sha256').update(canonicalJson(context)).digest('hex'),
+        ...(copy.captureContexts ? { context } : {}),
+      };
+    }
+    deps.tally.count(comparison);
+  }
+
+  async function run(tenantId: string, jobs: readonly ShadowJob[]): Promise<void> {
+    const requests: EngineRequest[] = jobs.map(({ copy, context }) => ({
+      kind: 'evaluate',
+      tenantId,
+      source: copy.policy.source,
+      locale: copy.policy.locale,
+      functionName: copy.policy.functionName,
+      context,
+      trace: false,
+    }));
+    let results;
+    try {
+      results = await deps.dispatcher.dispatch(requests);
+    } catch {
+      // Nothing could evaluate the copies (no worker, Redis down): the answers went out; the copies did not run.
+      for (const job of jobs) count(tenantId, job, 'skipped');
+      return;
+    }
+    jobs.forEach((job, index) => {
+      const result = results[index];
+      if (result?.kind !== 'evaluated' || (!result.ok && result.code === EngineFailureCode.CANCELLED)) {
+        count(tenantId, job, 'skipped');
+        return;
+      }
+      const { policy } = job.copy;
+      deps.rollups
+        .record(tenantId, { policyModule: policy.policyModule, policyFunction: policy.functionName, version: policy.version, ok: result.ok, executionTimeMs: result.executionTimeMs })
+        .catch(() => {});
+      count(tenantId, job, compare(job.result, result), result);
+    });
+  }
+
+  return {
+    submit(tenantId, jobs) {
+      const taken: ShadowJob[] = [];
+      for (const job of jobs) {
+        if (pending + taken.length >= maxPending) count(tenantId, job, 'skipped');
+        else taken.push(job);
+      }
+      if (taken.length === 0) return;
+      pending += taken.length;
+      const done: Promise<void> = run(tenantId, taken)
+        .catch(() => {})
+        .finally(() => {
+          pending -= taken.length;
+          running.delete(done);
+        });
+      running.add(done);
+    },
+    pending: () => pending,
+    async settled() {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
