@@ -46,8 +46,9 @@ function versionKey(ref: RollupVersionKey): string {
 }
 
 /**
- * Where `version` stands in the module's activation log: the head names the active version; a
- * version stopped being active at the activation after the last one that activated it. A version
+ * Where `version` stands in the module's activation log: the head names the active version (and a
+ * running rollout's version, which stands beside it); a version stopped being active at the
+ * activation after the last one that activated it. A version
  * never activated has never been active, so it counts as superseded since it was stored.
  */
 export async function versionStanding(
@@ -59,6 +60,8 @@ export async function versionStanding(
   const head = activations.at(-1);
   const activeVersion = head !== undefined ? head.version : builtin ? 0 : null;
   if (version === activeVersion) return { activeVersion, supersededSince: null };
+  // A running rollout's version is meant to get traffic: never a zombie while it runs.
+  if (head?.kind === 'ROLLOUT_STARTED' && head.rollout?.version === version) return { activeVersion, supersededSince: null };
   for (let i = activations.length - 2; i >= 0; i -= 1) {
     if (activations[i]!.version === version) return { activeVersion, supersededSince: activations[i + 1]!.occurredAt };
   }

@@ -88,3 +88,16 @@ export {
 } from './queue/anomaly-jobs.js';
 export { startAnomalyWorkers, type AnomalyWorkers, type AnomalyWorkersOptions } from './queue/anomaly-workers.js';
 export { startAnomalyDetectSchedule, type AnomalyDetectSchedule, type AnomalyDetectScheduleOptions } from './queue/anomaly-detect-schedule.js';
+export {
+  canaryVerdict,
+  createRolloutGuard,
+  GUARD_MIN_SLOWDOWN_MS,
+  GUARD_ROLLOUTS_PER_TENANT,
+  GUARD_SLOWDOWN_SIGNIFICANCE,
+  GUARD_Z,
+  ROLLOUT_GUARD_ACTOR,
+  type GuardRound,
+  type GuardVerdict,
+  type RolloutGuard,
+  type RolloutGuardDeps,
+} from './rollout-guard.js';

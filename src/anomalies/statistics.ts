@@ -4,16 +4,22 @@ import jStat from 'jstat';
 export const Z_95 = 1.959963984540054;
 
 /**
- * Lower bound of the Wilson score interval of a proportion: the rate we can be confident lies
- * below the true one. Unlike the raw rate it stays low for small samples (3 of 10 → 0.108).
+ * The Wilson score interval of a proportion. Unlike the raw rate ± a margin it stays honest for
+ * small samples and for rates near 0 or 1 (3 of 10 → 0.108 to 0.603 at 95 %).
  */
-export function wilsonLowerBound(successes: number, trials: number, z: number = Z_95): number {
-  if (trials <= 0) return 0;
+export function wilsonInterval(successes: number, trials: number, z: number = Z_95): { lower: number; upper: number } {
+  if (trials <= 0) return { lower: 0, upper: 1 };
   const p = successes / trials;
   const z2 = z * z;
   const centre = p + z2 / (2 * trials);
   const margin = z * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
-  return Math.max(0, (centre - margin) / (1 + z2 / trials));
+  const scale = 1 + z2 / trials;
+  return { lower: Math.max(0, (centre - margin) / scale), upper: Math.min(1, (centre + margin) / scale) };
+}
+
+/** The rate we can be confident lies below the true one: it stays low for small samples. */
+export function wilsonLowerBound(successes: number, trials: number, z: number = Z_95): number {
+  return wilsonInterval(successes, trials, z).lower;
 }
 
 /** The sums a rollup keeps of a sample: n, Σx and Σx². */

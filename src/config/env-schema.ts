@@ -207,6 +207,8 @@ export const envSchema = z.object({
   // One tenant's detection round assesses at most this many versions and opens at most this many anomalies; the next rounds go on from there.
   ANOMALY_DETECT_MAX_VERSIONS: integer(DETECTION_BUDGET_BOUNDS.versionsPerRound.min, DETECTION_BUDGET_BOUNDS.versionsPerRound.max).default(DETECTION_BUDGET_BOUNDS.versionsPerRound.default),
   ANOMALY_DETECT_MAX_OPENED: integer(DETECTION_BUDGET_BOUNDS.openedPerRound.min, DETECTION_BUDGET_BOUNDS.openedPerRound.max).default(DETECTION_BUDGET_BOUNDS.openedPerRound.default),
+  // How often the rollout guard compares running canaries with their stable versions (src/anomalies/rollout-guard.ts).
+  ROLLOUT_GUARD_INTERVAL_SECONDS: integer(1, 3600).default(10),
   // How often an API process writes the audit records whose own write failed (deploys, rollbacks, anomaly status changes).
   AUDIT_OUTBOX_INTERVAL_SECONDS: integer(1, 3600).default(5),
   // How long the process that stored such an entry has to write its record before the follower may.

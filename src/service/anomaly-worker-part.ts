@@ -1,6 +1,7 @@
-import { createAnomalyDetector, createAnomalyVerifier, startAnomalyWorkers } from '../anomalies/index.js';
+import { createAnomalyDetector, createAnomalyVerifier, createRolloutGuard, startAnomalyWorkers } from '../anomalies/index.js';
 import { newAuditOutboxLease } from '../audit/index.js';
 import { observeWorker } from '../metrics/index.js';
+import { createBuiltinVersions, createRedisShadowTally, createRolloutControl, createVersionResolver } from '../policies/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
@@ -9,7 +10,8 @@ import type { Runtime } from './runtime.js';
 /** Scheduled anomaly detection and verification jobs (`anomaly-detect`, `anomaly-verify`). */
 export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
   const { config, logger, store } = runtime;
-  const builtinModules = new Set((await loadBuiltins(config)).map((module) => module.moduleName));
+  const builtins = await loadBuiltins(config);
+  const builtinModules = new Set(builtins.map((module) => module.moduleName));
   const audit = runtime.audit.recorder;
   const settings = anomalySettingsOf(runtime, audit);
   const owing = {
@@ -20,6 +22,23 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     auditLease: newAuditOutboxLease(config.AUDIT_OUTBOX_LEASE_SECONDS * 1000),
     onAuditMarkError: (error: unknown) => logger.warn({ err: error }, 'audit record written but its entry not marked; the audit outbox follower marks it'),
   };
+  // The guard aborts through the same control as the API: recorded in the chain, announced to every process.
+  const builtinVersions = createBuiltinVersions(builtins);
+  const shadowTally = createRedisShadowTally({ redis: runtime.redis, keyPrefix: `${config.REDIS_KEY_PREFIX}:` });
+  const guard = createRolloutGuard({
+    store,
+    settings,
+    control: createRolloutControl({
+      policies: store.policies,
+      rollups: store.rollups,
+      versions: createVersionResolver({ policies: store.policies, builtins: builtinVersions, notices: runtime.activationNotices }),
+      builtins: builtinVersions,
+      shadowTally,
+      audit,
+      auditLease: owing.auditLease,
+      onAuditMarkError: owing.onAuditMarkError,
+    }),
+  });
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
   try {
     workers = await startAnomalyWorkers({
@@ -32,6 +51,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
       }),
       verifier: createAnomalyVerifier(owing),
       detectEveryMs: config.ANOMALY_DETECT_INTERVAL_SECONDS * 1000,
+      guard: { guard, everyMs: config.ROLLOUT_GUARD_INTERVAL_SECONDS * 1000 },
       onError: (error) => logger.warn({ err: error }, 'anomaly worker error'),
       onDetectionError: (tenantId, error) => logger.error({ err: error, tenantId }, 'anomaly detection failed for a tenant'),
     });
@@ -46,6 +66,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     name: 'anomalies',
     async stop() {
       await workers.close();
+      await shadowTally.close();
       await audit.flush();
     },
   };

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { ANOMALY_DETECT_SCHEDULER_ID, KEEP_FINISHED_JOBS, type AnomalyDetectJobData } from './anomaly-jobs.js';
+import { ANOMALY_DETECT_SCHEDULER_ID, KEEP_FINISHED_JOBS, ROLLOUT_GUARD_JOB_NAME, ROLLOUT_GUARD_SCHEDULER_ID, type AnomalyDetectJobData } from './anomaly-jobs.js';
 
 export interface AnomalyDetectScheduleOptions {
   /** The `anomaly-detect` queue the job scheduler belongs to. */
@@ -9,6 +9,8 @@ export interface AnomalyDetectScheduleOptions {
   redis: Redis;
   /** How often detection runs, and how often this process checks that the schedule still exists. */
   everyMs: number;
+  /** Which of the queue's schedules: the detection rounds (default) or the rollout guard's. */
+  schedule?: ScheduledJob;
   onError(error: Error): void;
 }
 
@@ -17,11 +19,20 @@ export interface AnomalyDetectSchedule {
   stop(): Promise<void>;
 }
 
-function declareSchedule(queue: Queue<AnomalyDetectJobData>, everyMs: number) {
+/** A job scheduler of the `anomaly-detect` queue: its id and the name of the jobs it makes. */
+export interface ScheduledJob {
+  schedulerId: string;
+  jobName: string;
+}
+
+export const DETECTION_ROUNDS: ScheduledJob = { schedulerId: ANOMALY_DETECT_SCHEDULER_ID, jobName: 'detect-all' };
+export const ROLLOUT_GUARD_ROUNDS: ScheduledJob = { schedulerId: ROLLOUT_GUARD_SCHEDULER_ID, jobName: ROLLOUT_GUARD_JOB_NAME };
+
+function declareSchedule(queue: Queue<AnomalyDetectJobData>, everyMs: number, schedule: ScheduledJob) {
   return queue.upsertJobScheduler(
-    ANOMALY_DETECT_SCHEDULER_ID,
+    schedule.schedulerId,
     { every: everyMs },
-    { name: 'detect-all', data: {}, opts: { removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS } },
+    { name: schedule.jobName, data: {}, opts: { removeOnComplete: KEEP_FINISHED_JOBS, removeOnFail: KEEP_FINISHED_JOBS } },
   );
 }
 
@@ -39,7 +50,8 @@ function declareSchedule(queue: Queue<AnomalyDetectJobData>, everyMs: number) {
  */
 export async function startAnomalyDetectSchedule(options: AnomalyDetectScheduleOptions): Promise<AnomalyDetectSchedule> {
   const { queue, redis, everyMs } = options;
-  await declareSchedule(queue, everyMs);
+  const schedule = options.schedule ?? DETECTION_ROUNDS;
+  await declareSchedule(queue, everyMs, schedule);
 
   let stopped = false;
   let checking: Promise<void> | null = null;
@@ -47,7 +59,7 @@ export async function startAnomalyDetectSchedule(options: AnomalyDetectScheduleO
     // A check still waiting for Redis (it is away) is enough; this one is skipped.
     if (stopped || checking !== null) return;
     checking = (async () => {
-      if ((await queue.getJobScheduler(ANOMALY_DETECT_SCHEDULER_ID)) === undefined) await declareSchedule(queue, everyMs);
+      if ((await queue.getJobScheduler(schedule.schedulerId)) === undefined) await declareSchedule(queue, everyMs, schedule);
     })()
       .catch((error: Error) => {
         if (!stopped) options.onError(error);

@@ -1,6 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { AnomalyDetector } from '../anomaly-detector.js';
-import { KEEP_FINISHED_JOBS, type AnomalyDetectJobData, type DetectionRound, type DetectionRun } from './anomaly-jobs.js';
+import type { GuardRound, RolloutGuard } from '../rollout-guard.js';
+import { KEEP_FINISHED_JOBS, ROLLOUT_GUARD_JOB_NAME, type AnomalyDetectJobData, type DetectionRound, type DetectionRun } from './anomaly-jobs.js';
 import type { DetectionRotation } from './detection-rotation.js';
 
 export interface AnomalyDetectProcessorDeps {
@@ -8,6 +9,8 @@ export interface AnomalyDetectProcessorDeps {
   /** The `anomaly-detect` queue, where a scheduled round queues its tenants' jobs. */
   queue: Queue<AnomalyDetectJobData>;
   rotation: DetectionRotation;
+  /** Runs the rollout guard's scheduled rounds; without it, they do nothing. */
+  guard?: RolloutGuard;
 }
 
 /**
@@ -38,7 +41,8 @@ export function createAnomalyDetectProcessor(deps: AnomalyDetectProcessorDeps) {
     };
   }
 
-  return async (job: Job<AnomalyDetectJobData>): Promise<DetectionRun | DetectionRound> => {
+  return async (job: Job<AnomalyDetectJobData>): Promise<DetectionRun | DetectionRound | GuardRound> => {
+    if (job.name === ROLLOUT_GUARD_JOB_NAME) return deps.guard === undefined ? { checked: 0, aborted: [] } : deps.guard.round();
     const tenantId = job.data?.tenantId;
     if (tenantId === undefined) return queueRound(job);
     if (typeof tenantId !== 'string') throw new Error('anomaly-detect job data has a tenantId that is not a string');

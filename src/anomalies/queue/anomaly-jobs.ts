@@ -44,6 +44,11 @@ export interface AnomalyVerifyJobData {
 /** The id of the job scheduler that runs detection every interval, however many workers run. */
 export const ANOMALY_DETECT_SCHEDULER_ID = 'anomaly-detect';
 
+/** The id of the job scheduler that runs the rollout guard every ROLLOUT_GUARD_INTERVAL_SECONDS. */
+export const ROLLOUT_GUARD_SCHEDULER_ID = 'rollout-guard';
+/** The guard's jobs, in the `anomaly-detect` queue beside the detection rounds. */
+export const ROLLOUT_GUARD_JOB_NAME = 'guard-rollouts';
+
 /** Finished jobs kept for inspection; older ones are removed so Redis does not grow. */
 export const KEEP_FINISHED_JOBS = { count: 200 } as const;
 

@@ -2,7 +2,8 @@ import { Queue, Worker } from 'bullmq';
 import { createRedisClient, DEFAULT_QUEUE_PREFIX, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
 import type { AnomalyDetector } from '../anomaly-detector.js';
 import type { AnomalyVerifier } from '../anomaly-verifier.js';
-import { startAnomalyDetectSchedule, type AnomalyDetectSchedule } from './anomaly-detect-schedule.js';
+import type { RolloutGuard } from '../rollout-guard.js';
+import { ROLLOUT_GUARD_ROUNDS, startAnomalyDetectSchedule, type AnomalyDetectSchedule } from './anomaly-detect-schedule.js';
 import { createAnomalyDetectProcessor } from './anomaly-detect.processor.js';
 import type { AnomalyDetectJobData, AnomalyVerifyJobData } from './anomaly-jobs.js';
 import { createAnomalyVerifyProcessor, isVerifyJobData } from './anomaly-verify.processor.js';
@@ -15,6 +16,8 @@ export interface AnomalyWorkersOptions {
   verifier: AnomalyVerifier;
   /** How often the scheduled detection runs, in milliseconds. */
   detectEveryMs: number;
+  /** The rollout guard and how often its rounds run (ROLLOUT_GUARD_INTERVAL_SECONDS), in the same queue. */
+  guard?: { guard: RolloutGuard; everyMs: number };
   /** Verification jobs run at once by this process. Default 4. */
   verifyConcurrency?: number;
   onError?: (error: Error) => void;
@@ -53,7 +56,12 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
   const scheduler = new Queue<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, { connection: schedulerClient, prefix: detectPrefix });
   scheduler.on('error', (error) => options.onError?.(error));
   const rotation = createDetectionRotation(schedulerClient, options.prefix ?? DEFAULT_QUEUE_PREFIX);
-  const detectWorker = new Worker<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, createAnomalyDetectProcessor({ detector: options.detector, queue: scheduler, rotation }), {
+  const detectWorker = new Worker<AnomalyDetectJobData>(QUEUE_NAMES.anomalyDetect, createAnomalyDetectProcessor({
+    detector: options.detector,
+    queue: scheduler,
+    rotation,
+    ...(options.guard ? { guard: options.guard.guard } : {}),
+  }), {
     connection: detectClient,
     prefix: detectPrefix,
     concurrency: DETECT_CONCURRENCY,
@@ -72,9 +80,10 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
     options.verifier.abandon(job.data, error.message).catch((failure: Error) => options.onError?.(failure));
   });
   let schedule: AnomalyDetectSchedule | undefined;
+  let guardSchedule: AnomalyDetectSchedule | undefined;
   const closeAll = async () => {
     // Awaited after the connections close: a check waiting for an absent Redis ends only then.
-    const scheduleStopped = schedule?.stop();
+    const scheduleStopped = Promise.all([schedule?.stop(), guardSchedule?.stop()]);
     await Promise.allSettled([detectWorker.close(), verifyWorker.close(), scheduler.close()]);
     // Connections handed to BullMQ are shared ones it does not close.
     await Promise.allSettled([schedulerClient.quit(), detectClient.quit(), verifyClient.quit()]);
@@ -87,6 +96,15 @@ export async function startAnomalyWorkers(options: AnomalyWorkersOptions): Promi
       everyMs: options.detectEveryMs,
       onError: (error) => options.onError?.(error),
     });
+    if (options.guard !== undefined) {
+      guardSchedule = await startAnomalyDetectSchedule({
+        queue: scheduler,
+        redis: schedulerClient,
+        everyMs: options.guard.everyMs,
+        schedule: ROLLOUT_GUARD_ROUNDS,
+        onError: (error) => options.onError?.(error),
+      });
+    }
     await Promise.all([detectWorker.waitUntilReady(), verifyWorker.waitUntilReady()]);
   } catch (error) {
     await closeAll();

@@ -1,0 +1,172 @@
+import { minuteOf } from '../evaluation/index.js';
+import type { PolicyRepository, RolloutControl, RunningRollout } from '../policies/index.js';
+import type { RollupRepository, RollupTotals } from '../rollups/index.js';
+import type { AnomalyType } from './anomaly-enums.js';
+import type { AnomalySettings } from './anomaly-settings.js';
+import type { AnomalyRepository } from './anomaly-store.js';
+import { isLive } from './anomaly-status-rules.js';
+import { sampleMeanAndVariance, welchOneSided, wilsonInterval, type SampleMoments } from './statistics.js';
+
+/** The guard acts as this actor in the chain. */
+export const ROLLOUT_GUARD_ACTOR = 'rollout-guard';
+
+/**
+ * z of the guard's intervals (two-sided 99.9 %): it looks every few seconds for as long as a
+ * rollout runs, so each look must be far stricter than 95 % for the run as a whole to stay quiet
+ * on a canary as good as the stable version.
+ */
+export const GUARD_Z = 3.290526731491926;
+/** One-sided p-value below which the canary's mean time counts as above the stable version's. */
+export const GUARD_SLOWDOWN_SIGNIFICANCE = 0.001;
+/** A slowdown smaller than this (ms, mean against mean) never aborts: warm-up compiles alone can cause one. */
+export const GUARD_MIN_SLOWDOWN_MS = 1;
+/** Rollouts a round looks at per tenant, so one tenant's many rollouts cannot crowd out the others'. */
+export const GUARD_ROLLOUTS_PER_TENANT = 50;
+/** Running rollouts read per page. */
+const PAGE_SIZE = 200;
+/** Anomalies about a rollout's version that abort it. */
+const ABORTING_ANOMALIES: readonly AnomalyType[] = ['HIGH_FAILURE_RATE', 'PERFORMANCE_DEGRADATION'];
+
+export interface RolloutGuardDeps {
+  store: { policies: Pick<PolicyRepository, 'runningRollouts'>; rollups: Pick<RollupRepository, 'totals'>; anomalies: Pick<AnomalyRepository, 'latest'> };
+  control: Pick<RolloutControl, 'abort'>;
+  /** minSamples, slowdownFactor and windowMinutes per tenant: the detector's own settings. */
+  settings: Pick<AnomalySettings, 'effective'>;
+  now?: () => Date;
+}
+
+export interface GuardVerdict {
+  tenantId: string;
+  policyModule: string;
+  rollout: number;
+  reason: string;
+  anomalyId: string | null;
+}
+
+export interface GuardRound {
+  /** Running rollouts looked at. */
+  checked: number;
+  aborted: GuardVerdict[];
+}
+
+export interface RolloutGuard {
+  /** Looks at every running rollout once (at most GUARD_ROLLOUTS_PER_TENANT per tenant) and aborts the ones that are worse. */
+  round(): Promise<GuardRound>;
+}
+
+interface Side {
+  count: number;
+  failures: number;
+  time: SampleMoments;
+}
+
+function sum(totals: readonly RollupTotals[]): Side {
+  const side: Side = { count: 0, failures: 0, time: { count: 0, sum: 0, squares: 0 } };
+  for (const t of totals) {
+    side.count += t.count;
+    side.failures += t.failures;
+    side.time = { count: side.time.count + t.count, sum: side.time.sum + t.timeSum, squares: side.time.squares + t.timeSquares };
+  }
+  return side;
+}
+
+const percent = (failures: number, count: number) => `${((100 * failures) / Math.max(1, count)).toFixed(1)} %`;
+
+/**
+ * Why a canary is significantly worse than the stable version, or null: its failure rate's interval
+ * lies wholly above the stable version's, or its mean time is above the stable's by the tenant's
+ * slowdown factor (and GUARD_MIN_SLOWDOWN_MS) with a Welch test below GUARD_SLOWDOWN_SIGNIFICANCE.
+ * Each side needs the tenant's minimum samples.
+ */
+export function canaryVerdict(canary: Side, stable: Side, settings: { minSamples: number; slowdownFactor: number }): string | null {
+  if (canary.count < settings.minSamples || stable.count < settings.minSamples) return null;
+  const canaryRate = wilsonInterval(canary.failures, canary.count, GUARD_Z);
+  const stableRate = wilsonInterval(stable.failures, stable.count, GUARD_Z);
+  if (canaryRate.lower > stableRate.upper) {
+    return `failure rate ${percent(canary.failures, canary.count)} of ${canary.count} evaluations, against ${percent(stable.failures, stable.count)} of ${stable.count} for the stable version`;
+  }
+  const canaryMean = sampleMeanAndVariance(canary.time).mean;
+  const stableMean = sampleMeanAndVariance(stable.time).mean;
+  const slower = canaryMean > stableMean * settings.slowdownFactor && canaryMean - stableMean >= GUARD_MIN_SLOWDOWN_MS;
+  if (slower && welchOneSided(canary.time, stable.time).pValue < GUARD_SLOWDOWN_SIGNIFICANCE) {
+    return `mean time ${canaryMean.toFixed(2)} ms over ${canary.count} evaluations, against ${stableMean.toFixed(2)} ms for the stable version`;
+  }
+  return null;
+}
+
+/**
+ * The rollout guard: each round compares every running canary with its stable version on the
+ * rollups since the rollout started, and aborts one that is significantly worse; it also aborts any
+ * rollout (canary or shadow) whose version has a live HIGH_FAILURE_RATE or PERFORMANCE_DEGRADATION
+ * anomaly. An abort goes through the rollout control: recorded in the chain, seen by every process.
+ */
+export function createRolloutGuard(deps: RolloutGuardDeps): RolloutGuard {
+  const now = deps.now ?? (() => new Date());
+  const { policies, rollups, anomalies } = deps.store;
+
+  async function liveAnomaly(tenantId: string, running: RunningRollout, functions: readonly string[]) {
+    const { policyModule } = running.activation;
+    const version = running.activation.rollout!.version;
+    for (const policyFunction of functions) {
+      for (const type of ABORTING_ANOMALIES) {
+        const anomaly = await anomalies.latest(tenantId, { type, policyModule, policyFunction, version });
+        if (anomaly !== null && isLive(anomaly.status)) return anomaly;
+      }
+    }
+    return null;
+  }
+
+  async function verdictOf(running: RunningRollout): Promise<GuardVerdict | null> {
+    const { tenantId, activation } = running;
+    const rollout = activation.rollout!;
+    const { policyModule } = activation;
+    const settings = await deps.settings.effective(tenantId);
+    const to = now().toISOString();
+    // Rollups are per minute: from the minute the rollout started.
+    const since = minuteOf(new Date(activation.occurredAt));
+    const [canaryTotals, stableTotals] = await Promise.all([
+      rollups.totals(tenantId, { from: since, to, policyModule, version: rollout.version }),
+      rollups.totals(tenantId, { from: since, to, policyModule, version: activation.version }),
+    ]);
+    const verdict = { tenantId, policyModule, rollout: rollout.startedSeq };
+    // Only the rules the version has answered (or shadowed) can have an anomaly about it.
+    const anomaly = await liveAnomaly(tenantId, running, canaryTotals.map((t) => t.policyFunction));
+    if (anomaly !== null) return { ...verdict, reason: `anomaly ${anomaly.type} about version ${rollout.version}: ${anomaly.observation.summary}`, anomalyId: anomaly.id };
+    if (rollout.mode !== 'canary') return null;
+    const reason = canaryVerdict(sum(canaryTotals), sum(stableTotals), settings);
+    return reason === null ? null : { ...verdict, reason: `the canary is worse than the stable version: ${reason}`, anomalyId: null };
+  }
+
+  return {
+    async round() {
+      const report: GuardRound = { checked: 0, aborted: [] };
+      const perTenant = new Map<string, number>();
+      let after: { tenantId: string; policyModule: string } | undefined;
+      for (;;) {
+        const page = await policies.runningRollouts({ limit: PAGE_SIZE, ...(after ? { after } : {}) });
+        for (const running of page) {
+          const seen = perTenant.get(running.tenantId) ?? 0;
+          if (seen >= GUARD_ROLLOUTS_PER_TENANT) continue;
+          perTenant.set(running.tenantId, seen + 1);
+          report.checked += 1;
+          const verdict = await verdictOf(running);
+          if (verdict === null) continue;
+          try {
+            await deps.control.abort(verdict.tenantId, verdict.policyModule, ROLLOUT_GUARD_ACTOR, {
+              reason: verdict.reason,
+              anomalyId: verdict.anomalyId,
+              rollout: verdict.rollout,
+            });
+            report.aborted.push(verdict);
+          } catch (error) {
+            // Promoted or aborted by someone else meanwhile: nothing left to guard.
+            if ((error as { status?: number }).status !== 409) throw error;
+          }
+        }
+        if (page.length < PAGE_SIZE) return report;
+        const last = page.at(-1)!;
+        after = { tenantId: last.tenantId, policyModule: last.activation.policyModule };
+      }
+    },
+  };
+}
