@@ -6,6 +6,7 @@ import {
   type PolicyActivation,
   type PolicyModuleVersion,
   type PolicyRepository,
+  type RolloutTerms,
 } from '../../src/policies/index.js';
 import { activateModuleVersion, deployModuleVersion, moduleState } from '../../src/policies/module-version-log.js';
 import type { RollupIncrement } from '../../src/rollups/index.js';
@@ -45,6 +46,7 @@ function activation(policyModule: string, seq: number, spec: Partial<PolicyActiv
     highestDeployed: seq,
     actorId: 'deployer',
     occurredAt: at(100 + seq),
+    rollout: null,
     ...spec,
   };
 }
@@ -314,6 +316,71 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(await repo.insertVersion(b, moduleVersion('m.x', 1, { source: 'b' }))).toBe(true);
       expect(await repo.appendActivation(b, activation('m.x', 1))).toBe(true);
       expect((await repo.getVersion(a, 'm.x', 1))?.source).not.toBe('b');
+    });
+  });
+
+  describe('rollout steps', () => {
+    const terms = (startedSeq: number, spec: Partial<RolloutTerms> = {}): RolloutTerms => ({
+      version: 2,
+      mode: 'canary',
+      percent: 10,
+      stickyKey: 'applicant.id',
+      captureContexts: false,
+      startedSeq,
+      reason: null,
+      anomalyId: null,
+      ...spec,
+    });
+
+    it('stores a rollout\'s terms with its steps and reads them back from any connection', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('rollout-steps');
+      await storeVersions(repo, tenant, 'm.x', 2);
+      expect(await repo.appendActivation(tenant, activation('m.x', 1))).toBe(true);
+      const started = activation('m.x', 2, { kind: 'ROLLOUT_STARTED', version: 1, previousVersion: 1, highestDeployed: 1, rollout: terms(2) });
+      expect(await repo.appendActivation(tenant, started)).toBe(true);
+      const other = (await getTarget().connect()).policies;
+      expect(await other.headActivation(tenant, 'm.x')).toEqual(started);
+      const promoted = activation('m.x', 3, { kind: 'ROLLOUT_PROMOTED', version: 2, previousVersion: 1, highestDeployed: 2, rollout: terms(2, { reason: 'fine' }) });
+      expect(await repo.appendActivation(tenant, promoted)).toBe(true);
+      expect(await other.listActivations(tenant, 'm.x')).toEqual([activation('m.x', 1), started, promoted]);
+    });
+
+    it('refuses a rollout step without its terms, terms on a deploy, and malformed terms', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('rollout-refused');
+      await storeVersions(repo, tenant, 'm.x', 2);
+      expect(await repo.appendActivation(tenant, activation('m.x', 1))).toBe(true);
+      const step = (rollout: unknown) => activation('m.x', 2, { kind: 'ROLLOUT_STARTED', version: 1, previousVersion: 1, highestDeployed: 1, rollout: rollout as RolloutTerms });
+      for (const bad of [null, { ...terms(2), percent: 0 }, { ...terms(2), percent: 101 }, { ...terms(2), mode: 'blue' }, { ...terms(2), stickyKey: 5 }, { ...terms(2), startedSeq: 0 }]) {
+        await expect(repo.appendActivation(tenant, step(bad)), JSON.stringify(bad)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+      await expect(repo.appendActivation(tenant, activation('m.x', 2, { rollout: terms(2) }))).rejects.toBeInstanceOf(StoreArgumentError);
+      expect((await repo.listActivations(tenant, 'm.x')).map((a) => a.seq)).toEqual([1]);
+    });
+
+    it('lists the running rollouts of every tenant by tenant and module, in pages, and no ended one', async () => {
+      const repo = getStore().policies;
+      const prefix = newTenant('running');
+      const tenants = [`${prefix}-a`, `${prefix}-b`];
+      const startedOf = (policyModule: string) =>
+        activation(policyModule, 2, { kind: 'ROLLOUT_STARTED', version: 1, previousVersion: 1, highestDeployed: 1, rollout: terms(2) });
+      for (const tenant of tenants) {
+        for (const policyModule of ['m.a', 'm.b', 'm.c']) {
+          await storeVersions(repo, tenant, policyModule, 2);
+          await repo.appendActivation(tenant, activation(policyModule, 1));
+          await repo.appendActivation(tenant, startedOf(policyModule));
+        }
+        // m.b's rollout ended.
+        await repo.appendActivation(tenant, activation('m.b', 3, { kind: 'ROLLOUT_ABORTED', version: 1, previousVersion: 1, highestDeployed: 1, rollout: terms(2, { reason: 'no' }) }));
+      }
+      const ours = async (query: Parameters<PolicyRepository['runningRollouts']>[0]) =>
+        (await repo.runningRollouts(query)).filter((r) => r.tenantId.startsWith(prefix)).map((r) => `${r.tenantId.slice(prefix.length)}/${r.activation.policyModule}`);
+      expect(await ours({ limit: 1000, after: { tenantId: prefix, policyModule: 'm.a' } })).toEqual(['-a/m.a', '-a/m.c', '-b/m.a', '-b/m.c']);
+      expect(await ours({ limit: 2, after: { tenantId: `${prefix}-a`, policyModule: 'm.a' } })).toEqual(['-a/m.c', '-b/m.a']);
+      const [first] = await repo.runningRollouts({ limit: 1, after: { tenantId: `${prefix}-b`, policyModule: 'm.a' } });
+      expect(first).toEqual({ tenantId: `${prefix}-b`, activation: startedOf('m.c') });
+      await expect(repo.runningRollouts({ limit: 0 })).rejects.toBeInstanceOf(StoreArgumentError);
     });
   });
 

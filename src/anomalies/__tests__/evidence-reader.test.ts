@@ -14,6 +14,7 @@ function activation(seq: number, version: number, occurredAt: string): PolicyAct
     highestDeployed: version,
     actorId: 'alice',
     occurredAt,
+    rollout: null,
   };
 }
 

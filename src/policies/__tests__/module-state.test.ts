@@ -11,6 +11,7 @@ const activation = (seq: number, version: number, previousVersion: number | null
   highestDeployed: 2,
   actorId: 'a',
   occurredAt: `2026-01-01T00:00:0${seq}.000Z`,
+  rollout: null,
 });
 
 describe('moduleState', () => {

@@ -190,6 +190,37 @@ describe('SQLite migrations', () => {
     await store.close();
   });
 
+  it('keep the activations stored before rollouts, owed records included, and their log append-only', async () => {
+    const path = join(dir, 'rollouts.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 12));
+    old
+      .prepare(
+        `INSERT INTO policy_versions (tenant_id, policy_module, version, source, locale, source_hash, functions, actor_id, created_at, rule_count)
+         VALUES ('acme', 'm.x', 1, 'Module m.x.', 'en-US', 'h', '[]', 'alice', '2026-01-01T00:00:00.000Z', 0)`,
+      )
+      .run();
+    const insert = old.prepare(
+      `INSERT INTO policy_activations (tenant_id, policy_module, seq, kind, version, previous_version, highest_deployed, actor_id, occurred_at, audit_record_id, audit_claimed_by, audit_claimed_until)
+       VALUES ('acme', 'm.x', ?, ?, ?, ?, 1, 'alice', ?, ?, ?, ?)`,
+    );
+    insert.run(1, 'DEPLOY', 1, null, '2026-01-01T00:00:00.000Z', null, null, null);
+    insert.run(2, 'ROLLBACK', 0, 1, '2026-01-02T00:00:00.000Z', 'r2', 'p', '2026-01-02T00:01:00.000Z');
+    old.close();
+    const store = await openSqliteStore(path);
+    const kept = await store.policies.listActivations('acme', 'm.x');
+    expect(kept.map((a) => [a.seq, a.kind, a.version, a.previousVersion, a.rollout])).toEqual([
+      [1, 'DEPLOY', 1, null, null],
+      [2, 'ROLLBACK', 0, 1, null],
+    ]);
+    expect(await store.policies.owedAudits('2999-01-01T00:00:00.000Z', 10)).toEqual([
+      { tenantId: 'acme', entry: { kind: 'activation', policyModule: 'm.x', seq: 2 }, recordId: 'r2', claim: { owner: 'p', until: '2026-01-02T00:01:00.000Z' } },
+    ]);
+    expect(() => store.raw.prepare("UPDATE policy_activations SET kind = 'DEPLOY' WHERE seq = 2").run()).toThrow(/append-only/);
+    expect(() => store.raw.prepare('DELETE FROM policy_activations').run()).toThrow(/append-only/);
+    await store.close();
+  });
+
   it('refuse a database written by a newer build', () => {
     const db = new BetterSqlite3(join(dir, 'newer.db'));
     migrate(db);
