@@ -55,7 +55,11 @@ export interface ShadowCopiesDeps {
   tally: ShadowTally;
   /** The shadow version's evaluations count in its rollups (detectors and the guard read them); they are not audited: they answered nobody. */
   rollups: Pick<RollupRecorder, 'record'>;
-  /** Copies waiting or running in this process at most; more are skipped. Default DEFAULT_MAX_PENDING_COPIES. */
+  /**
+   * Copies waiting or running in this process at most (default DEFAULT_MAX_PENDING_COPIES), and a
+   * quarter of that per tenant, so one tenant's shadows cannot take every other tenant's place;
+   * more are skipped.
+   */
   maxPending?: number;
   now?: () => Date;
 }
@@ -89,8 +93,10 @@ function compare(stable: EvaluationOutcome, shadow: EvaluationOutcome): Exclude<
  */
 export function createShadowCopies(deps: ShadowCopiesDeps): ShadowCopies {
   const maxPending = deps.maxPending ?? DEFAULT_MAX_PENDING_COPIES;
+  const maxPendingPerTenant = Math.max(1, Math.floor(maxPending / 4));
   const now = deps.now ?? (() => new Date());
   let pending = 0;
+  const pendingOf = new Map<string, number>();
   const running = new Set<Promise<void>>();
 
   function count(tenantId: string, job: ShadowJob, outcome: ShadowOutcome, shadow?: EvaluationOutcome): void {
@@ -144,16 +150,21 @@ export function createShadowCopies(deps: ShadowCopiesDeps): ShadowCopies {
   return {
     submit(tenantId, jobs) {
       const taken: ShadowJob[] = [];
+      const tenantPending = pendingOf.get(tenantId) ?? 0;
       for (const job of jobs) {
-        if (pending + taken.length >= maxPending) count(tenantId, job, 'skipped');
+        if (pending + taken.length >= maxPending || tenantPending + taken.length >= maxPendingPerTenant) count(tenantId, job, 'skipped');
         else taken.push(job);
       }
       if (taken.length === 0) return;
       pending += taken.length;
+      pendingOf.set(tenantId, tenantPending + taken.length);
       const done: Promise<void> = run(tenantId, taken)
         .catch(() => {})
         .finally(() => {
           pending -= taken.length;
+          const left = (pendingOf.get(tenantId) ?? 0) - taken.length;
+          if (left > 0) pendingOf.set(tenantId, left);
+          else pendingOf.delete(tenantId);
           running.delete(done);
         });
       running.add(done);

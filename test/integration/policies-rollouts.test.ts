@@ -73,7 +73,7 @@ async function evaluate(policyModule: string, applicant: { id: string; amount: n
 async function rolloutOf(policyModule: string, tenant: TenantInfo = h.tenants.a): Promise<RolloutBody> {
   await h.stack.evaluation.flush();
   await h.shadowTally.flush();
-  return (await h.signed(tenant, 'VIEWER').request<RolloutBody>('GET', `/api/v1/policies/${policyModule}/rollout`)).body;
+  return (await h.signed(tenant, 'MEMBER').request<RolloutBody>('GET', `/api/v1/policies/${policyModule}/rollout`)).body;
 }
 
 describe('shadow rollouts', () => {
@@ -111,6 +111,10 @@ describe('shadow rollouts', () => {
     const view = await rolloutOf('acme.captured');
     expect(view.shadow!.counts).toMatchObject({ compared: 1, disagreed: 1 });
     expect(view.shadow!.disagreements[0]).toMatchObject({ stable: { ok: true, value: 10 }, shadow: { ok: true, value: 15 }, context: { applicant: { id: 'k1', amount: 5 } } });
+    // A VIEWER reads the rollout, not the callers' contexts.
+    const asViewer = (await h.signed(h.tenants.a, 'VIEWER').request<RolloutBody>('GET', '/api/v1/policies/acme.captured/rollout')).body;
+    expect(asViewer.shadow!.disagreements[0]).not.toHaveProperty('context');
+    expect(asViewer.shadow!.disagreements[0]!.contextHash).toBe(view.shadow!.disagreements[0]!.contextHash);
 
     await deploy(module('acme.sampled', '2'));
     await deploy(module('acme.sampled', '2'), { mode: 'shadow', percent: 1 });
@@ -165,8 +169,10 @@ describe('canary rollouts', () => {
     await deploy(module('acme.aborted', '2'));
     await deploy(module('acme.aborted', '3'), { mode: 'canary', percent: 100 });
     expect((await evaluate('acme.aborted', { id: 'a', amount: 1 })).version).toBe(2);
-    const aborted = await admin().request<RolloutBody>('POST', '/api/v1/policies/acme.aborted/rollout/abort', {});
-    expect(aborted.body).toMatchObject({ status: 'ABORTED', reason: 'aborted', endedBy: expect.any(String) });
+    // Through the client's own methods.
+    const aborted = await admin().endRollout('acme.aborted', 'abort');
+    expect(aborted).toMatchObject({ status: 'ABORTED', reason: 'aborted', endedBy: expect.any(String) });
+    expect(await h.signed(h.tenants.a, 'VIEWER').getRollout('acme.aborted')).toEqual(aborted);
     for (let i = 0; i < 5; i += 1) expect((await evaluate('acme.aborted', { id: `a${i}`, amount: 1 })).version).toBe(1);
     const records = (await h.auditOfType(h.tenants.a, 'POLICY_ROLLOUT_ABORTED')).filter((r) => r.policyModule === 'acme.aborted');
     expect(records.map((r) => r.payload)).toEqual([expect.objectContaining({ version: 2, stableVersion: 1, reason: 'aborted' })]);

@@ -301,6 +301,46 @@ export interface ModuleVersion extends ModuleVersionSummary {
 export interface DeployedModule extends ModuleVersion {
   policies: PolicyView[];
   warnings: PolicyDiagnostic[];
+  /** The rollout the deploy started; null for an active deploy. */
+  rollout: (RolloutTerms & { stableVersion: number }) | null;
+}
+
+/** How a deploy rolls its version out: `active` (default, ADMIN), `shadow` (MEMBER) or `canary` (ADMIN). */
+export type RolloutRequest =
+  | { mode: 'active' }
+  | { mode: 'shadow'; percent?: number; captureContexts?: boolean }
+  | { mode: 'canary'; percent: number; stickyKey?: string };
+
+export interface RolloutTerms {
+  mode: 'shadow' | 'canary';
+  percent: number;
+  stickyKey: string | null;
+  captureContexts: boolean;
+}
+
+/** One side of a shadow comparison. */
+export type ShadowSide = { ok: true; value: unknown } | { ok: false; code: string; error: string };
+
+/** GET /api/v1/policies/{module}/rollout: the module's newest rollout. */
+export interface RolloutView extends RolloutTerms {
+  policyModule: string;
+  rollout: number;
+  version: number;
+  versionId: string;
+  stableVersion: number;
+  stableVersionId: string;
+  status: 'RUNNING' | 'PROMOTED' | 'ABORTED';
+  reason: string | null;
+  anomalyId: string | null;
+  startedAt: string;
+  startedBy: string;
+  endedAt: string | null;
+  endedBy: string | null;
+  shadow: {
+    counts: { compared: number; agreed: number; disagreed: number; errors: number; skipped: number };
+    disagreements: Array<{ at: string; policyFunction: string; stable: ShadowSide; shadow: ShadowSide; contextHash: string; context?: unknown }>;
+  } | null;
+  versions: Array<{ version: number; role: 'stable' | 'rollout'; evaluations: number; failures: number; failureRate: number | null; meanTimeMs: number | null }>;
 }
 
 export interface DeployPolicyInput {
@@ -309,6 +349,8 @@ export interface DeployPolicyInput {
   locale?: string;
   /** The content of `<module>.tests.json`: every case must pass before the version is stored (else 422 `ERR_POLICY_TESTS_FAILED`). */
   tests?: ModuleTests;
+  /** Roll the version out in the shadow or as a canary instead of making it answer everyone. */
+  rollout?: RolloutRequest;
 }
 
 /** A module's test cases, as `policy test` reads them. */
@@ -508,6 +550,10 @@ export interface PolicyClient {
   getPolicyVersionSource(policyModule: string, version: number, query?: { locale?: string }, options?: RequestOptions): Promise<VersionSource>;
   /** POST /api/v1/policies/{module}/rollback (ADMIN). */
   rollbackPolicy(policyModule: string, version: number, options?: RequestOptions): Promise<RolledBack>;
+  /** GET /api/v1/policies/{module}/rollout (VIEWER). */
+  getRollout(policyModule: string, options?: RequestOptions): Promise<RolloutView>;
+  /** POST /api/v1/policies/{module}/rollout/promote or /abort (ADMIN). */
+  endRollout(policyModule: string, step: 'promote' | 'abort', reason?: string, options?: RequestOptions): Promise<RolloutView>;
 
   // Workflows (signature or bearer token, MEMBER; the events take a bearer token only).
   /** POST /api/v1/workflows: 201 with the new workflow's id. */

@@ -30,6 +30,7 @@ import type {
   RequestBodyInput,
   RequestOptions,
   RolledBack,
+  RolloutView,
   RollupSeries,
   VersionSource,
   WorkflowEvent,
@@ -248,6 +249,9 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
       ),
     rollbackPolicy: async (policyModule, version, requestOptions) =>
       call<RolledBack>('POST', `${POLICIES_PATH}/${segment(policyModule)}/rollback`, { version }, requestOptions),
+    getRollout: async (policyModule, requestOptions) => call<RolloutView>('GET', `${POLICIES_PATH}/${segment(policyModule)}/rollout`, undefined, requestOptions),
+    endRollout: async (policyModule, step, reason, requestOptions) =>
+      call<RolloutView>('POST', `${POLICIES_PATH}/${segment(policyModule)}/rollout/${step}`, reason === undefined ? {} : { reason }, requestOptions),
 
     startWorkflow: async (input, requestOptions) => call<{ workflowId: string }>('POST', WORKFLOWS_PATH, { ...input }, requestOptions),
     getWorkflow: async (workflowId, requestOptions) => call<WorkflowView>('GET', `${WORKFLOWS_PATH}/${segment(workflowId)}`, undefined, requestOptions),

@@ -433,13 +433,17 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       tag: 'registry',
       summary: 'The module\'s newest rollout',
       description:
-        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements; the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups).',
+        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements (their captured contexts only for MEMBER and above); the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups).',
       success: { status: 200, schema: answers.rollout, description: 'the rollout' },
       errors: { 400: 'bad path (ERR_REQUEST_PATH_INVALID)', 404: 'no such module, or it never had a rollout (ERR_POLICY_ROLLOUT_NOT_FOUND)' },
     },
     handle: async (ctx, { rollouts }) => {
       const { tenantId } = callerOf(ctx);
-      ctx.body = await rollouts.view(tenantId, moduleParam(ctx));
+      const view = await rollouts.view(tenantId, moduleParam(ctx));
+      // Captured contexts are the callers' data: for those who may send contexts (MEMBER), not for a VIEWER.
+      ctx.body = roleSatisfies(ctx.state.principal?.role ?? null, 'MEMBER') || view.shadow === null
+        ? view
+        : { ...view, shadow: { ...view.shadow, disagreements: view.shadow.disagreements.map(({ context: _context, ...rest }) => rest) } };
     },
   },
   ...(['promote', 'abort'] as const).map((step) => ({

@@ -35,7 +35,7 @@ function setup(options: { maxPending?: number; shadowAnswer?: (request: EngineRe
     policies,
     shadow: { dispatcher: shadowDispatcher, tally: { count: (c) => counted.push(c) }, ...(options.maxPending ? { maxPending: options.maxPending } : {}) },
   });
-  const evaluate = (x: number) => service.evaluate({ tenantId: 'acme', actorId: 'a' }, [{ kind: 'stored', request: { policyModule: 'm.x', policyFunction: 'price', context: { x } } }], { trace: false });
+  const evaluate = (x: number, tenantId = 'acme') => service.evaluate({ tenantId, actorId: 'a' }, [{ kind: 'stored', request: { policyModule: 'm.x', policyFunction: 'price', context: { x } } }], { trace: false });
   return {
     service,
     evaluate,
@@ -74,7 +74,8 @@ describe('shadow copies', () => {
   });
 
   it('are skipped, and counted so, when nothing can run them or too many are pending; the answers stand', async () => {
-    const s = setup({ maxPending: 2 });
+    // 8 in the process, so 2 per tenant.
+    const s = setup({ maxPending: 8 });
     const answers = await Promise.all([1, 2, 3, 4].map((x) => s.evaluate(x)));
     expect(answers.map(([a]) => (a!.result as EvaluationOutcome & { value: unknown }).value)).toEqual([2, 4, 6, 8]);
     expect(s.counted.map((c) => c.outcome)).toEqual(['skipped', 'skipped']);
@@ -82,6 +83,16 @@ describe('shadow copies', () => {
     s.releaseAll();
     await s.service.flush();
     expect(s.counted.map((c) => c.outcome)).toEqual(['skipped', 'skipped', 'skipped', 'skipped']);
+  });
+
+  it('keep a quarter of the pending places per tenant: one tenant\'s shadows leave room for the others\'', async () => {
+    const s = setup({ maxPending: 8 });
+    for (let i = 0; i < 5; i += 1) await s.evaluate(i, 'greedy');
+    await s.evaluate(1, 'bystander');
+    expect(s.counted.map((c) => `${c.tenantId}:${c.outcome}`)).toEqual(['greedy:skipped', 'greedy:skipped', 'greedy:skipped']);
+    s.releaseAll();
+    await s.service.flush();
+    expect(s.counted.filter((c) => c.tenantId === 'bystander').map((c) => c.outcome)).toEqual(['disagreed']);
   });
 
   it('count the shadow version\'s evaluations in its rollups, beside the answering version\'s', async () => {
