@@ -154,7 +154,7 @@ describeWithChromium('the operator console (rollouts)', (executablePath) => {
       expect(await unnamedControls(page)).toEqual([]);
       expect(await lowContrastText(page)).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
-      await page.screenshot({ path: join(SCREENSHOTS, 'policy-rollout-shadow.png'), fullPage: true });
+      await panel(page).screenshot({ path: join(SCREENSHOTS, 'policy-rollout-shadow.png') });
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
@@ -193,7 +193,7 @@ describeWithChromium('the operator console (rollouts)', (executablePath) => {
       expect(await charts.locator('table.rollup-table tbody th').allTextContents()).toEqual([`${CANARIED}@1`, `${CANARIED}@2`]);
       expect(await unnamedControls(page)).toEqual([]);
       expect(await lowContrastText(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, 'policy-rollout-canary.png'), fullPage: true });
+      await panel(page).screenshot({ path: join(SCREENSHOTS, 'policy-rollout-canary.png') });
 
       // Promote: confirmed in a dialog with Cancel focused; Escape changes nothing.
       await page.getByRole('button', { name: 'Promote version 2' }).click();
@@ -268,7 +268,7 @@ describeWithChromium('the operator console (rollouts)', (executablePath) => {
       expect(await failures.nth(2).locator('td.case-expected').textContent()).toBe('error PL3001');
       expect(await failures.nth(2).locator('td.case-actual').textContent()).toBe('240');
       expect(await lowContrastText(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, 'policy-deploy-failed-tests.png'), fullPage: true });
+      await page.getByRole('region', { name: 'Deploy a version' }).screenshot({ path: join(SCREENSHOTS, 'policy-deploy-failed-tests.png') });
       const versions = await call<{ totalElements: number }>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${DEPLOYED}/versions`);
       expect(versions.body.totalElements).toBe(1);
 
