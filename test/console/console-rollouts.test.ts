@@ -2,7 +2,8 @@
 // versions each, deployed over the API, one rolled out in the shadow (contexts captured) and one
 // as a canary, with evaluations driven through the API. A MEMBER reads the shadow's counts and
 // disagreements and sees no promote or abort; an ADMIN reads the canary's figures beside the stable
-// version's, its charts, and promotes it through the button (checked through the API); the deploy
+// version's, its charts, and promotes it through the button (checked through the API); an abort
+// refused because the rollout ended meanwhile shows in the error style, on a phone; the deploy
 // form deploys a file with passing tests, lists the failing cases of failing tests and the
 // compiler's diagnostics, and lets a MEMBER start a shadow. With CONSOLE_SCREENSHOTS=1 the
 // screenshots go to docs/console/.
@@ -218,6 +219,38 @@ describeWithChromium('the operator console (rollouts)', (executablePath) => {
       expect(await rolloutOf(CANARIED)).toMatchObject({ status: 'PROMOTED', reason: 'canary looks healthy', endedBy: 'admin-operator' });
       expect(await lowContrastText(page)).toEqual([]);
       expect(pageProblems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('shows a refused abort in the console\'s error style, and fits a 390×844 phone with the disagreements', async () => {
+    const { context, page } = await openConsole(PHONE, 'ADMIN');
+    try {
+      await page.goto(`${base}/console#/policies/${SHADOWED}`);
+      await panel(page).waitFor();
+      await expect.poll(() => page.locator('table.disagreement-table tbody tr').count()).toBe(14);
+      expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
+      // Another operator ends the rollout meanwhile: this page's abort is refused, and says why.
+      const aborted = await call(tenant, 'ADMIN', 'POST', `/api/v1/policies/${SHADOWED}/rollout/abort`, { reason: 'ended elsewhere' });
+      expect(aborted.status).toBe(200);
+      await page.getByRole('button', { name: 'Abort the rollout' }).click();
+      const dialog = page.getByRole('dialog', { name: `Abort the rollout of ${SHADOWED}?` });
+      await dialog.waitFor();
+      expect(await dialog.evaluate((element) => element.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+      await dialog.getByRole('button', { name: 'Abort the rollout' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const message = panel(page).getByRole('status');
+      await expect.poll(() => message.textContent()).toMatch(/^The abort was refused: ERR_POLICY_ROLLOUT_NOT_RUNNING: /);
+      expect(await message.getAttribute('class')).toContain('form-error');
+      expect(await lowContrastText(page)).toEqual([]);
+      // Read again, the page shows the rollout as the other operator ended it.
+      await page.reload();
+      await expect.poll(() => fact(page, 'rollout-status')).toBe('ABORTED');
+      expect(await fact(page, 'rollout-reason')).toBe('ended elsewhere');
+      expect(await page.getByRole('button', { name: /promote|abort/i }).count()).toBe(0);
+      expect(pageProblems.splice(0)).toEqual([expect.stringMatching(/^console error: Failed to load resource: .*status of 409 /)]);
     } finally {
       await context.close();
     }
