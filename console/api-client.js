@@ -1,12 +1,17 @@
 // Every call of the console goes through the public REST API with the operator's token and
 // tenant, so the server's authorization rules are the console's.
 
-/** A refused or failed call: the HTTP status (0 when the service did not answer) and the envelope's code. */
+/**
+ * A refused or failed call: the HTTP status (0 when the service did not answer), the envelope's
+ * code, and the whole answer (`body`, null when there was none) for refusals that carry more than
+ * the envelope (a deploy's test failures or compile diagnostics).
+ */
 export class ApiFailure extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, body = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -35,7 +40,7 @@ export function createApiClient(session, { onUnauthorized }) {
     }
     if (!response.ok) {
       if (response.status === 401) onUnauthorized();
-      throw new ApiFailure(response.status, data?.code ?? '', data?.error ?? `The service answered ${response.status}.`);
+      throw new ApiFailure(response.status, data?.code ?? '', data?.error ?? `The service answered ${response.status}.`, data);
     }
     return data;
   }

@@ -41,6 +41,7 @@ function render() {
   const policyPage = policyPageFor(route, { client, session });
   if (policyPage) {
     document.title = `${policyPage.title} · Policy engine console`;
+    disposeCurrent = policyPage.dispose ?? disposeCurrent;
     replaceChildren(main, policyPage.element);
   } else if (route.name === 'anomaly') {
     document.title = 'Anomaly · Policy engine console';

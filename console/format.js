@@ -29,3 +29,9 @@ export function humanize(constant) {
   const words = constant.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** An evaluation error's message without the code it starts with, when it does (the code is shown beside it). */
+export function errorMessageWithoutCode(code, message) {
+  const text = String(message ?? '');
+  return code && text.startsWith(code) ? text.slice(code.length).replace(/^[\s:]+/, '') : text;
+}

@@ -1,5 +1,7 @@
 // The registry endpoints of the REST API ("Deployed policies" in README.md), as the console calls
-// them. Reading needs VIEWER, rolling back ADMIN; the server checks both.
+// them. Reading needs VIEWER; a deploy MEMBER for a shadow rollout and ADMIN for one that answers
+// (active, canary); rolling back, promoting and aborting ADMIN. The server checks all of them.
+// These routes take no Idempotency-Key (the server would not replay one), so none is sent.
 
 const POLICIES = '/api/v1/policies';
 
@@ -24,7 +26,26 @@ export function policyApi(client) {
     source: (policyModule, version, locale) =>
       client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}/source`, { locale }),
     rollback: (policyModule, version) => client.send('POST', `${moduleBase(policyModule)}/rollback`, { body: { version } }),
+    /** A new version: `{source, locale?, tests?, rollout?}`; 201 with the version, 422 with `failures`, 400 with `diagnostics`. */
+    deploy: (body) => client.send('POST', POLICIES, { body }),
+    /** The module's newest rollout, running or ended (404 ERR_POLICY_ROLLOUT_NOT_FOUND when it never had one). */
+    rollout: (policyModule) => client.get(`${moduleBase(policyModule)}/rollout`),
+    /** Ends the running rollout: `step` is `promote` or `abort`; answers the ended rollout. */
+    endRollout: (policyModule, step, reason) =>
+      client.send('POST', `${moduleBase(policyModule)}/rollout/${step === 'promote' ? 'promote' : 'abort'}`, { body: reason ? { reason } : {} }),
+    /** A policy function's rollups per version (GET /api/v1/audit/rollups, ADMIN), as the anomaly charts read them. */
+    rollups: (query) => client.get('/api/v1/audit/rollups', query),
   };
+}
+
+/** The module's newest rollout, or null when it never had one (or there is no such module: its versions say so). */
+export async function rolloutOrNull(api, policyModule) {
+  try {
+    return await api.rollout(policyModule);
+  } catch (failure) {
+    if (failure.status === 404) return null;
+    throw failure;
+  }
 }
 
 /** The source of one version of a module, as stored. */

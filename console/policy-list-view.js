@@ -1,8 +1,10 @@
 // The modules the tenant sees, built-in ones included, from the active policies a page at a time:
-// each module's active version, its locale, and whether it is the built-in one.
+// each module's active version, its locale, and whether it is the built-in one. Below them, for
+// MEMBER and up, the form that deploys a version from files (policy-deploy-form.js).
 import { h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { activeModulesOf, MODULE_LIST_PAGE_SIZE } from './policy-api.js';
+import { policyDeployForm } from './policy-deploy-form.js';
 import { policiesHref, policyModuleHref } from './policy-routes.js';
 
 function moduleRow(entry) {
@@ -24,11 +26,13 @@ export function policyListView({ api, session, page = 0 }) {
     h('h1', { id: 'page-title', tabindex: '-1' }, 'Policies'),
     h('p', { className: 'help' }, 'The policy modules in use: the built-in library first, then the tenant\'s own. Open a module for all its versions, their source and the differences between them.'),
     results,
+    // A deployed version may be a new module, or a new active version of one listed: the list is read again.
+    session.can('MEMBER') && policyDeployForm({ api, session, onDeployed: () => void load() }),
   );
   const go = (to) => {
     window.location.hash = policiesHref(to);
   };
-  api.list({ status: 'ACTIVE', page, size: MODULE_LIST_PAGE_SIZE }).then(
+  const load = () => api.list({ status: 'ACTIVE', page, size: MODULE_LIST_PAGE_SIZE }).then(
     (listed) => {
       results.setAttribute('aria-busy', 'false');
       const modules = activeModulesOf(listed.content);
@@ -61,5 +65,6 @@ export function policyListView({ api, session, page = 0 }) {
       replaceChildren(results, failureNotice(failure, session, 'the policy registry is readable from role VIEWER up.'));
     },
   );
+  void load();
   return view;
 }

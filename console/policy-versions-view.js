@@ -1,6 +1,6 @@
 // One module's versions, oldest first and a page at a time, with status, locale, creation and who deployed it; a choice
 // of two versions to compare; and for ADMIN a rollback of any version that is not active, after a
-// confirmation.
+// confirmation. Above them the module's rollout, running or last ended (rollout-panel.js).
 import { statusBadge } from './badges.js';
 import { h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
@@ -8,18 +8,23 @@ import { formatTime } from './format.js';
 import { activeVersionOf, VERSION_PAGE_SIZE } from './policy-api.js';
 import { policiesHref, policyModuleHref, policySourceHref } from './policy-routes.js';
 import { confirmRollback } from './rollback-dialog.js';
+import { rolloutPanel } from './rollout-panel.js';
 import { versionCompareForm } from './version-compare-form.js';
 
+/** The page's element and a `dispose` for when it goes (the rollout's charts). */
 export function policyVersionsView({ api, session, policyModule, page = 0 }) {
   // A live region from the start, so the rollback's outcome is read out when it is written.
   const message = h('p', { className: 'action-message', role: 'status', tabindex: '-1' });
   const content = h('div', { 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading the versions…'));
+  // A promote or an abort changes which version is active: the table is read again.
+  const rollout = rolloutPanel({ api, session, policyModule, onEnded: () => void load() });
   const view = h(
     'article',
     { 'aria-labelledby': 'page-title' },
     h('nav', { className: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: policiesHref() }, 'All policies')),
     h('h1', { id: 'page-title', tabindex: '-1' }, policyModule),
     message,
+    rollout.element,
     content,
   );
   const mayRollBack = session.can('ADMIN');
@@ -93,5 +98,5 @@ export function policyVersionsView({ api, session, policyModule, page = 0 }) {
       },
     );
   void load();
-  return view;
+  return { element: view, dispose: () => rollout.dispose() };
 }

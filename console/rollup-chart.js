@@ -46,20 +46,31 @@ function chartData(metric, series, baselineByVersion) {
   return columns;
 }
 
-function summaryTable(series, baselineByVersion) {
+function summaryTable(series, baselineByVersion, withBaseline) {
   const cells = (total) => (total ? [total.count.toLocaleString('en-US'), formatPercent(total.failureRate), formatMs(total.meanMs)] : ['0', '—', '—']);
+  const headings = ['Version', 'Evaluations', 'Failure rate', 'Mean time', ...(withBaseline ? ['Baseline evaluations', 'Baseline failure rate', 'Baseline mean time'] : [])];
   return h(
     'table',
     { className: 'rollup-table' },
-    h('caption', {}, 'Per version: the charted window and the baseline'),
-    h('thead', {}, h('tr', {}, ['Version', 'Evaluations', 'Failure rate', 'Mean time', 'Baseline evaluations', 'Baseline failure rate', 'Baseline mean time'].map((title) => h('th', { scope: 'col' }, title)))),
-    h('tbody', {}, series.map((one) => h('tr', {}, h('th', { scope: 'row' }, one.versionId), cells(one.total).map((text) => h('td', {}, text)), cells(baselineByVersion.get(one.version)).map((text) => h('td', {}, text))))),
+    h('caption', {}, withBaseline ? 'Per version: the charted window and the baseline' : 'Per version: the charted window'),
+    h('thead', {}, h('tr', {}, headings.map((title) => h('th', { scope: 'col' }, title)))),
+    h(
+      'tbody',
+      {},
+      series.map((one) =>
+        h('tr', {}, h('th', { scope: 'row' }, one.versionId), cells(one.total).map((text) => h('td', {}, text)), withBaseline && cells(baselineByVersion.get(one.version)).map((text) => h('td', {}, text))),
+      ),
+    ),
   );
 }
 
-/** The charts of a window answer and a baseline answer; the element and a `dispose` for when the page goes. */
+/**
+ * The charts of a window answer and a baseline answer (null: no baseline, no dashed lines); the
+ * element and a `dispose` for when the page goes.
+ */
 export function rollupCharts(windowAnswer, baselineAnswer) {
-  const baselineByVersion = new Map(baselineAnswer.series.filter((one) => one.total.count > 0).map((one) => [one.version, one.total]));
+  const withBaseline = baselineAnswer !== null && baselineAnswer !== undefined;
+  const baselineByVersion = new Map(withBaseline ? baselineAnswer.series.filter((one) => one.total.count > 0).map((one) => [one.version, one.total]) : []);
   const series = windowAnswer.series;
   const element = h('div', { className: 'rollup-charts', 'data-testid': 'rollup-charts' });
   if (series.length === 0) {
@@ -73,7 +84,7 @@ export function rollupCharts(windowAnswer, baselineAnswer) {
     plots.push({ metric, host });
     return figure;
   });
-  element.append(...figures, summaryTable(series, baselineByVersion));
+  element.append(...figures, summaryTable(series, baselineByVersion, withBaseline));
 
   // uPlot needs a width in pixels: draw once the figures are laid out, and again when they resize.
   const draw = () => {

@@ -1,0 +1,116 @@
+// What a deploy answered, under the deploy form: the new version (and the rollout it started), or
+// the test cases that failed with what each expected and got, or the compiler's diagnostics, or
+// the service's refusal in the console's error style.
+import { h } from './dom.js';
+import { failureNotice } from './failure-notice.js';
+import { errorMessageWithoutCode } from './format.js';
+import { policyModuleHref } from './policy-routes.js';
+
+const json = (value) => JSON.stringify(value) ?? 'null';
+
+function rolloutSentence(rollout) {
+  if (!rollout) return 'It is the active version: it answers every evaluation now.';
+  if (rollout.mode === 'shadow') {
+    return `Rolled out in the shadow: ${rollout.percent} % of version ${rollout.stableVersion}'s evaluations are copied to it and compared; it answers nobody until it is promoted.`;
+  }
+  const sticky = rollout.stickyKey ? `, the same version for the same value of ${rollout.stickyKey}` : '';
+  return `Rolled out as a canary: it answers ${rollout.percent} % of evaluations${sticky}; version ${rollout.stableVersion} answers the rest.`;
+}
+
+function where(span) {
+  return span ? `line ${span.line}, column ${span.column}` : '—';
+}
+
+function diagnosticsTable(diagnostics, caption) {
+  return h(
+    'table',
+    { className: 'data-table diagnostics-table' },
+    h('caption', { className: 'visually-hidden' }, caption),
+    h('thead', {}, h('tr', {}, ['Where', 'Code', 'Severity', 'Message'].map((title) => h('th', { scope: 'col' }, title)))),
+    h(
+      'tbody',
+      {},
+      diagnostics.map((one) =>
+        h(
+          'tr',
+          {},
+          h('td', { 'data-label': 'Where' }, where(one.span)),
+          h('td', { 'data-label': 'Code' }, h('code', {}, one.code)),
+          h('td', { 'data-label': 'Severity' }, one.severity ?? '—'),
+          h('td', { 'data-label': 'Message' }, one.message, one.help && h('span', { className: 'help-line' }, ` ${one.help}`)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A case's expectation or outcome (`{result}`, `{fields}`, `{error, message?}`) as one line. */
+function caseSide(side) {
+  if (side === null || typeof side !== 'object') return h('code', {}, json(side));
+  if (Object.hasOwn(side, 'error')) {
+    const message = errorMessageWithoutCode(side.error, side.message);
+    return h('span', {}, 'error ', h('code', {}, side.error), message ? `: ${message}` : '');
+  }
+  if (Object.hasOwn(side, 'fields')) return h('span', {}, 'fields ', h('code', {}, json(side.fields)));
+  return h('code', {}, json(side.result));
+}
+
+function failuresTable(failures) {
+  return h(
+    'table',
+    { className: 'data-table test-failures' },
+    h('caption', { className: 'visually-hidden' }, 'Test cases that failed: expected and actual'),
+    h('thead', {}, h('tr', {}, ['Case', 'Rule', 'Expected', 'Actual', 'Why'].map((title) => h('th', { scope: 'col' }, title)))),
+    h(
+      'tbody',
+      {},
+      failures.map((one) =>
+        h(
+          'tr',
+          {},
+          h('td', { 'data-label': 'Case' }, one.name),
+          h('td', { 'data-label': 'Rule' }, one.rule),
+          h('td', { 'data-label': 'Expected', className: 'case-expected' }, caseSide(one.expected)),
+          h('td', { 'data-label': 'Actual', className: 'case-actual' }, caseSide(one.actual)),
+          h('td', { 'data-label': 'Why' }, one.reason),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The outcome of a deploy that was stored. `testCount`: the cases sent with it (0 without a tests file). */
+export function deployedView(deployed, testCount) {
+  return h(
+    'div',
+    { className: 'deploy-outcome deploy-ok', 'data-testid': 'deploy-outcome' },
+    h('p', { className: 'outcome-title' }, `Deployed ${deployed.policyModule} version ${deployed.version}.`),
+    h('p', {}, rolloutSentence(deployed.rollout), testCount > 0 ? ` All ${testCount} test cases passed first.` : ''),
+    h('p', {}, h('a', { href: policyModuleHref(deployed.policyModule) }, `Open ${deployed.policyModule}`)),
+    (deployed.warnings ?? []).length > 0 && [h('p', {}, 'The compiler warns:'), diagnosticsTable(deployed.warnings, 'Warnings of the deployed version')],
+  );
+}
+
+/** The outcome of a refused deploy: failing tests (422), compile errors (400) or another refusal. */
+export function refusedDeployView(failure, session) {
+  const body = failure.body ?? {};
+  if (failure.status === 422 && Array.isArray(body.failures)) {
+    return h(
+      'div',
+      { className: 'deploy-outcome deploy-refused', role: 'alert', 'data-testid': 'deploy-outcome' },
+      h('p', { className: 'outcome-title form-error' }, `${body.failures.length === 1 ? '1 test case' : `${body.failures.length} test cases`} failed: nothing was stored.`),
+      h('p', { className: 'detail' }, `${failure.code}: ${failure.message}`),
+      failuresTable(body.failures),
+    );
+  }
+  if (failure.status === 400 && Array.isArray(body.diagnostics)) {
+    return h(
+      'div',
+      { className: 'deploy-outcome deploy-refused', role: 'alert', 'data-testid': 'deploy-outcome' },
+      h('p', { className: 'outcome-title form-error' }, 'The source does not compile: nothing was stored.'),
+      h('p', { className: 'detail' }, `${failure.code}: ${failure.message}`),
+      diagnosticsTable(body.diagnostics, 'What the compiler found'),
+    );
+  }
+  return failureNotice(failure, session, 'an active deploy or a canary needs role ADMIN; MEMBER may start a shadow rollout.');
+}
