@@ -68,7 +68,7 @@ describeWithChromium('the operator console (rollouts)', (executablePath) => {
   const pageProblems: string[] = [];
 
   const rolloutOf = async (policyModule: string) => {
-    const answer = await call<RolloutBody>(tenant, 'VIEWER', 'GET', `/api/v1/policies/${policyModule}/rollout`);
+    const answer = await call<RolloutBody>(tenant, 'MEMBER', 'GET', `/api/v1/policies/${policyModule}/rollout`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body;
   };
