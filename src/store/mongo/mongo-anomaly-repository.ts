@@ -13,11 +13,13 @@ import {
   assertAuditedEntry,
   assertListQuery,
   assertObservation,
+  assertOpenQuery,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
   compareAuditedEntries,
+  compareByObservation,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
@@ -29,6 +31,7 @@ import {
   ANOMALY_COLLECTIONS,
   type AnomalyDetectionDocument,
   type AnomalyDocument,
+  type AnomalyOpenMarkDocument,
   type AnomalyTransitionDocument,
   type AnomalyVerificationDocument,
 } from './mongo-anomaly-collections.js';
@@ -49,6 +52,11 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
 
 const anomalyDocumentId = (tenantId: string, anomalyId: string) => `${tenantId}:${anomalyId}`;
 const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+
+/** A mark without its anomaly this old was left by a writer that stopped before storing the anomaly: long against an insert. */
+const ORPHAN_MARK_MS = 3_600_000;
+/** Anomalies read per `$in` query when the OPEN ones are looked up by their marks. */
+const IDS_PER_QUERY = 1000;
 
 function storedAnomalyOf(doc: AnomalyDocument): StoredAnomaly {
   return {
@@ -87,6 +95,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const detections = db.collection<AnomalyDetectionDocument>(ANOMALY_COLLECTIONS.detections);
   const verifications = db.collection<AnomalyVerificationDocument>(ANOMALY_COLLECTIONS.verifications);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
+  const openMarks = db.collection<AnomalyOpenMarkDocument>(ANOMALY_COLLECTIONS.openMarks);
   const outboxes = {
     detection: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
       entries: ANOMALY_COLLECTIONS.detections,
@@ -105,6 +114,20 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   };
   const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
     transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
+
+  /** Marks the anomaly as possibly OPEN from status `seq` on (a no-op when marked). */
+  async function markOpen(tenantId: string, anomalyId: string, seq: number): Promise<void> {
+    try {
+      await openMarks.insertOne({ _id: transitionId(tenantId, anomalyId, seq), tenantId, anomalyId, seq, markedAt: new Date().toISOString() });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  /** The anomaly is not OPEN at status `seq`: its marks up to there are spent (a later OPEN marks its own seq first). */
+  async function unmarkUpTo(tenantId: string, anomalyId: string, seq: number): Promise<void> {
+    await openMarks.deleteMany({ tenantId, anomalyId, seq: { $lte: seq } });
+  }
 
   /** Stores the anomaly of a detection whose writer stopped before storing it (a no-op when stored). */
   async function completeDetection(detection: AnomalyDetectionDocument): Promise<void> {
@@ -145,6 +168,8 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         observation: JSON.stringify(anomaly.observation),
         ...owedAuditFields(owedAudit),
       };
+      // Marked before it can exist, so an OPEN anomaly is never without its mark.
+      await markOpen(tenantId, anomaly.id, 0);
       try {
         await detections.insertOne(detection);
       } catch (error) {
@@ -153,6 +178,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         const { type, policyModule, policyFunction, version, occurrence } = anomaly;
         const winner = await detections.findOne({ tenantId, type, policyModule, policyFunction, version, occurrence });
         if (winner !== null) await completeDetection(winner);
+        if (winner?.anomalyId !== anomaly.id) await unmarkUpTo(tenantId, anomaly.id, 0);
         return false;
       }
       const stored = { ...anomalyOfDetection(detection), verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification) };
@@ -165,6 +191,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         if ((await anomalies.findOne({ _id: stored._id }, { projection: { _id: 1 } })) !== null) return true;
         // The occurrence is an anomaly stored before detections were kept: this one was never opened.
         await detections.deleteOne({ _id: detection._id });
+        await unmarkUpTo(tenantId, anomaly.id, 0);
         return false;
       }
     },
@@ -205,6 +232,40 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       return { items: await Promise.all(docs.map((doc) => withStatus(tenantId, doc))), total };
     },
 
+    /**
+     * Reads the tenant's marks (about one per OPEN anomaly) and their anomalies, takes those observed
+     * before the bound, oldest first, and checks each one's status against its transitions; a mark
+     * found spent is deleted on the way.
+     */
+    async openObservedBefore(tenantId, query) {
+      assertTenantId(tenantId);
+      assertOpenQuery(query);
+      const before = Date.parse(normaliseInstant(query.observedBefore, 'observedBefore'));
+      const marks = await openMarks.find({ tenantId }).toArray();
+      const ids = [...new Set(marks.map((mark) => mark.anomalyId))];
+      const docs: AnomalyDocument[] = [];
+      for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+        const chunk = ids.slice(i, i + IDS_PER_QUERY).map((id) => anomalyDocumentId(tenantId, id));
+        docs.push(...(await anomalies.find({ _id: { $in: chunk } }).toArray()));
+      }
+      const stored = new Set(docs.map((doc) => doc.id));
+      const orphanedBefore = Date.now() - ORPHAN_MARK_MS;
+      const orphans = marks.filter((mark) => !stored.has(mark.anomalyId) && Date.parse(mark.markedAt) < orphanedBefore).map((mark) => mark._id);
+      if (orphans.length > 0) await openMarks.deleteMany({ _id: { $in: orphans } });
+      const candidates = docs
+        .map((doc) => ({ doc, anomaly: storedAnomalyOf(doc) }))
+        .filter(({ anomaly }) => Date.parse(anomaly.observation.observedAt) < before)
+        .sort((a, b) => compareByObservation(a.anomaly, b.anomaly));
+      const open: AnomalyState[] = [];
+      for (const { doc } of candidates) {
+        if (open.length === query.limit) break;
+        const state = await withStatus(tenantId, doc);
+        if (state.status === 'OPEN') open.push(state);
+        else await unmarkUpTo(tenantId, state.id, state.statusSeq);
+      }
+      return open;
+    },
+
     async update(tenantId, id, change) {
       assertTenantId(tenantId);
       if (change.observation !== undefined) assertObservation(change.observation);
@@ -235,6 +296,8 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       // A taken seq means another change won, whatever it was: not an error, a lost race.
       if (await transitionAt(tenantId, anomalyId, seq)) return false;
       assertTransitionExtends(transition, anomaly !== null, predecessor === null ? null : transitionOf(predecessor));
+      // A change to OPEN is marked before it is stored, a change away from OPEN unmarks once stored.
+      if (transition.to === 'OPEN') await markOpen(tenantId, anomalyId, seq);
       try {
         await transitions.insertOne({
           _id: transitionId(tenantId, anomalyId, seq),
@@ -250,11 +313,12 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
           ...(transition.requestRef === undefined ? {} : { requestRef: transition.requestRef }),
           ...owedFields,
         });
-        return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
+      if (transition.to !== 'OPEN') await unmarkUpTo(tenantId, anomalyId, seq);
+      return true;
     },
 
     async transitions(tenantId, anomalyId) {
