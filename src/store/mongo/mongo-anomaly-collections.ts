@@ -95,6 +95,8 @@ export interface AnomalyOpenMarkDocument {
   markedAt: string;
 }
 
+export const openMarkId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+
 /** `_id` is the tenant id; `values` is JSON text. */
 export interface AnomalySettingsDocument {
   _id: string;

@@ -34,6 +34,7 @@ import {
   type AnomalyOpenMarkDocument,
   type AnomalyTransitionDocument,
   type AnomalyVerificationDocument,
+  openMarkId,
 } from './mongo-anomaly-collections.js';
 
 function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
@@ -118,7 +119,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   /** Marks the anomaly as possibly OPEN from status `seq` on (a no-op when marked). */
   async function markOpen(tenantId: string, anomalyId: string, seq: number): Promise<void> {
     try {
-      await openMarks.insertOne({ _id: transitionId(tenantId, anomalyId, seq), tenantId, anomalyId, seq, markedAt: new Date().toISOString() });
+      await openMarks.insertOne({ _id: openMarkId(tenantId, anomalyId, seq), tenantId, anomalyId, seq, markedAt: new Date().toISOString() });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
