@@ -148,6 +148,18 @@ describeWithMongo('anomaly detections and verifications on MongoDB', (url) => {
     expect(await markSeqs('ghost-new')).toEqual([0]);
     await store.anomalies.appendTransition(tenant, { anomalyId: 'spent', seq: 2, from: 'RESOLVED', to: 'OPEN', note: null, actorId: 'alice', occurredAt: AT });
     expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id)).toEqual(['spent']);
+
+    // Detections whose writer stopped before storing the anomaly: one marked an hour ago keeps its
+    // mark, one stored before marks were kept has none; either is marked when its anomaly is stored.
+    const detection = (id: string, version: number) =>
+      ({ _id: `${tenant}:${id}`, tenantId: tenant, anomalyId: id, ...KEY, version, occurrence: 1, detectedAt: AT, observation: JSON.stringify(observation(id)) }) as never;
+    await store.raw.db.collection('anomaly_detections').insertMany([detection('stranded-marked', 7), detection('stranded-unmarked', 8)]);
+    await marks.insertOne(mark('stranded-marked', 0, new Date(Date.now() - 2 * 3_600_000).toISOString()));
+    expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id)).toEqual(['spent']);
+    expect(await markSeqs('stranded-marked')).toEqual([0]);
+    await store.anomalies.asDetected(tenant, 'stranded-marked');
+    await store.anomalies.asDetected(tenant, 'stranded-unmarked');
+    expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id).sort()).toEqual(['spent', 'stranded-marked', 'stranded-unmarked']);
   });
 
   it('marks the anomalies stored before the open marks once, when a store first opens the database', async () => {

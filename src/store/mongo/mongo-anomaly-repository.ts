@@ -54,7 +54,7 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
 const anomalyDocumentId = (tenantId: string, anomalyId: string) => `${tenantId}:${anomalyId}`;
 const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
 
-/** A mark without its anomaly this old was left by a writer that stopped before storing the anomaly: long against an insert. */
+/** A mark this old without its anomaly or detection was left by a writer that stopped before storing them: long against an insert. */
 const ORPHAN_MARK_MS = 3_600_000;
 /** Anomalies read per `$in` query when the OPEN ones are looked up by their marks. */
 const IDS_PER_QUERY = 1000;
@@ -130,9 +130,27 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
     await openMarks.deleteMany({ tenantId, anomalyId, seq: { $lte: seq } });
   }
 
+  /**
+   * Deletes the old marks of anomalies never stored: neither the anomaly nor its detection exists
+   * (a detection alone is stored later, see completeDetection, and keeps its mark).
+   */
+  async function deleteOrphans(tenantId: string, marks: AnomalyOpenMarkDocument[], stored: ReadonlySet<string>): Promise<void> {
+    const orphanedBefore = Date.now() - ORPHAN_MARK_MS;
+    const old = marks.filter((mark) => !stored.has(mark.anomalyId) && Date.parse(mark.markedAt) < orphanedBefore);
+    if (old.length === 0) return;
+    const detected = await detections
+      .find({ _id: { $in: [...new Set(old.map((mark) => anomalyDocumentId(tenantId, mark.anomalyId)))] } }, { projection: { anomalyId: 1 } })
+      .toArray();
+    const stranded = new Set(detected.map((doc) => doc.anomalyId));
+    const orphans = old.filter((mark) => !stranded.has(mark.anomalyId)).map((mark) => mark._id);
+    if (orphans.length > 0) await openMarks.deleteMany({ _id: { $in: orphans } });
+  }
+
   /** Stores the anomaly of a detection whose writer stopped before storing it (a no-op when stored). */
   async function completeDetection(detection: AnomalyDetectionDocument): Promise<void> {
     if ((await anomalies.findOne({ _id: detection._id }, { projection: { _id: 1 } })) !== null) return;
+    // Its writer marked it first, unless it was stored before marks were kept.
+    await markOpen(detection.tenantId, detection.anomalyId, 0);
     try {
       await anomalies.insertOne(anomalyOfDetection(detection));
     } catch (error) {
@@ -249,10 +267,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         const chunk = ids.slice(i, i + IDS_PER_QUERY).map((id) => anomalyDocumentId(tenantId, id));
         docs.push(...(await anomalies.find({ _id: { $in: chunk } }).toArray()));
       }
-      const stored = new Set(docs.map((doc) => doc.id));
-      const orphanedBefore = Date.now() - ORPHAN_MARK_MS;
-      const orphans = marks.filter((mark) => !stored.has(mark.anomalyId) && Date.parse(mark.markedAt) < orphanedBefore).map((mark) => mark._id);
-      if (orphans.length > 0) await openMarks.deleteMany({ _id: { $in: orphans } });
+      await deleteOrphans(tenantId, marks, new Set(docs.map((doc) => doc.id)));
       const candidates = docs
         .map((doc) => ({ doc, anomaly: storedAnomalyOf(doc) }))
         .filter(({ anomaly }) => Date.parse(anomaly.observation.observedAt) < before)
