@@ -52,7 +52,7 @@ export async function runAnomaliesCli(argv: readonly string[], io: CliIo): Promi
         io.out(
           `tenant \`${report.tenantId}\`: window ${report.windowStart} to ${report.windowEnd}, ${report.buckets} rollup buckets, ${report.assessed} of ${report.versions} versions assessed`,
         );
-        io.out(`opened ${report.opened}, updated ${report.updated}, unchanged ${report.unchanged}, suppressed ${report.suppressed} (${Math.round(run.durationMs)} ms)`);
+        io.out(`opened ${report.opened}, updated ${report.updated}, unchanged ${report.unchanged}, suppressed ${report.suppressed}, resolved ${report.resolved} (${Math.round(run.durationMs)} ms)`);
         const next = report.continueAfter;
         if (next !== null) io.out(`the next round goes on after ${next.policyModule}@${next.version} ${next.policyFunction}`);
       }

@@ -7,14 +7,15 @@ import { AnomalyError, AnomalyErrorCode } from './anomaly-errors.js';
 import { detectedEvent, DETECTOR_ACTOR } from './anomaly-events.js';
 import type { AnomalySettings } from './anomaly-settings.js';
 import { isLive } from './anomaly-status-rules.js';
-import type { AnomalyKey, AnomalyObservation, AnomalyRepository, StoredAnomaly } from './anomaly-store.js';
+import type { AnomalyKey, AnomalyObservation, AnomalyRepository, AnomalyState, StoredAnomaly } from './anomaly-store.js';
 import { describeAnomaly } from './anomaly-texts.js';
-import type { Assessment, VersionEvidence } from './assessment.js';
+import type { Assessment, DetectionWindow, VersionEvidence } from './assessment.js';
+import { createAuditedTransitions } from './audited-transitions.js';
 import { ASSESSORS } from './detection-rules.js';
 import { DEFAULT_DETECTION_BUDGET, type DetectionBudget } from './detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, type DetectionSettings } from './detection-settings.js';
-import { createTurnTaker } from './event-loop-turns.js';
-import { detectionWindow, readRoundEvidence, type EvidenceSources } from './evidence-reader.js';
+import { createTurnTaker, type TakeTurn } from './event-loop-turns.js';
+import { detectionWindow, readRoundEvidence, readVersionEvidence, type EvidenceSources } from './evidence-reader.js';
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -41,6 +42,8 @@ export interface TenantDetection {
   unchanged: number;
   /** Findings not opened again because their key was dismissed within the cooldown. */
   suppressed: number;
+  /** OPEN anomalies resolved because their condition has not held for `autoResolveMinutes`. */
+  resolved: number;
   /** Where the next round starts (after this version); null: at the first, everything was assessed. */
   continueAfter: RollupVersionKey | null;
 }
@@ -64,7 +67,7 @@ export interface AnomalyDetectorDeps {
   budget?: DetectionBudget;
   now?: () => Date;
   newId?: () => string;
-  /** The claim this process stores new anomalies under (default: a new one). */
+  /** The claim this process stores new anomalies and its status changes under (default: a new one). */
   auditLease?: AuditOutboxLease;
   /** A record was written but its anomaly not marked: harmless (the follower marks it), worth a log line. */
   onAuditMarkError?: (error: unknown) => void;
@@ -103,7 +106,8 @@ function isUnchanged(stored: AnomalyObservation, found: AnomalyObservation, wind
  * Reads the tenant's rollups (never raw evaluations), assesses the versions evaluated in the window
  * with every rule, and keeps one live anomaly per key: a finding updates the live one (when it
  * changed), is suppressed within the cooldown after a dismissal, and otherwise opens the key's next
- * occurrence. A round assesses at most `versionsPerRound` versions and opens at most
+ * occurrence. An OPEN anomaly whose condition has stopped holding for long enough is resolved
+ * (`resolveCleared`). A round assesses at most `versionsPerRound` versions and opens at most
  * `openedPerRound` anomalies, taking the versions in turn from where the previous round stopped
  * (version-rotation.ts), and gives the event loop a turn every few milliseconds.
  */
@@ -113,13 +117,22 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
   const budget = deps.budget ?? DEFAULT_DETECTION_BUDGET;
   const sources: EvidenceSources = { rollups: deps.store.rollups, policies: deps.store.policies, builtinModules: deps.builtinModules };
   const anomalies = deps.store.anomalies;
+  const auditLease = deps.auditLease ?? newAuditOutboxLease();
   // A new anomaly is stored owing its ANOMALY_DETECTED record; should the append below fail (or
   // the process stop first), the audit outbox follower writes it (anomaly-audit-outbox.ts).
   const owedRecords = createOwedRecordWriter({
     audit: deps.audit,
-    lease: deps.auditLease ?? newAuditOutboxLease(),
+    lease: auditLease,
     now,
     ...(deps.onAuditMarkError ? { onMarkError: deps.onAuditMarkError } : {}),
+  });
+  // An anomaly resolved here owes its ANOMALY_STATUS_CHANGED record the same way, as triage's do.
+  const transitions = createAuditedTransitions({
+    anomalies,
+    audit: deps.audit,
+    auditLease,
+    now,
+    ...(deps.onAuditMarkError ? { onAuditMarkError: deps.onAuditMarkError } : {}),
   });
 
   async function record(tenantId: string, key: AnomalyKey, observation: AnomalyObservation, at: Date, settings: DetectionSettings, mayOpen: boolean): Promise<FindingOutcome> {
@@ -152,6 +165,58 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
     throw new AnomalyError(503, AnomalyErrorCode.CONTENDED, `anomaly ${key.type} of ${key.policyModule}@${key.version} stayed contended`);
   }
 
+  /**
+   * Resolves the tenant's OPEN anomalies whose condition has not held for `autoResolveMinutes`,
+   * oldest observation first, at most `openedPerRound` of them. They are read from the store, not
+   * from the versions this round assessed: a version rolled away from gets no traffic, so no round
+   * assesses it again, yet its ZOMBIE_VERSION anomaly is one to resolve.
+   *
+   * When the condition last held: while a finding holds, each round that assesses it writes its
+   * observation again unless it is unchanged, and an unchanged one is written again once the
+   * stored one is a window old (`isUnchanged`). So the condition last held less than a window after
+   * `observedAt`, and an observation older than `autoResolveMinutes` + `windowMinutes` means it
+   * has not held for `autoResolveMinutes`. Measuring from the observation this way costs no write
+   * per round, where keeping a `lastHeldAt` would write every live anomaly every round. A version
+   * the rotation has not reached for a while (more versions than `versionsPerRound`) could still
+   * hold, so each one is assessed again on the current window first: one that holds has its
+   * observation written instead (`updated`).
+   */
+  async function resolveCleared(tenantId: string, at: Date, window: DetectionWindow, settings: DetectionSettings, report: TenantDetection, turn: TakeTurn): Promise<void> {
+    if (settings.autoResolveMinutes === 0) return;
+    const observedBefore = new Date(at.getTime() - (settings.autoResolveMinutes + settings.windowMinutes) * MINUTE_MS).toISOString();
+    const cleared = await anomalies.openObservedBefore(tenantId, { observedBefore, limit: budget.openedPerRound });
+    for (const anomaly of cleared) {
+      const ref = { policyModule: anomaly.policyModule, policyFunction: anomaly.policyFunction, version: anomaly.version };
+      const item = await readVersionEvidence(sources, tenantId, window, ref);
+      const assessment = ASSESSORS[anomaly.type](item, window, settings);
+      if (assessment.holds) {
+        await anomalies.update(tenantId, anomaly.id, { observation: observationOf(item, assessment, at) });
+        report.updated += 1;
+      } else if (await resolve(tenantId, anomaly, at, window, settings)) {
+        report.resolved += 1;
+      }
+      await turn();
+    }
+  }
+
+  /** False when another change (triage, another round) took the anomaly's next status first. */
+  async function resolve(tenantId: string, anomaly: AnomalyState, at: Date, window: DetectionWindow, settings: DetectionSettings): Promise<boolean> {
+    const since = Date.parse(anomaly.observation.observedAt) + settings.windowMinutes * MINUTE_MS;
+    const minutes = Math.floor((at.getTime() - since) / MINUTE_MS);
+    const note =
+      `resolved automatically: the condition has not held since ${new Date(since).toISOString()} (${minutes} minutes), ` +
+      `nor between ${window.start} and ${window.end}`;
+    return transitions.append(tenantId, anomaly, {
+      anomalyId: anomaly.id,
+      seq: anomaly.statusSeq + 1,
+      from: anomaly.status,
+      to: 'RESOLVED',
+      note,
+      actorId: DETECTOR_ACTOR,
+      occurredAt: at.toISOString(),
+    });
+  }
+
   async function detectTenant(tenantId: string, after: RollupVersionKey | null = null): Promise<TenantDetection> {
     const turn = createTurnTaker();
     const at = now();
@@ -169,6 +234,7 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
       updated: 0,
       unchanged: 0,
       suppressed: 0,
+      resolved: 0,
       continueAfter: after,
     };
     assess: for (const item of round.evidence) {
@@ -191,6 +257,8 @@ export function createAnomalyDetector(deps: AnomalyDetectorDeps): AnomalyDetecto
       await turn();
     }
     if (report.assessed === round.versions) report.continueAfter = null;
+    // After the findings, so that an anomaly this round found again is seen with its new observation.
+    await resolveCleared(tenantId, at, window, settings, report, turn);
     return report;
   }
 

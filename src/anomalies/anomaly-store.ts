@@ -85,6 +85,13 @@ export interface AnomalyListQuery {
   limit: number;
 }
 
+/** Which OPEN anomalies `openObservedBefore` lists. */
+export interface OpenAnomalyQuery {
+  /** Exclusive upper bound on the observation's observedAt. */
+  observedBefore: string;
+  limit: number;
+}
+
 export interface AnomalyPage {
   items: AnomalyState[];
   /** Every anomaly matching the query, whatever the offset and limit. */
@@ -114,6 +121,12 @@ export interface AnomalyRepository extends AuditOutboxRepository<AuditedAnomalyE
   get(tenantId: string, id: string): Promise<AnomalyState | null>;
   /** Newest detectedAt first (ties: id ascending). */
   list(tenantId: string, query: AnomalyListQuery): Promise<AnomalyPage>;
+  /**
+   * The tenant's OPEN anomalies (not VERIFYING) whose observation is older than `observedBefore`,
+   * oldest observation first (ties: id ascending), at most `limit`. Found through what the store
+   * keeps of its OPEN anomalies, so the tenant's ended anomalies (and other tenants') are not read.
+   */
+  openObservedBefore(tenantId: string, query: OpenAnomalyQuery): Promise<AnomalyState[]>;
   /** Replaces the observation and/or the verification; false for an unknown id. */
   update(
     tenantId: string,

@@ -6,7 +6,7 @@
 export interface DetectionBudget {
   /** Versions assessed by the rules per tenant and round. */
   versionsPerRound: number;
-  /** Anomalies opened per tenant and round. */
+  /** Anomalies opened per tenant and round; also the most OPEN anomalies a round resolves for a tenant. */
   openedPerRound: number;
 }
 

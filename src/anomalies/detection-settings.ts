@@ -18,6 +18,8 @@ export const DETECTION_SETTING_BOUNDS = {
   slowdownFactor: { min: 1.01, max: 1000, default: 1.5, integer: false },
   /** A DISMISSED anomaly is not opened again for its key within this many hours of the dismissal. */
   dismissCooldownHours: { min: 0, max: 8760, default: 24, integer: true },
+  /** The detector resolves an OPEN anomaly whose condition has not held for this long; 0: never. */
+  autoResolveMinutes: { min: 0, max: 43_200, default: 30, integer: true },
 } as const;
 
 export type DetectionSettingName = keyof typeof DETECTION_SETTING_BOUNDS;

@@ -237,6 +237,7 @@ export const envSchema = z.object({
   ANOMALY_ZOMBIE_GRACE_MINUTES: detectionSetting('zombieGraceMinutes'),
   ANOMALY_SLOWDOWN_FACTOR: detectionSetting('slowdownFactor'),
   ANOMALY_DISMISS_COOLDOWN_HOURS: detectionSetting('dismissCooldownHours'),
+  ANOMALY_AUTO_RESOLVE_MINUTES: detectionSetting('autoResolveMinutes'),
 }).superRefine((config, ctx) => {
   // Tokens of a provider are only as trustworthy as the check of whom they were issued by and for.
   const provider = { JWT_JWKS_URL: config.JWT_JWKS_URL, JWT_ISSUER: config.JWT_ISSUER, JWT_AUDIENCE: config.JWT_AUDIENCE };
@@ -283,5 +284,6 @@ export function detectionDefaults(config: Config): DetectionSettings {
     zombieGraceMinutes: config.ANOMALY_ZOMBIE_GRACE_MINUTES,
     slowdownFactor: config.ANOMALY_SLOWDOWN_FACTOR,
     dismissCooldownHours: config.ANOMALY_DISMISS_COOLDOWN_HOURS,
+    autoResolveMinutes: config.ANOMALY_AUTO_RESOLVE_MINUTES,
   };
 }

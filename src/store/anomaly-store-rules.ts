@@ -6,6 +6,7 @@ import type {
   AnomalyState,
   AnomalyTransition,
   AuditedAnomalyEntry,
+  OpenAnomalyQuery,
   StoredAnomaly,
 } from '../anomalies/anomaly-store.js';
 import { assertCount, assertPolicyName } from './policy-store-rules.js';
@@ -110,6 +111,16 @@ export function assertListQuery(query: AnomalyListQuery): void {
   normaliseInstant(query.detectedFrom, 'detectedFrom');
   assertCount(query.offset, 'offset', 0);
   assertCount(query.limit, 'limit', 1);
+}
+
+export function assertOpenQuery(query: OpenAnomalyQuery): void {
+  normaliseInstant(query.observedBefore, 'observedBefore');
+  assertCount(query.limit, 'limit', 1);
+}
+
+/** Orders OPEN anomalies as `openObservedBefore` lists them: oldest observation first, then by id. */
+export function compareByObservation(a: StoredAnomaly, b: StoredAnomaly): number {
+  return Date.parse(a.observation.observedAt) - Date.parse(b.observation.observedAt) || compareText(a.id, b.id);
 }
 
 export function assertSettingsRecord(record: AnomalySettingsRecord): void {

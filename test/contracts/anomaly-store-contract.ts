@@ -125,6 +125,61 @@ export function runAnomalyStoreContract(getStore: () => Store, getTarget: () => 
       expect((await store.anomalies.list(tenant, { detectedFrom: '2026-01-01T00:00:00Z', offset: 0, limit: 10 })).total).toBe(1);
     });
 
+    it('lists the OPEN anomalies observed before a bound, oldest observation first, within the limit, and only the tenant’s', async () => {
+      const store = getStore();
+      const tenant = newTenant('anomaly-open');
+      const at = (minute: number) => new Date(Date.parse('2026-05-01T10:00:00.000Z') + minute * 60_000).toISOString();
+      const open = (id: string, version: number, minute: number) => anomaly(id, { version, observation: observation({ observedAt: at(minute) }) });
+      for (const a of [open('o-3', 3, 30), open('o-1', 1, 10), open('o-2', 2, 10), open('o-4', 4, 50), open('o-5', 5, 5), open('o-6', 6, 5), open('o-7', 7, 5)]) {
+        expect(await store.anomalies.insert(tenant, a)).toBe(true);
+      }
+      // Written with a zone: compared as the instant it names (10:20Z).
+      expect(await store.anomalies.insert(tenant, anomaly('o-8', { version: 8, observation: observation({ observedAt: '2026-05-01T12:20:00+02:00' }) }))).toBe(true);
+      await store.anomalies.appendTransition(tenant, transition('o-5', 1, 'OPEN', 'VERIFYING'));
+      await store.anomalies.appendTransition(tenant, transition('o-6', 1, 'OPEN', 'RESOLVED'));
+      await store.anomalies.appendTransition(tenant, transition('o-7', 1, 'OPEN', 'DISMISSED'));
+      await store.anomalies.appendTransition(tenant, transition('o-7', 2, 'DISMISSED', 'OPEN'));
+      await store.anomalies.insert(newTenant('anomaly-open-other'), open('o-0', 1, 0));
+      const ids = async (observedBefore: string, limit: number) => (await store.anomalies.openObservedBefore(tenant, { observedBefore, limit })).map((a) => a.id);
+      expect(await ids(at(40), 10)).toEqual(['o-7', 'o-1', 'o-2', 'o-8', 'o-3']);
+      expect(await ids(at(40), 2)).toEqual(['o-7', 'o-1']);
+      expect(await ids(at(10), 10)).toEqual(['o-7']);
+      expect(await ids(at(0), 10)).toEqual([]);
+      const [first] = await store.anomalies.openObservedBefore(tenant, { observedBefore: at(40), limit: 1 });
+      expect(first).toEqual(await store.anomalies.get(tenant, 'o-7'));
+      expect(first).toMatchObject({ status: 'OPEN', statusSeq: 2 });
+      // A newer observation moves it past the bound; leaving OPEN takes it out, coming back puts it in again.
+      await store.anomalies.update(tenant, 'o-7', { observation: observation({ observedAt: at(45) }) });
+      await store.anomalies.appendTransition(tenant, transition('o-1', 1, 'OPEN', 'RESOLVED'));
+      expect(await ids(at(40), 10)).toEqual(['o-2', 'o-8', 'o-3']);
+      await store.anomalies.appendTransition(tenant, transition('o-1', 2, 'RESOLVED', 'OPEN'));
+      await store.anomalies.appendTransition(tenant, transition('o-5', 2, 'VERIFYING', 'OPEN'));
+      expect(await ids(at(40), 10)).toEqual(['o-5', 'o-1', 'o-2', 'o-8', 'o-3']);
+      expect(await store.anomalies.openObservedBefore(newTenant('anomaly-open-none'), { observedBefore: at(40), limit: 10 })).toEqual([]);
+      for (const bad of [{ observedBefore: 'soon', limit: 1 }, { observedBefore: at(0), limit: 0 }, { observedBefore: at(0), limit: 1.5 }]) {
+        await expect(store.anomalies.openObservedBefore(tenant, bad), JSON.stringify(bad)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+    });
+
+    it('lists an anomaly as OPEN exactly when the winner of concurrent changes made it OPEN, across connections', async () => {
+      const tenant = newTenant('anomaly-open-race');
+      const stores = [getStore(), ...(await Promise.all(Array.from({ length: 3 }, () => getTarget().connect())))];
+      const everything = { observedBefore: '2026-06-01T00:00:00.000Z', limit: 100 };
+      for (let round = 0; round < 4; round += 1) {
+        const id = `q-${round}`;
+        await getStore().anomalies.insert(tenant, anomaly(id, { version: 10 + round }));
+        await getStore().anomalies.appendTransition(tenant, transition(id, 1, 'OPEN', 'RESOLVED'));
+        const targets = ['OPEN', 'DISMISSED'] as const;
+        const changed = await Promise.all(
+          stores.flatMap((s, i) => [0, 1].map((j) => s.anomalies.appendTransition(tenant, transition(id, 2, 'RESOLVED', targets[(i + j + round) % 2]!, { actorId: `racer-${i}-${j}` })))),
+        );
+        expect(changed.filter(Boolean)).toHaveLength(1);
+        const status = (await getStore().anomalies.get(tenant, id))!.status;
+        const listed = (await getStore().anomalies.openObservedBefore(tenant, everything)).map((a) => a.id);
+        expect(listed.includes(id), `${id} is ${status}`).toBe(status === 'OPEN');
+      }
+    }, 60_000);
+
     it('lets exactly one of concurrent openers and of concurrent status changes win, across connections', async () => {
       const tenant = newTenant('anomaly-race');
       const stores = [getStore(), ...(await Promise.all(Array.from({ length: 3 }, () => getTarget().connect())))];

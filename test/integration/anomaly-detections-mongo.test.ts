@@ -123,4 +123,73 @@ describeWithMongo('anomaly detections and verifications on MongoDB', (url) => {
     expect((await store.anomalies.owedAudits('2999-01-01T00:00:00.000Z', 10_000)).filter((o) => o.tenantId === tenant)).toEqual([]);
     expect(await store.anomalies.insert(tenant, anomaly('new-2', { occurrence: 2 }), owed('rec-new-2'))).toBe(true);
   });
+
+  it('settles the open marks a reader finds spent, and keeps those of changes in flight', async () => {
+    const tenant = newTenant();
+    const marks = store.raw.db.collection('anomaly_open_marks');
+    const all = { observedBefore: '2999-01-01T00:00:00.000Z', limit: 100 };
+    const markSeqs = async (id: string) => (await marks.find({ tenantId: tenant, anomalyId: id }).toArray()).map((m) => m.seq as number).sort();
+    const mark = (anomalyId: string, seq: number, markedAt: string) => ({ _id: `${tenant}:${anomalyId}:${seq}`, tenantId: tenant, anomalyId, seq, markedAt }) as never;
+    expect(await store.anomalies.insert(tenant, anomaly('spent'))).toBe(true);
+    expect(await markSeqs('spent')).toEqual([0]);
+    await store.anomalies.appendTransition(tenant, { anomalyId: 'spent', seq: 1, from: 'OPEN', to: 'RESOLVED', note: null, actorId: 'alice', occurredAt: AT });
+    expect(await markSeqs('spent')).toEqual([]);
+    // A loser that marked OPEN at seq 1, a writer that marked seq 2 and has not stored it yet, and
+    // marks of anomalies never stored: one of a writer that stopped an hour ago, one just made.
+    await marks.insertMany([
+      mark('spent', 1, AT),
+      mark('spent', 2, AT),
+      mark('ghost-old', 0, new Date(Date.now() - 2 * 3_600_000).toISOString()),
+      mark('ghost-new', 0, new Date().toISOString()),
+    ]);
+    expect(await store.anomalies.openObservedBefore(tenant, all)).toEqual([]);
+    expect(await markSeqs('spent')).toEqual([2]);
+    expect(await markSeqs('ghost-old')).toEqual([]);
+    expect(await markSeqs('ghost-new')).toEqual([0]);
+    await store.anomalies.appendTransition(tenant, { anomalyId: 'spent', seq: 2, from: 'RESOLVED', to: 'OPEN', note: null, actorId: 'alice', occurredAt: AT });
+    expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id)).toEqual(['spent']);
+
+    // Detections whose writer stopped before storing the anomaly: one marked an hour ago keeps its
+    // mark, one stored before marks were kept has none; either is marked when its anomaly is stored.
+    const detection = (id: string, version: number) =>
+      ({ _id: `${tenant}:${id}`, tenantId: tenant, anomalyId: id, ...KEY, version, occurrence: 1, detectedAt: AT, observation: JSON.stringify(observation(id)) }) as never;
+    await store.raw.db.collection('anomaly_detections').insertMany([detection('stranded-marked', 7), detection('stranded-unmarked', 8)]);
+    await marks.insertOne(mark('stranded-marked', 0, new Date(Date.now() - 2 * 3_600_000).toISOString()));
+    expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id)).toEqual(['spent']);
+    expect(await markSeqs('stranded-marked')).toEqual([0]);
+    await store.anomalies.asDetected(tenant, 'stranded-marked');
+    await store.anomalies.asDetected(tenant, 'stranded-unmarked');
+    expect((await store.anomalies.openObservedBefore(tenant, all)).map((a) => a.id).sort()).toEqual(['spent', 'stranded-marked', 'stranded-unmarked']);
+  });
+
+  it('marks the anomalies stored before the open marks once, when a store first opens the database', async () => {
+    const tenant = newTenant();
+    const marks = store.raw.db.collection('anomaly_open_marks');
+    const all = { observedBefore: '2999-01-01T00:00:00.000Z', limit: 100 };
+    const change = (anomalyId: string, to: 'RESOLVED' | 'VERIFYING') => ({ anomalyId, seq: 1, from: 'OPEN' as const, to, note: null, actorId: 'alice', occurredAt: AT });
+    for (const [id, version] of [['old-open', 1], ['old-resolved', 2], ['old-verifying', 3]] as const) {
+      expect(await store.anomalies.insert(tenant, anomaly(id, { version }))).toBe(true);
+    }
+    await store.anomalies.appendTransition(tenant, change('old-resolved', 'RESOLVED'));
+    await store.anomalies.appendTransition(tenant, change('old-verifying', 'VERIFYING'));
+    // As they were before marks were kept.
+    const unmark = () => marks.deleteMany({ $or: [{ tenantId: tenant }, { _id: 'backfilled' as never }] });
+    await unmark();
+    expect(await store.anomalies.openObservedBefore(tenant, all)).toEqual([]);
+    const reopened = await openMongoStore({ url, database });
+    try {
+      expect((await reopened.anomalies.openObservedBefore(tenant, all)).map((a) => a.id)).toEqual(['old-open']);
+      // Marked from their detection; the reader deleted the marks of those no longer OPEN.
+      expect((await marks.find({ tenantId: tenant }).toArray()).map((m) => m._id)).toEqual([`${tenant}:old-open:0`]);
+    } finally {
+      await reopened.close();
+    }
+    await marks.deleteMany({ tenantId: tenant });
+    const again = await openMongoStore({ url, database });
+    try {
+      expect(await again.anomalies.openObservedBefore(tenant, all)).toEqual([]);
+    } finally {
+      await again.close();
+    }
+  });
 });

@@ -125,7 +125,7 @@ describe('npm run anomalies -- detect', () => {
     const script = spawnSync(process.execPath, [SCRIPT, 'detect', '--tenant', 'acme'], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 30_000 });
     expect(script.status, script.stderr).toBe(0);
     // The same numbers as the run before: the anomaly is found again and left as stored.
-    expect(script.stdout).toMatch(/tenant `acme`: window .* 1 rollup buckets, 1 of 1 versions assessed\nopened 0, updated 0, unchanged 1, suppressed 0/);
+    expect(script.stdout).toMatch(/tenant `acme`: window .* 1 rollup buckets, 1 of 1 versions assessed\nopened 0, updated 0, unchanged 1, suppressed 0, resolved 0 \(/);
 
     const check = await openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
     try {

@@ -40,7 +40,7 @@ async function refusal(body: unknown): Promise<string | null> {
   }
 }
 
-const SETTINGS = 'windowMinutes, baselineDays, minSamples, failureRateThreshold, zombieGraceMinutes, slowdownFactor, dismissCooldownHours';
+const SETTINGS = 'windowMinutes, baselineDays, minSamples, failureRateThreshold, zombieGraceMinutes, slowdownFactor, dismissCooldownHours, autoResolveMinutes';
 
 describe('the anomaly settings body', () => {
   it('names every problem at once, in the order of the body, unknown names last', async () => {
@@ -76,6 +76,8 @@ describe('the anomaly settings body', () => {
       { minSamples: null },
       { minSamples: 1, windowMinutes: 1440, failureRateThreshold: 0.0001, slowdownFactor: 1000 },
       { zombieGraceMinutes: 0, dismissCooldownHours: 8760, baselineDays: 30 },
+      { autoResolveMinutes: 0 },
+      { autoResolveMinutes: 43200.5 },
       { minSamples: 0 },
       { minSamples: 1.5 },
       { minSamples: '5' },

@@ -9,6 +9,7 @@ export const ANOMALY_COLLECTIONS = {
   verifications: 'anomaly_verifications',
   transitions: 'anomaly_transitions',
   settings: 'anomaly_settings',
+  openMarks: 'anomaly_open_marks',
   /**
    * Claims on the detections' and the transitions' owed audit records after the first (see
    * mongo-audit-outbox.ts); one collection serves both, as a claim's `_id` holds its record id.
@@ -77,6 +78,25 @@ export interface AnomalyTransitionDocument extends AuditedEntryFields {
   requestRef?: string;
 }
 
+/**
+ * A mark that an anomaly may be OPEN from its status `seq` on (0: as detected), so that a tenant's
+ * OPEN anomalies are found without reading the ones that ended. Marks are only inserted and
+ * deleted, never updated (FerretDB loses one of two concurrent updates of a document): one is
+ * inserted before the anomaly, or its change to OPEN, is stored; a change away from OPEN deletes
+ * the marks up to its seq once stored. Every OPEN anomaly thus has a mark; a mark whose anomaly is
+ * not OPEN (its writer lost a race or stopped) is deleted by the reader that finds it so.
+ * `_id` is `<tenant>:<anomalyId>:<seq>`.
+ */
+export interface AnomalyOpenMarkDocument {
+  _id: string;
+  tenantId: string;
+  anomalyId: string;
+  seq: number;
+  markedAt: string;
+}
+
+export const openMarkId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+
 /** `_id` is the tenant id; `values` is JSON text. */
 export interface AnomalySettingsDocument {
   _id: string;
@@ -99,6 +119,7 @@ export const ANOMALY_INDEXES: Record<string, IndexDescription[]> = {
     { key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq_unique', unique: true },
     AUDIT_PENDING_INDEX,
   ],
+  [ANOMALY_COLLECTIONS.openMarks]: [{ key: { tenantId: 1, anomalyId: 1, seq: 1 }, name: 'tenant_anomaly_seq' }],
 };
 
 /** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */

@@ -13,11 +13,13 @@ import {
   assertAuditedEntry,
   assertListQuery,
   assertObservation,
+  assertOpenQuery,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
   assertVerification,
   compareAuditedEntries,
+  compareByObservation,
   isAnomalyId,
 } from '../anomaly-store-rules.js';
 import { auditOutboxOfParts } from '../audit-outbox-rules.js';
@@ -29,8 +31,10 @@ import {
   ANOMALY_COLLECTIONS,
   type AnomalyDetectionDocument,
   type AnomalyDocument,
+  type AnomalyOpenMarkDocument,
   type AnomalyTransitionDocument,
   type AnomalyVerificationDocument,
+  openMarkId,
 } from './mongo-anomaly-collections.js';
 
 function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
@@ -49,6 +53,11 @@ function transitionOf(doc: AnomalyTransitionDocument): AnomalyTransition {
 
 const anomalyDocumentId = (tenantId: string, anomalyId: string) => `${tenantId}:${anomalyId}`;
 const transitionId = (tenantId: string, anomalyId: string, seq: number) => `${tenantId}:${anomalyId}:${seq}`;
+
+/** A mark this old without its anomaly or detection was left by a writer that stopped before storing them: long against an insert. */
+const ORPHAN_MARK_MS = 3_600_000;
+/** Anomalies read per `$in` query when the OPEN ones are looked up by their marks. */
+const IDS_PER_QUERY = 1000;
 
 function storedAnomalyOf(doc: AnomalyDocument): StoredAnomaly {
   return {
@@ -87,6 +96,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const detections = db.collection<AnomalyDetectionDocument>(ANOMALY_COLLECTIONS.detections);
   const verifications = db.collection<AnomalyVerificationDocument>(ANOMALY_COLLECTIONS.verifications);
   const transitions = db.collection<AnomalyTransitionDocument>(ANOMALY_COLLECTIONS.transitions);
+  const openMarks = db.collection<AnomalyOpenMarkDocument>(ANOMALY_COLLECTIONS.openMarks);
   const outboxes = {
     detection: mongoAuditOutbox<AuditedAnomalyEntry>(db, {
       entries: ANOMALY_COLLECTIONS.detections,
@@ -106,9 +116,41 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
   const transitionAt = (tenantId: string, anomalyId: string, seq: number) =>
     transitions.findOne({ _id: transitionId(tenantId, anomalyId, seq) });
 
+  /** Marks the anomaly as possibly OPEN from status `seq` on (a no-op when marked). */
+  async function markOpen(tenantId: string, anomalyId: string, seq: number): Promise<void> {
+    try {
+      await openMarks.insertOne({ _id: openMarkId(tenantId, anomalyId, seq), tenantId, anomalyId, seq, markedAt: new Date().toISOString() });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+  }
+
+  /** The anomaly is not OPEN at status `seq`: its marks up to there are spent (a later OPEN marks its own seq first). */
+  async function unmarkUpTo(tenantId: string, anomalyId: string, seq: number): Promise<void> {
+    await openMarks.deleteMany({ tenantId, anomalyId, seq: { $lte: seq } });
+  }
+
+  /**
+   * Deletes the old marks of anomalies never stored: neither the anomaly nor its detection exists
+   * (a detection alone is stored later, see completeDetection, and keeps its mark).
+   */
+  async function deleteOrphans(tenantId: string, marks: AnomalyOpenMarkDocument[], stored: ReadonlySet<string>): Promise<void> {
+    const orphanedBefore = Date.now() - ORPHAN_MARK_MS;
+    const old = marks.filter((mark) => !stored.has(mark.anomalyId) && Date.parse(mark.markedAt) < orphanedBefore);
+    if (old.length === 0) return;
+    const detected = await detections
+      .find({ _id: { $in: [...new Set(old.map((mark) => anomalyDocumentId(tenantId, mark.anomalyId)))] } }, { projection: { anomalyId: 1 } })
+      .toArray();
+    const stranded = new Set(detected.map((doc) => doc.anomalyId));
+    const orphans = old.filter((mark) => !stranded.has(mark.anomalyId)).map((mark) => mark._id);
+    if (orphans.length > 0) await openMarks.deleteMany({ _id: { $in: orphans } });
+  }
+
   /** Stores the anomaly of a detection whose writer stopped before storing it (a no-op when stored). */
   async function completeDetection(detection: AnomalyDetectionDocument): Promise<void> {
     if ((await anomalies.findOne({ _id: detection._id }, { projection: { _id: 1 } })) !== null) return;
+    // Its writer marked it first, unless it was stored before marks were kept.
+    await markOpen(detection.tenantId, detection.anomalyId, 0);
     try {
       await anomalies.insertOne(anomalyOfDetection(detection));
     } catch (error) {
@@ -145,6 +187,8 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         observation: JSON.stringify(anomaly.observation),
         ...owedAuditFields(owedAudit),
       };
+      // Marked before it can exist, so an OPEN anomaly is never without its mark.
+      await markOpen(tenantId, anomaly.id, 0);
       try {
         await detections.insertOne(detection);
       } catch (error) {
@@ -153,6 +197,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         const { type, policyModule, policyFunction, version, occurrence } = anomaly;
         const winner = await detections.findOne({ tenantId, type, policyModule, policyFunction, version, occurrence });
         if (winner !== null) await completeDetection(winner);
+        if (winner?.anomalyId !== anomaly.id) await unmarkUpTo(tenantId, anomaly.id, 0);
         return false;
       }
       const stored = { ...anomalyOfDetection(detection), verification: anomaly.verification === null ? null : JSON.stringify(anomaly.verification) };
@@ -165,6 +210,7 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
         if ((await anomalies.findOne({ _id: stored._id }, { projection: { _id: 1 } })) !== null) return true;
         // The occurrence is an anomaly stored before detections were kept: this one was never opened.
         await detections.deleteOne({ _id: detection._id });
+        await unmarkUpTo(tenantId, anomaly.id, 0);
         return false;
       }
     },
@@ -205,6 +251,37 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       return { items: await Promise.all(docs.map((doc) => withStatus(tenantId, doc))), total };
     },
 
+    /**
+     * Reads the tenant's marks (about one per OPEN anomaly) and their anomalies, takes those observed
+     * before the bound, oldest first, and checks each one's status against its transitions; a mark
+     * found spent is deleted on the way.
+     */
+    async openObservedBefore(tenantId, query) {
+      assertTenantId(tenantId);
+      assertOpenQuery(query);
+      const before = Date.parse(normaliseInstant(query.observedBefore, 'observedBefore'));
+      const marks = await openMarks.find({ tenantId }).toArray();
+      const ids = [...new Set(marks.map((mark) => mark.anomalyId))];
+      const docs: AnomalyDocument[] = [];
+      for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+        const chunk = ids.slice(i, i + IDS_PER_QUERY).map((id) => anomalyDocumentId(tenantId, id));
+        docs.push(...(await anomalies.find({ _id: { $in: chunk } }).toArray()));
+      }
+      await deleteOrphans(tenantId, marks, new Set(docs.map((doc) => doc.id)));
+      const candidates = docs
+        .map((doc) => ({ doc, anomaly: storedAnomalyOf(doc) }))
+        .filter(({ anomaly }) => Date.parse(anomaly.observation.observedAt) < before)
+        .sort((a, b) => compareByObservation(a.anomaly, b.anomaly));
+      const open: AnomalyState[] = [];
+      for (const { doc } of candidates) {
+        if (open.length === query.limit) break;
+        const state = await withStatus(tenantId, doc);
+        if (state.status === 'OPEN') open.push(state);
+        else await unmarkUpTo(tenantId, state.id, state.statusSeq);
+      }
+      return open;
+    },
+
     async update(tenantId, id, change) {
       assertTenantId(tenantId);
       if (change.observation !== undefined) assertObservation(change.observation);
@@ -235,6 +312,8 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
       // A taken seq means another change won, whatever it was: not an error, a lost race.
       if (await transitionAt(tenantId, anomalyId, seq)) return false;
       assertTransitionExtends(transition, anomaly !== null, predecessor === null ? null : transitionOf(predecessor));
+      // A change to OPEN is marked before it is stored, a change away from OPEN unmarks once stored.
+      if (transition.to === 'OPEN') await markOpen(tenantId, anomalyId, seq);
       try {
         await transitions.insertOne({
           _id: transitionId(tenantId, anomalyId, seq),
@@ -250,11 +329,12 @@ export function createMongoAnomalyRepository(db: Db): AnomalyRepository {
           ...(transition.requestRef === undefined ? {} : { requestRef: transition.requestRef }),
           ...owedFields,
         });
-        return true;
       } catch (error) {
         if (isDuplicateKey(error)) return false;
         throw error;
       }
+      if (transition.to !== 'OPEN') await unmarkUpTo(tenantId, anomalyId, seq);
+      return true;
     },
 
     async transitions(tenantId, anomalyId) {

@@ -7,6 +7,7 @@ import { createMongoAnomalySettingsRepository } from './mongo-anomaly-settings-r
 import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.js';
 import { createMongoAuditLinkRepository } from './mongo-audit-link-repository.js';
 import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
+import { backfillOpenMarks } from './mongo-open-marks-backfill.js';
 import { ensurePolicyIndexes } from './mongo-policy-collections.js';
 import { createMongoPolicyRepository } from './mongo-policy-repository.js';
 import { createMongoRollupRepository } from './mongo-rollup-repository.js';
@@ -72,6 +73,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     const { ttlEnforced } = await ensureIndexes(db);
     await ensurePolicyIndexes(db);
     await ensureAnomalyIndexes(db);
+    await backfillOpenMarks(db);
     await ensureWorkflowIndexes(db);
     return {
       kind: 'mongo',

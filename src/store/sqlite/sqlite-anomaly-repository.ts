@@ -15,6 +15,7 @@ import {
   assertAuditedEntry,
   assertListQuery,
   assertObservation,
+  assertOpenQuery,
   assertStoredAnomaly,
   assertTransition,
   assertTransitionExtends,
@@ -126,6 +127,10 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
     db.prepare<unknown[], { total: number }>(`SELECT count(*) AS total FROM anomalies WHERE tenant_id = ? ${typed ? 'AND type = ?' : ''} AND detected_at >= ?`);
   const pages = { typed: page(true), all: page(false) };
   const counts = { typed: count(true), all: count(false) };
+  // Served by the partial index anomalies_open_by_observed_at (migration 14).
+  const openObservedBefore = db.prepare<[string, string, number], AnomalyRow>(
+    `${SELECT_STATE} WHERE a.tenant_id = ? AND a.status = 'OPEN' AND a.observed_at < ? ORDER BY a.observed_at, a.id LIMIT ?`,
+  );
   const setObservation = db.prepare('UPDATE anomalies SET observation = ? WHERE tenant_id = ? AND id = ?');
   const setVerification = db.prepare('UPDATE anomalies SET verification = ? WHERE tenant_id = ? AND id = ?');
   const exists = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM anomalies WHERE tenant_id = ? AND id = ?');
@@ -215,6 +220,12 @@ export function createSqliteAnomalyRepository(db: Database): AnomalyRepository {
       const which = query.type === undefined ? 'all' : 'typed';
       const items = pages[which].all(...filter, query.limit, query.offset).map(stateOf);
       return { items, total: counts[which].get(...filter)!.total };
+    },
+
+    async openObservedBefore(tenantId, query) {
+      assertTenantId(tenantId);
+      assertOpenQuery(query);
+      return openObservedBefore.all(tenantId, normaliseInstant(query.observedBefore, 'observedBefore'), query.limit).map(stateOf);
     },
 
     async update(tenantId, id, change) {

@@ -16,6 +16,7 @@ import {
   type AnomalyJobQueues,
   type AnomalyWorkers,
   type DetectionBudget,
+  type DetectionSettings,
   type DetectionRound,
   type DetectionRun,
 } from '../../../src/anomalies/index.js';
@@ -86,7 +87,10 @@ export async function startAnomaliesHarness(options: {
   budget?: DetectionBudget;
   /** How often the scheduled round runs, in real milliseconds (default 200). */
   detectEveryMs?: number;
+  /** The service-wide detection settings (default: the service's defaults). */
+  detectionDefaults?: DetectionSettings;
 }): Promise<AnomaliesHarness> {
+  const defaults = options.detectionDefaults ?? DEFAULT_DETECTION_SETTINGS;
   const clock = createTestClock(options.startIso);
   const prefix = `test-anomalies-${randomUUID()}`;
   const queues: AnomalyJobQueues = createAnomalyJobQueues({ connection: REDIS_URL, prefix });
@@ -101,13 +105,13 @@ export async function startAnomaliesHarness(options: {
           enqueueVerification: (request) => queues.enqueueVerification(request),
           now: clock.now,
         }),
-        settings: createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: stack.auditTrail.recorder, now: clock.now }),
+        settings: createAnomalySettings({ repository: store.anomalySettings, defaults, audit: stack.auditTrail.recorder, now: clock.now }),
       }),
     ],
   });
   const store = policies.store;
   const builtinModules = new Set((await loadBuiltinLibrary()).map((module) => module.moduleName));
-  const settings = createAnomalySettings({ repository: store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: policies.stack.auditTrail.recorder });
+  const settings = createAnomalySettings({ repository: store.anomalySettings, defaults, audit: policies.stack.auditTrail.recorder });
   const deps = { store, settings, audit: policies.stack.auditTrail.recorder, builtinModules, now: clock.now };
   const workers: AnomalyWorkers = await startAnomalyWorkers({
     connection: REDIS_URL,

@@ -4,7 +4,7 @@
 // listed, shown, verified (both outcomes), triaged and replayed with an Idempotency-Key over real HTTP.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnomalyDetail, AnomalyListItem, AnomalyPageView } from '../../../src/anomalies/index.js';
+import { DEFAULT_DETECTION_SETTINGS, type AnomalyDetail, type AnomalyListItem, type AnomalyPageView } from '../../../src/anomalies/index.js';
 import { idempotencyRequestHash } from '../../../src/api/index.js';
 import type { AuditRecord } from '../../../src/audit/index.js';
 import type { Store } from '../../../src/store/index.js';
@@ -53,7 +53,11 @@ export function anomalyScenario(name: string, openStore?: () => Promise<Store>):
     const auditOf = (eventType: string): Promise<AuditRecord[]> => h.policies.auditOfType(h.policies.tenants.a, eventType);
 
     beforeAll(async () => {
-      h = await startAnomaliesHarness({ startIso: T0, ...(openStore ? { openStore } : {}) });
+      // The scenario moves the clock hours and days on and expects its anomalies still OPEN for the
+      // verification and triage it shows: the detector does not resolve them on its own here
+      // (auto-resolution has its tests in anomaly-auto-resolve.test.ts).
+      const detectionDefaults = { ...DEFAULT_DETECTION_SETTINGS, autoResolveMinutes: 0 };
+      h = await startAnomaliesHarness({ startIso: T0, detectionDefaults, ...(openStore ? { openStore } : {}) });
     }, 60_000);
 
     afterAll(async () => {

@@ -221,6 +221,30 @@ describe('SQLite migrations', () => {
     await store.close();
   });
 
+  it('find the OPEN anomalies stored before the status was indexed: those without a change and those changed back to OPEN', async () => {
+    const path = join(dir, 'open.db');
+    const old = new BetterSqlite3(path);
+    migrate(old, MIGRATIONS.slice(0, 13));
+    const anomaly = old.prepare(
+      `INSERT INTO anomalies (tenant_id, id, type, policy_module, policy_function, version, occurrence, detected_at, observation)
+       VALUES ('acme', ?, 'ZOMBIE_VERSION', 'm.x', 'r', ?, 1, '2026-01-01T00:00:00.000Z', '{"observedAt":"2026-01-01T00:00:00.000Z"}')`,
+    );
+    const change = old.prepare(
+      `INSERT INTO anomaly_transitions (tenant_id, anomaly_id, seq, from_status, to_status, note, actor_id, occurred_at)
+       VALUES ('acme', ?, ?, ?, ?, NULL, 'alice', '2026-01-01T01:00:00.000Z')`,
+    );
+    for (const [id, version] of [['untouched', 1], ['resolved', 2], ['reopened', 3], ['verifying', 4]] as const) anomaly.run(id, version);
+    change.run('resolved', 1, 'OPEN', 'RESOLVED');
+    change.run('reopened', 1, 'OPEN', 'DISMISSED');
+    change.run('reopened', 2, 'DISMISSED', 'OPEN');
+    change.run('verifying', 1, 'OPEN', 'VERIFYING');
+    old.close();
+    const store = await openSqliteStore(path);
+    const open = await store.anomalies.openObservedBefore('acme', { observedBefore: '2026-02-01T00:00:00.000Z', limit: 10 });
+    expect(open.map((a) => a.id)).toEqual(['reopened', 'untouched']);
+    await store.close();
+  });
+
   it('refuse a database written by a newer build', () => {
     const db = new BetterSqlite3(join(dir, 'newer.db'));
     migrate(db);
