@@ -64,7 +64,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
     ({ base, call, tenant } = service);
 
     for (const [source, locale] of [[SOURCE_V1, 'en-US'], [SOURCE_V2, 'en-US'], [GERMAN_SOURCE, 'de-DE'], [CHINESE_SOURCE, 'zh-CN'], [MANY_SOURCE, 'en-US']]) {
-      const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source, locale });
+      const deployed = await call(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source, locale });
       expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
     }
 
