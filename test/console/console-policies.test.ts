@@ -139,7 +139,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
         const cells = await versionRow(page, version).locator('td').allTextContents();
         expect(cells.slice(0, 3)).toEqual([`version ${version}`, status, 'en-US']);
         expect(cells[3]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
-        expect(cells[4]).toBe(`member-of-${tenant.tenantId}`);
+        expect(cells[4]).toBe(`admin-of-${tenant.tenantId}`);
         // How many rules the version has (its one rule `fee`): a listed version carries no signatures.
         expect(cells[5]).toBe('1');
       }
