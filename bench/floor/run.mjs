@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, priceInJs, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { DEPLOY_ROLE, prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
 import { projectRoot, startChild, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
 import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
@@ -127,7 +127,7 @@ async function measureService(autocannon, redisPid, { split }) {
   let running = [];
   try {
     running = split ? Object.values(await startSplitBenchService(service)) : [await startBenchService(service)];
-    const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret);
+    const deployed = await signedPost(service.base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), service.secret, DEPLOY_ROLE);
     if (deployed.status !== 201) throw new Error(`deploying ${DEPLOYED_MODULE} failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
     const [kid, jwtSecret] = service.env.JWT_KEYS.split(':');
     const token = await createTokenSigner(createJwtKeyRing([{ kid, secret: jwtSecret }], 'bench')).sign({ subject: 'bench-client', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { Redis } from 'ioredis';
-import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { DEPLOY_ROLE, prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
 import { stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
 import { signedPool, signedPost } from '../support/signed-requests.mjs';
@@ -108,7 +108,7 @@ async function main() {
   let perRequest = 1;
   try {
     const deployBody = JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' });
-    const deployed = await signedPost(service.base, '/api/v1/policies', deployBody, service.secret);
+    const deployed = await signedPost(service.base, '/api/v1/policies', deployBody, service.secret, DEPLOY_ROLE);
     if (deployed.status !== 201) throw new Error(`deploy failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
     const storedBodies = SAMPLES.map((context) => JSON.stringify({ policyModule: 'bench.loan', policyFunction: FUNCTION_NAME, context }));
     const sourceBodies = SAMPLES.map((context) => JSON.stringify({ source: POLICY_SOURCE, functionName: FUNCTION_NAME, context, locale: 'en-US' }));

@@ -16,7 +16,7 @@ import { verifyChain } from '../../dist/src/audit/index.js';
 import { createJwtKeyRing, createTokenSigner } from '../../dist/src/auth/index.js';
 import { openSqliteStore } from '../../dist/src/store/index.js';
 import { FUNCTION_NAME, POLICY_SOURCE, priceInJs, SAMPLES } from '../language/loan-pricing.mjs';
-import { prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
+import { DEPLOY_ROLE, prepareBenchService, REDIS_URL, removeBenchService, startBenchService, startSplitBenchService, TENANT } from '../support/bench-service.mjs';
 import { startChild, stopChild } from '../support/child-process.mjs';
 import { loadAutocannon, runAutocannon, summariseRun } from '../support/load.mjs';
 import { OPA_DECISION_PATH, OPA_VERSION, opaBinary, startOpa, stopOpa } from '../support/opa.mjs';
@@ -127,7 +127,7 @@ async function benchToken(env) {
 
 /** Deploys the rule by name, then checks every route's answers against the plain JS function before anything is timed. */
 async function prepareAnswers(base, secret, token, sourceBodies, deployedBodies) {
-  const deployed = await signedPost(base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), secret);
+  const deployed = await signedPost(base, '/api/v1/policies', JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' }), secret, DEPLOY_ROLE);
   if (deployed.status !== 201) throw new Error(`deploying ${DEPLOYED_MODULE} failed: ${deployed.status} ${JSON.stringify(deployed.body)}`);
   for (let i = 0; i < SAMPLES.length; i++) {
     const expected = priceInJs(SAMPLES[i]);

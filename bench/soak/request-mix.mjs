@@ -3,7 +3,7 @@
 // SINGLE_ROTATION; batches and workflows come at fixed rates of their own (see run.mjs).
 import { signRequest } from '../../dist/src/auth/request-signature.js';
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
-import { ROLE, TENANT } from '../support/bench-service.mjs';
+import { DEPLOY_ROLE, ROLE, TENANT } from '../support/bench-service.mjs';
 import { GRAPHQL_QUERY, GRAPHQL_SAMPLES } from '../support/graphql-decision.mjs';
 
 export const LOAN_MODULE = 'bench.loan';
@@ -15,9 +15,9 @@ const DEPLOYED_PATH = '/api/v1/policies/evaluate';
 const GRAPHQL_PATH = '/graphql';
 
 
-/** Signed (HMAC v1) request headers for `body`, made now. */
-export function signedHeaders(method, path, body, secret) {
-  return { ...signRequest({ method, pathWithQuery: path, body, tenantId: TENANT, role: ROLE, secret }), 'content-type': 'application/json' };
+/** Signed (HMAC v1) request headers for `body`, made now, as `role`. */
+export function signedHeaders(method, path, body, secret, role = ROLE) {
+  return { ...signRequest({ method, pathWithQuery: path, body, tenantId: TENANT, role, secret }), 'content-type': 'application/json' };
 }
 
 export const bearerHeaders = (token) => ({ authorization: `Bearer ${token}`, 'x-tenant-id': TENANT, 'content-type': 'application/json' });
@@ -98,6 +98,6 @@ export const BATCH_KIND = `batch of ${BATCH_ITEMS}, signed`;
 /** Deploys the loan-pricing module the deployed-policy requests name. */
 export async function deployLoanModule(client, secret) {
   const body = JSON.stringify({ source: POLICY_SOURCE, locale: 'en-US' });
-  const answer = await client.request('POST', '/api/v1/policies', signedHeaders('POST', '/api/v1/policies', body, secret), body);
+  const answer = await client.request('POST', '/api/v1/policies', signedHeaders('POST', '/api/v1/policies', body, secret, DEPLOY_ROLE), body);
   if (answer.status !== 201) throw new Error(`deploying ${LOAN_MODULE} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
 }

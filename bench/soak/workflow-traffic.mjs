@@ -3,6 +3,7 @@
 // state the whole time. The time limit of the Await step is shorter than the soak: the delayed
 // `workflow-run` jobs of finished workflows fire during the run and find nothing to do, as they do in
 // production.
+import { DEPLOY_ROLE } from '../support/bench-service.mjs';
 import { bearerHeaders, signedHeaders, transportFailure } from './request-mix.mjs';
 
 export const WORKFLOW_MODULE = 'soak.onboarding';
@@ -28,7 +29,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function deployWorkflowModule(client, secret) {
   const body = JSON.stringify({ source: WORKFLOW_SOURCE, locale: 'en-US' });
-  const answer = await client.request('POST', '/api/v1/policies', signedHeaders('POST', '/api/v1/policies', body, secret), body);
+  const answer = await client.request('POST', '/api/v1/policies', signedHeaders('POST', '/api/v1/policies', body, secret, DEPLOY_ROLE), body);
   if (answer.status !== 201) throw new Error(`deploying ${WORKFLOW_MODULE} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 

@@ -13,6 +13,8 @@ import { projectRoot, startChild, stopChild, unusedPort, waitForReady } from './
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TENANT = 'bench';
 export const ROLE = 'MEMBER';
+/** The role of the benchmarks' deploys: an active deploy needs ADMIN. */
+export const DEPLOY_ROLE = 'ADMIN';
 
 const TUNING_VARIABLES = ['ENGINE_THREADS', 'WORKER_CONCURRENCY', 'BATCH_MAX_ITEMS', 'DISPATCH_FLUSH_MS', 'DISPATCH_MAX_IN_FLIGHT', 'PROGRAM_CACHE_SIZE'];
 

@@ -48,9 +48,9 @@ export function signedPool(bodies, path, secret, size) {
   };
 }
 
-/** One request signed now, for the checks outside the measurement. */
-export async function signedPost(base, path, body, secret) {
-  const headers = signRequest({ method: 'POST', pathWithQuery: path, body, tenantId: TENANT, role: ROLE, secret });
+/** One request signed now (as `role`), for the checks outside the measurement. */
+export async function signedPost(base, path, body, secret, role = ROLE) {
+  const headers = signRequest({ method: 'POST', pathWithQuery: path, body, tenantId: TENANT, role, secret });
   const response = await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
   return { status: response.status, body: await response.json().catch(() => null) };
 }

@@ -49,17 +49,19 @@ const service = await startBenchService(prepared);
 try {
   const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(prepared.env.JWT_KEYS), 'JWT_KEYS'));
   const token = await signer.sign({ subject: 'bench', tenantId: TENANT, roles: ['MEMBER'], ttlSeconds: 3600 });
-  const call = async (method, path, body) => {
+  // An active deploy needs ADMIN; everything else is a MEMBER's.
+  const adminToken = await signer.sign({ subject: 'bench-admin', tenantId: TENANT, roles: ['ADMIN'], ttlSeconds: 3600 });
+  const call = async (method, path, body, bearer = token) => {
     const response = await fetch(`${prepared.base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'x-tenant-id': TENANT, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${bearer}`, 'x-tenant-id': TENANT, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
     return JSON.parse(text);
   };
-  await call('POST', '/api/v1/policies', { source: MODULE });
+  await call('POST', '/api/v1/policies', { source: MODULE }, adminToken);
 
   // Warm-up: compile caches and connections.
   await pooled(64, (i) => call('POST', '/api/v1/policies/evaluate', { policyModule: 'bench.flow', policyFunction: 'check', context: { n: i } }));

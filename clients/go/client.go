@@ -419,8 +419,9 @@ func (c *Client) GraphQLRequest(ctx context.Context, req GraphQLRequest, opts ..
 	return &out, nil
 }
 
-// DeployPolicy deploys a module source as the module's next version (POST /api/v1/policies,
-// role MEMBER). A source that does not compile is an *APIError ERR_POLICY_COMPILE with Diagnostics.
+// DeployPolicy deploys a module source as the module's next version, which becomes active
+// (POST /api/v1/policies, role ADMIN). A source that does not compile is an *APIError
+// ERR_POLICY_COMPILE with Diagnostics.
 func (c *Client) DeployPolicy(ctx context.Context, req DeployRequest, opts ...CallOption) (*DeployedVersion, error) {
 	var out DeployedVersion
 	resp, err := c.doJSON(ctx, http.MethodPost, DeployPolicyPath, req, collect(opts), &out)

@@ -64,7 +64,7 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--token <token>', 'a bearer token (the tenant it names, unless --tenant)')
     .option('--tenant <id>', 'the tenant to deploy for')
     .option('--secret <secret>', "the tenant's request-signing secret: sign instead of a token")
-    .option('--role <role>', 'the role to act as (default MEMBER)')
+    .option('--role <role>', 'the role to act as (default ADMIN, which an active deploy needs)')
     .action(async (paths: string[], options: DeployOptions) => setExit(await runDeploy(paths, options, io)));
 
   return program;

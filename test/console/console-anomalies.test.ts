@@ -58,7 +58,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     });
     ({ base, call, tenant } = service);
 
-    const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source: SOURCE, locale: 'en-US' });
+    const deployed = await call(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source: SOURCE, locale: 'en-US' });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
     const items = Array.from({ length: EVALUATIONS }, (_, i) => ({ policyModule: MODULE, policyFunction: RULE, context: { amount: i < FAILING ? 500 + i : i } }));
     const evaluated = await call<{ results: Array<{ error: string | null }> }>(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate-source/batch', { items });

@@ -53,7 +53,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
     service = await startConsoleService('console-audit');
     ({ base, call, tenant } = service);
 
-    const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source: SOURCE, locale: 'en-US' });
+    const deployed = await call(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source: SOURCE, locale: 'en-US' });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
     const items = Array.from({ length: EVALUATIONS }, (_, i) => ({ policyModule: MODULE, policyFunction: RULE, context: { age: 10 + i } }));
     const evaluated = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate-source/batch', { items });

@@ -64,7 +64,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
     ({ base, call, tenant } = service);
 
     for (const [source, locale] of [[SOURCE_V1, 'en-US'], [SOURCE_V2, 'en-US'], [GERMAN_SOURCE, 'de-DE'], [CHINESE_SOURCE, 'zh-CN'], [MANY_SOURCE, 'en-US']]) {
-      const deployed = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source, locale });
+      const deployed = await call(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source, locale });
       expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
     }
 
@@ -139,7 +139,7 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
         const cells = await versionRow(page, version).locator('td').allTextContents();
         expect(cells.slice(0, 3)).toEqual([`version ${version}`, status, 'en-US']);
         expect(cells[3]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
-        expect(cells[4]).toBe(`member-of-${tenant.tenantId}`);
+        expect(cells[4]).toBe(`admin-of-${tenant.tenantId}`);
         // How many rules the version has (its one rule `fee`): a listed version carries no signatures.
         expect(cells[5]).toBe('1');
       }

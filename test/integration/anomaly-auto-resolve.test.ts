@@ -142,7 +142,7 @@ function runAutoResolve(openStore: () => Promise<Store>, dispose: () => Promise<
     });
     for (const [version, at] of [[1, T0 - 3 * HOUR], [2, T0 - 2 * HOUR]] as const) {
       await store.policies.insertVersion(tenant, deployed(version, at));
-      const activation = { policyModule: 'acme.fees', seq: version, kind: 'DEPLOY' as const, version, previousVersion: version === 1 ? null : 1, highestDeployed: version, actorId: 'alice', occurredAt: iso(at) };
+      const activation = { policyModule: 'acme.fees', seq: version, kind: 'DEPLOY' as const, version, previousVersion: version === 1 ? null : 1, highestDeployed: version, actorId: 'alice', occurredAt: iso(at), rollout: null };
       expect(await store.policies.appendActivation(tenant, activation)).toBe(true);
     }
     // Clients pinned to version 1, superseded two hours ago, still call it.

@@ -45,7 +45,7 @@ declare const process: { argv: string[]; exitCode: number | undefined };
 
 const [baseUrl, memberToken, adminToken, secret] = process.argv.slice(2) as [string, string, string, string];
 const member: PolicyClient = createPolicyClient({ baseUrl, tenantId: 'acme', role: 'MEMBER', bearerToken: memberToken });
-const auditor = createPolicyClient({ baseUrl, tenantId: 'acme', role: 'ADMIN', bearerToken: adminToken });
+const admin = createPolicyClient({ baseUrl, tenantId: 'acme', role: 'ADMIN', bearerToken: adminToken });
 const signed = createPolicyClient({ baseUrl, tenantId: 'acme', role: 'MEMBER', secret });
 const source = 'Module acme.pricing.\\n\\nRule price given amount as Int, produce Int:\\n  Return amount times 2.\\n';
 
@@ -58,7 +58,8 @@ function summary(outcome: EvaluationOutcome<number>): object {
   return outcome.ok === true ? { ok: true, result: outcome.result, receipt: outcome.receipt !== null } : { ok: false, code: outcome.code };
 }
 
-member
+// An active deploy needs ADMIN; a MEMBER evaluates.
+admin
   .deployPolicy({ source, locale: 'en-US' })
   .then((deployed) => {
     print('deploy', { versionId: deployed.versionId, functions: deployed.functions.map((f) => f.name) });
@@ -67,7 +68,7 @@ member
   .then((deployed) => {
     print('evaluatePolicy', { ...summary(deployed), versionId: deployed.policy === null ? null : deployed.policy.versionId, status: deployed.status });
     // A receipt of null (nothing recorded) would make checkReceipt throw: the program fails.
-    return auditor.checkReceipt(deployed.receipt!, { untilLinked: true, verifyChain: true });
+    return admin.checkReceipt(deployed.receipt!, { untilLinked: true, verifyChain: true });
   })
   .then((check) => {
     print('checkReceipt', { status: check.status });

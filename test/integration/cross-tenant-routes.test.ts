@@ -158,6 +158,8 @@ function bodyOf(op: ApiOperation, b: TenantBData): unknown {
     'post /api/v1/policies': { source: A_SOURCE },
     'post /api/v1/policies/evaluate': { policyModule: B_MODULE, policyFunction: 'approve', context: { amount: 2_000_000 } },
     'post /api/v1/policies/{policyModule}/rollback': { version: 1 },
+    'post /api/v1/policies/{policyModule}/rollout/promote': { reason: 'not yours' },
+    'post /api/v1/policies/{policyModule}/rollout/abort': { reason: 'not yours' },
     'post /api/v1/workflows': { policyModule: B_MODULE, workflow: 'review', context: { amount: 50 } },
     'post /api/v1/workflows/{workflowId}/signals': { signal: 'approval', approved: true },
     'post /graphql': { query: graphqlProbe(b) },
@@ -304,8 +306,8 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
     b = { tenant: seeded.b, anomalyId: seeded.anomalyId, policyId: `${B_MODULE}.approve@2`, workflowId: '', auditHeadSeq: 0, auditRecordId: '', markers: [] };
 
     await start();
-    await asB('MEMBER', 'POST', '/api/v1/policies', { source: bSource(10) }, 201);
-    await asB('MEMBER', 'POST', '/api/v1/policies', { source: bSource(20) }, 201);
+    await asB('ADMIN', 'POST', '/api/v1/policies', { source: bSource(10) }, 201);
+    await asB('ADMIN', 'POST', '/api/v1/policies', { source: bSource(20) }, 201);
     for (const amount of [5, 50, 2_000_000]) {
       await asB('MEMBER', 'POST', '/api/v1/policies/evaluate', { policyModule: B_MODULE, policyFunction: 'approve', context: { amount } }, 200);
     }
@@ -318,7 +320,7 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       if (attempt === 200) throw new Error(`B's workflow did not reach WAITING: ${JSON.stringify(state)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const asA = await bearer(a, 'MEMBER', a.tenantId);
+    const asA = await bearer(a, 'ADMIN', a.tenantId);
     expect((await send('POST', '/api/v1/policies', JSON.stringify({ source: A_SOURCE }), asA)).status).toBe(201);
     expect((await send('POST', '/api/v1/policies/evaluate', JSON.stringify({ policyModule: A_MODULE, policyFunction: 'price', context: { amount: 1 } }), asA)).status).toBe(200);
     await stop();

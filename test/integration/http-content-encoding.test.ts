@@ -12,18 +12,22 @@ const ROUTES = [
   {
     name: 'evaluation',
     path: '/api/v1/policies/evaluate-source',
+    role: 'MEMBER',
     body: () => JSON.stringify({ source: SOURCE, functionName: 'price', context: { amount: 21 } }),
     accepted: 200,
   },
   {
     name: 'registry',
     path: '/api/v1/policies',
+    // An active deploy needs ADMIN.
+    role: 'ADMIN',
     body: () => JSON.stringify({ source: SOURCE, locale: 'en-US' }),
     accepted: 201,
   },
   {
     name: 'graphql',
     path: '/graphql',
+    role: 'MEMBER',
     body: () => JSON.stringify({ query: '{ listPolicies { id } }' }),
     accepted: 200,
   },
@@ -47,11 +51,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A request signed over exactly the bytes sent, as the scheme requires. */
-async function send(path: string, body: Buffer, encoding: string | undefined) {
+/** A request to the route, signed over exactly the bytes sent, as the scheme requires. */
+async function send({ path, role }: (typeof ROUTES)[number], body: Buffer, encoding: string | undefined) {
   const tenant = h.tenants.a;
   const headers: Record<string, string> = {
-    ...signRequest({ method: 'POST', pathWithQuery: path, body, tenantId: tenant.tenantId, role: 'MEMBER', secret: tenant.secret }),
+    ...signRequest({ method: 'POST', pathWithQuery: path, body, tenantId: tenant.tenantId, role, secret: tenant.secret }),
     'content-type': 'application/json',
     ...(encoding !== undefined ? { 'content-encoding': encoding } : {}),
   };
@@ -63,7 +67,7 @@ describe('Content-Encoding of request bodies', () => {
   for (const route of ROUTES) {
     describe(`${route.name} route (${route.path})`, () => {
       it.each(ENCODINGS)('refuses %s with 400 ERR_REQUEST_ENCODING_UNSUPPORTED', async (_label, encoding, encode) => {
-        const response = await send(route.path, encode(route.body()), encoding);
+        const response = await send(route, encode(route.body()), encoding);
         expect(response.status).toBe(400);
         expect(response.body).toMatchObject({ result: null, executionTimeMs: 0, code: 'ERR_REQUEST_ENCODING_UNSUPPORTED' });
         expect(response.body.error).toContain('is not supported: send the request body uncompressed');
@@ -71,9 +75,9 @@ describe('Content-Encoding of request bodies', () => {
       });
 
       it('accepts identity (a content coding is named in any case) and no Content-Encoding alike', async () => {
-        expect((await send(route.path, Buffer.from(route.body()), 'identity')).status).toBe(route.accepted);
-        expect((await send(route.path, Buffer.from(route.body()), 'Identity')).status).toBe(route.accepted);
-        expect((await send(route.path, Buffer.from(route.body()), undefined)).status).toBe(route.accepted);
+        expect((await send(route, Buffer.from(route.body()), 'identity')).status).toBe(route.accepted);
+        expect((await send(route, Buffer.from(route.body()), 'Identity')).status).toBe(route.accepted);
+        expect((await send(route, Buffer.from(route.body()), undefined)).status).toBe(route.accepted);
       });
     });
   }
@@ -93,11 +97,11 @@ describe('deeply nested JSON bodies', () => {
   for (const route of ROUTES) {
     it(`refuses a body nested past the JSON limit on the ${route.name} route with 400, and admits 128 levels`, async () => {
       const deep = Buffer.from(`{"x":${'['.repeat(5000)}${']'.repeat(5000)}}`);
-      const response = await send(route.path, deep, undefined);
+      const response = await send(route, deep, undefined);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ result: null, code: 'ERR_REQUEST_JSON_TOO_DEEP' });
       expect(response.body.error).toContain('more than 128 levels deep');
-      const fits = await send(route.path, Buffer.from(`{"x":${'['.repeat(127)}${']'.repeat(127)}}`), undefined);
+      const fits = await send(route, Buffer.from(`{"x":${'['.repeat(127)}${']'.repeat(127)}}`), undefined);
       expect(fits.status).toBe(400);
       expect(fits.body.code).not.toBe('ERR_REQUEST_JSON_TOO_DEEP');
     });
@@ -109,11 +113,11 @@ describe('wide JSON objects in bodies', () => {
     Buffer.from(`{"x":[${at}{${Array.from({ length: members }, (_, i) => `"k${i}":"a:b,{}\\"[]"`).join(',')}}]}`);
   for (const route of ROUTES) {
     it(`refuses an object of more than 10,000 members on the ${route.name} route with 400, and admits 10,000 (colons in strings do not count)`, async () => {
-      const response = await send(route.path, wide(10_001), undefined);
+      const response = await send(route, wide(10_001), undefined);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ result: null, code: 'ERR_REQUEST_JSON_TOO_WIDE' });
       expect(response.body.error).toBe('request body has an object of more than 10,000 members; the limit is 10,000');
-      const fits = await send(route.path, wide(10_000, '[{"y":1}],'), undefined);
+      const fits = await send(route, wide(10_000, '[{"y":1}],'), undefined);
       expect(fits.body.code).not.toBe('ERR_REQUEST_JSON_TOO_WIDE');
     });
   }

@@ -40,7 +40,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const deploy = (body: Record<string, unknown>, tenant = h.tenants.a) => h.signed(tenant, 'MEMBER').request<{ version: number }>('POST', '/api/v1/policies', body);
+const deploy = (body: Record<string, unknown>, tenant = h.tenants.a) => h.signed(tenant, 'ADMIN').request<{ version: number }>('POST', '/api/v1/policies', body);
 const versionsOf = async (policyModule: string) => {
   const page = await h.signed(h.tenants.a, 'VIEWER').request<{ content: Array<{ version: number }> }>('GET', `/api/v1/policies/${policyModule}/versions`);
   return page.body.content.map((v) => v.version);
@@ -166,7 +166,7 @@ describe('policy deploy', () => {
   });
 
   it('reports a refused module with its failing cases and exits 1, with a bearer token naming the tenant', async () => {
-    const token = await createTokenSigner(h.keyRing).sign({ subject: 'ci', tenantId: h.tenants.a.tenantId, roles: ['MEMBER'], ttlSeconds: 300 });
+    const token = await createTokenSigner(h.keyRing).sign({ subject: 'ci', tenantId: h.tenants.a.tenantId, roles: ['ADMIN'], ttlSeconds: 300 });
     const file = join(dir, 'acme.wrong.policy');
     const { code, out, err } = await run([file, '--url', h.baseUrl, '--token', token]);
     expect(code).toBe(1);

@@ -36,7 +36,7 @@ describe('GraphQL through the policy registry', () => {
     expect(before.ok).toBe(true);
     expect(before.data?.calculateLifeRiskScore.factors).toEqual(['age 60 or over', 'smoker']);
 
-    await h.signed(a, 'MEMBER').request('POST', '/api/v1/policies', { source: LIFE_OVERRIDE, locale: 'en-US' });
+    await h.signed(a, 'ADMIN').request('POST', '/api/v1/policies', { source: LIFE_OVERRIDE, locale: 'en-US' });
     const mine = await h.signed(a, 'MEMBER').graphql(RISK_QUERY, { applicant });
     expect(mine.data).toEqual({ calculateLifeRiskScore: { score: 61, band: 'TENANT', factors: ['Ann'] } });
     const theirs = await h.signed(b, 'MEMBER').graphql(RISK_QUERY, { applicant });
@@ -58,7 +58,7 @@ describe('GraphQL through the policy registry', () => {
 
   it('lists and reads the tenant’s policies and the built-in ones, never another tenant’s', async () => {
     const { a, b } = h.tenants;
-    await h.signed(b, 'MEMBER').request('POST', '/api/v1/policies', {
+    await h.signed(b, 'ADMIN').request('POST', '/api/v1/policies', {
       source: 'Module globex.only.\n\nRule one produce Int:\n  Return 1.\n',
       locale: 'en-US',
     });
@@ -81,7 +81,7 @@ describe('GraphQL through the policy registry', () => {
   it("pages listPolicies (the first page without arguments) and answers each listed policy's source from its version", async () => {
     const { b } = h.tenants;
     const source = 'Module globex.paged.\n\nRule one produce Int:\n  Return 1.\n\nRule two produce Int:\n  Return 2.\n';
-    await h.signed(b, 'MEMBER').request('POST', '/api/v1/policies', { source, locale: 'en-US' });
+    await h.signed(b, 'ADMIN').request('POST', '/api/v1/policies', { source, locale: 'en-US' });
     const rest = await h.signed(b, 'VIEWER').request<{ totalElements: number }>('GET', '/api/v1/policies');
     const firstPage = await h.signed(b, 'VIEWER').graphql<{ listPolicies: Array<{ id: string }> }>('{ listPolicies { id } }');
     expect(firstPage.data!.listPolicies).toHaveLength(20);

@@ -36,9 +36,10 @@ describeWithMongo('policy registry on MongoDB', (url) => {
 
   it('deploys, supersedes, pins, rolls back and counts concurrent evaluations exactly', async () => {
     const { a, b } = h.tenants;
+    const admin = h.signed(a, 'ADMIN');
     const member = h.signed(a, 'MEMBER');
-    expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(2) })).body.version).toBe(1);
-    expect((await member.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(3) })).body.version).toBe(2);
+    expect((await admin.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(2) })).body.version).toBe(1);
+    expect((await admin.request<{ version: number }>('POST', '/api/v1/policies', { source: SOURCE(3) })).body.version).toBe(2);
     const versions = await member.request<{ content: Array<{ version: number; status: string }> }>('GET', '/api/v1/policies/acme.mongo/versions');
     expect(versions.body.content.map((v) => [v.version, v.status])).toEqual([[1, 'SUPERSEDED'], [2, 'ACTIVE']]);
 

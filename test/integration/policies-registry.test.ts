@@ -82,7 +82,7 @@ describe('policy registry lifecycle', () => {
     h.signed(h.tenants.a, 'MEMBER').request<Evaluated>('POST', '/api/v1/policies/evaluate', body);
 
   it('deploys version 1 of a module, active, one policy per rule', async () => {
-    const response = await h.signed(h.tenants.a, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V1, locale: 'en-US' });
+    const response = await h.signed(h.tenants.a, 'ADMIN').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V1, locale: 'en-US' });
     expect(response.status).toBe(201);
     v1 = response.body;
     expect(v1).toMatchObject({ policyModule: 'acme.pricing', version: 1, versionId: 'acme.pricing@1', status: 'ACTIVE', builtin: false });
@@ -103,7 +103,7 @@ describe('policy registry lifecycle', () => {
   });
 
   it('deploys version 2, which supersedes version 1', async () => {
-    const response = await h.signed(h.tenants.a, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2, locale: 'en' });
+    const response = await h.signed(h.tenants.a, 'ADMIN').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2, locale: 'en' });
     v2 = response.body;
     expect(v2).toMatchObject({ version: 2, status: 'ACTIVE' });
     expect(v2.sourceHash).not.toBe(v1.sourceHash);
@@ -269,30 +269,34 @@ describe('policy registry lifecycle', () => {
 
 describe('deploy refusals and roles', () => {
   it('refuses source that does not compile with 400 and the diagnostics, storing nothing', async () => {
-    const refused = await failure(h.signed(h.tenants.a, 'MEMBER').request('POST', '/api/v1/policies', { source: BROKEN, locale: 'en-US' }));
+    const refused = await failure(h.signed(h.tenants.a, 'ADMIN').request('POST', '/api/v1/policies', { source: BROKEN, locale: 'en-US' }));
     expect([refused.status, refused.code]).toEqual([400, 'ERR_POLICY_COMPILE']);
     expect(refused.body).toMatchObject({ result: null, executionTimeMs: 0 });
     const diagnostics = refused.body.diagnostics as Array<{ code: string; severity: string; message: string; span: { line: number } | null }>;
     expect(diagnostics.length).toBeGreaterThan(0);
     expect(diagnostics[0]).toMatchObject({ severity: 'error', span: { line: 4 } });
     expect(diagnostics[0]!.code).toMatch(/^PL\d{4}$/);
-    const unsupported = await failure(h.signed(h.tenants.a, 'MEMBER').request('POST', '/api/v1/policies', { source: PRICING_V1, locale: 'fr-FR' }));
+    const unsupported = await failure(h.signed(h.tenants.a, 'ADMIN').request('POST', '/api/v1/policies', { source: PRICING_V1, locale: 'fr-FR' }));
     expect((unsupported.body.diagnostics as Array<{ code: string }>).map((d) => d.code)).toEqual(['PL6001']);
     expect((await failure(h.signed(h.tenants.a, 'VIEWER').request('GET', '/api/v1/policies/acme.broken/versions'))).status).toBe(404);
-    const noSource = await failure(h.signed(h.tenants.a, 'MEMBER').request('POST', '/api/v1/policies', { locale: 'en-US' }));
+    const noSource = await failure(h.signed(h.tenants.a, 'ADMIN').request('POST', '/api/v1/policies', { locale: 'en-US' }));
     expect([noSource.status, noSource.code]).toEqual([400, 'ERR_POLICY_REQUEST_INVALID']);
   });
 
-  it('requires MEMBER to deploy and evaluate, ADMIN to roll back, VIEWER to read — signed or with a bearer token', async () => {
+  it('requires ADMIN to deploy and roll back, MEMBER to evaluate, VIEWER to read — signed or with a bearer token', async () => {
     const a = h.tenants.a;
     const deploy = { source: PRICING_V1.replace('acme.pricing', 'acme.roles'), locale: 'en-US' };
     expect((await failure(h.signed(a, 'VIEWER').request('POST', '/api/v1/policies', deploy))).status).toBe(403);
     expect((await failure((await h.bearer(a, 'VIEWER')).request('POST', '/api/v1/policies', deploy))).status).toBe(403);
-    expect((await (await h.bearer(a, 'MEMBER')).request('POST', '/api/v1/policies', deploy)).status).toBe(201);
+    // A MEMBER may start only a shadow rollout: an active deploy is refused, and nothing is stored.
+    expect(await failure(h.signed(a, 'MEMBER').request('POST', '/api/v1/policies', deploy))).toMatchObject({ status: 403, code: 'ERR_AUTH_ROLE_INSUFFICIENT' });
+    expect(await failure((await h.bearer(a, 'MEMBER')).request('POST', '/api/v1/policies', deploy))).toMatchObject({ status: 403, code: 'ERR_AUTH_ROLE_INSUFFICIENT' });
+    expect((await failure(h.signed(a, 'VIEWER').request('GET', '/api/v1/policies/acme.roles/versions'))).status).toBe(404);
+    expect((await (await h.bearer(a, 'ADMIN')).request('POST', '/api/v1/policies', deploy)).status).toBe(201);
     const evaluate = { policyModule: 'acme.roles', policyFunction: 'price', context: { amount: 1 } };
     expect((await failure(h.signed(a, 'VIEWER').request('POST', '/api/v1/policies/evaluate', evaluate))).status).toBe(403);
     expect((await (await h.bearer(a, 'MEMBER')).request('POST', '/api/v1/policies/evaluate', evaluate)).body).toMatchObject({ result: 2 });
-    await (await h.bearer(a, 'MEMBER')).request('POST', '/api/v1/policies', { ...deploy, source: deploy.source.replace('times 2', 'times 5') });
+    await (await h.bearer(a, 'ADMIN')).request('POST', '/api/v1/policies', { ...deploy, source: deploy.source.replace('times 2', 'times 5') });
     const rollback = { version: 1 };
     expect((await failure(h.signed(a, 'MEMBER').request('POST', '/api/v1/policies/acme.roles/rollback', rollback))).status).toBe(403);
     expect((await failure((await h.bearer(a, 'MEMBER')).request('POST', '/api/v1/policies/acme.roles/rollback', rollback))).status).toBe(403);
@@ -365,7 +369,7 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
 
   it('hides one tenant’s policies from another: 404 on read, evaluate, versions and rollback', async () => {
     const { a, b } = h.tenants;
-    await h.signed(a, 'MEMBER').request('POST', '/api/v1/policies', { source: PRICING_V1.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
+    await h.signed(a, 'ADMIN').request('POST', '/api/v1/policies', { source: PRICING_V1.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
     const client = h.signed(b, 'ADMIN');
     expect((await failure(client.request('GET', '/api/v1/policies/acme.secret.price@1'))).status).toBe(404);
     const evaluate = await failure(client.request('POST', '/api/v1/policies/evaluate', { policyModule: 'acme.secret', policyFunction: 'price', context: [1] }));
@@ -378,7 +382,7 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     expect(listed.content.length).toBeGreaterThan(0);
     expect((await client.request<PolicyPage>('GET', '/api/v1/policies?policyModule=acme.secret')).body.totalElements).toBe(0);
     // Tenant B's first deploy of the same module name is B's own version 1.
-    const own = await h.signed(b, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
+    const own = await h.signed(b, 'ADMIN').request<Deployed>('POST', '/api/v1/policies', { source: PRICING_V2.replace('acme.pricing', 'acme.secret'), locale: 'en-US' });
     expect(own.body.version).toBe(1);
     const answers = await Promise.all(
       [a, b].map((t) => h.signed(t, 'MEMBER').request<Evaluated>('POST', '/api/v1/policies/evaluate', { policyModule: 'acme.secret', policyFunction: 'price', context: [1] })),
@@ -392,7 +396,7 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
     expect(before.body).toMatchObject({ version: 0, versionId: 'insurance.life@0', error: null });
     expect((before.body.result as { band: string }).band).not.toBe('TENANT');
 
-    const deployed = await h.signed(a, 'MEMBER').request<Deployed>('POST', '/api/v1/policies', { source: LIFE_OVERRIDE, locale: 'en-US' });
+    const deployed = await h.signed(a, 'ADMIN').request<Deployed>('POST', '/api/v1/policies', { source: LIFE_OVERRIDE, locale: 'en-US' });
     expect(deployed.body).toMatchObject({ policyModule: 'insurance.life', version: 1, status: 'ACTIVE' });
     expect((await lifeScore(a)).body).toMatchObject({ result: { score: 99, band: 'TENANT' }, version: 1 });
     expect((await lifeScore(b)).body).toMatchObject({ version: 0, result: before.body.result });
@@ -426,7 +430,7 @@ Rule calculateLifeRiskScore given applicant as LifeInsuranceApplicant, produce L
 describe('batch items naming deployed policies', () => {
   it('evaluates stored references beside source items, each failing on its own, and audits them', async () => {
     const a = h.tenants.a;
-    await h.signed(a, 'MEMBER').request('POST', '/api/v1/policies', { source: PRICING_V1.replace('acme.pricing', 'acme.batch'), locale: 'en-US' });
+    await h.signed(a, 'ADMIN').request('POST', '/api/v1/policies', { source: PRICING_V1.replace('acme.pricing', 'acme.batch'), locale: 'en-US' });
     const batch = await h.signed(a, 'MEMBER').request<{ results: Evaluated[] }>('POST', '/api/v1/policies/evaluate-source/batch', {
       items: [
         { policyModule: 'acme.batch', policyFunction: 'price', context: { amount: 4 } },

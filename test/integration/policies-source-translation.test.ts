@@ -35,7 +35,7 @@ let h: PoliciesHarness;
 
 beforeAll(async () => {
   h = await startPoliciesHarness();
-  await h.signed(h.tenants.a, 'MEMBER').request('POST', '/api/v1/policies', { source: PRICING, locale: 'en-US' });
+  await h.signed(h.tenants.a, 'ADMIN').request('POST', '/api/v1/policies', { source: PRICING, locale: 'en-US' });
 }, 60_000);
 
 afterAll(async () => {
@@ -76,7 +76,7 @@ describe('a version’s source in another locale', () => {
 
   it('round-trips: the de-DE text deployed and shown in en-US is the canonical en-US source', async () => {
     const german = await sourceOf('/api/v1/policies/acme.pricing/versions/1/source?locale=de');
-    const deployed = await h.signed(h.tenants.a, 'MEMBER').request<{ version: number }>('POST', '/api/v1/policies', { source: german.source, locale: 'de-DE' });
+    const deployed = await h.signed(h.tenants.a, 'ADMIN').request<{ version: number }>('POST', '/api/v1/policies', { source: german.source, locale: 'de-DE' });
     const back = await sourceOf(`/api/v1/policies/acme.pricing/versions/${deployed.body.version}/source?locale=en-US`);
     expect(back).toMatchObject({ locale: 'en-US', source: PRICING });
   });

@@ -68,9 +68,9 @@ let firstOwnPage: number;
 
 beforeAll(async () => {
   h = await startPoliciesHarness({ extraRoutes: graphqlRoutes });
-  attacker = h.signed(h.tenants.a, 'MEMBER');
+  attacker = h.signed(h.tenants.a, 'ADMIN');
   attackerViewer = h.signed(h.tenants.a, 'VIEWER');
-  bystander = h.signed(h.tenants.b, 'MEMBER');
+  bystander = h.signed(h.tenants.b, 'ADMIN');
   // The heaviest module the registry admits, in 40 versions, four deploys at a time.
   for (let start = 1; start <= VERSIONS; start += 4) {
     const batch = Array.from({ length: Math.min(4, VERSIONS - start + 1) }, (_, i) => start + i);

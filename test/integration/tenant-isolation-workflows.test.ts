@@ -183,7 +183,7 @@ Workflow quick given note as Text:
   const startAnswer = (tenant: TenantInfo, workflow: string, note: string) =>
     h.call<{ workflowId: string; code?: string; error?: string; result?: null }>(tenant, 'MEMBER', 'POST', '/api/v1/workflows', { policyModule: 'quota.flows', workflow, context: { note } });
   const deployAnswer = (tenant: TenantInfo, source: string) =>
-    h.call<{ code: string; diagnostics: Array<{ code: string; message: string; help?: string }> }>(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source });
+    h.call<{ code: string; diagnostics: Array<{ code: string; message: string; help?: string }> }>(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source });
   const untilEnded = async (tenant: TenantInfo, id: string) =>
     h.until(tenant, id, (s) => ENDED.includes(s.status as string));
 

@@ -116,7 +116,7 @@ describe('one tenant’s hostile input costs only that tenant', () => {
     const jobsBefore = h.worker.stats().items;
     const long = (letter: string) => letter.repeat(16_000);
     const source = `Module tenanta.names.\n\nRule ${long('a')} given x as Int, produce Int:\n  Return ${long('b')}.\n`;
-    const refused = await whileAttacked(() => failure(attacker.request('POST', '/api/v1/policies', { source })));
+    const refused = await whileAttacked(() => failure(h.signed(h.tenants.a, 'ADMIN').request('POST', '/api/v1/policies', { source })));
     expect(refused.status).toBe(400);
     expect(refused.code).toBe('ERR_POLICY_COMPILE');
     expect(h.worker.stats().items).toBeGreaterThan(jobsBefore);

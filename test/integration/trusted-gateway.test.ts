@@ -102,7 +102,7 @@ describe('trusted gateway mode (the service process)', () => {
   });
 
   it('deploys, evaluates by name and answers GraphQL queries for the gateway, each tenant apart', async () => {
-    const deployed = await call('POST', '/api/v1/policies', gatewayHeaders('globex', 'MEMBER'), { source: 'Module globex.price.\n\nRule price given amount as Int, produce Int:\n  Return amount times 3.\n', locale: 'en-US' });
+    const deployed = await call('POST', '/api/v1/policies', gatewayHeaders('globex', 'ADMIN'), { source: 'Module globex.price.\n\nRule price given amount as Int, produce Int:\n  Return amount times 3.\n', locale: 'en-US' });
     expect(deployed.status).toBe(201);
     const evaluated = await call('POST', '/api/v1/policies/evaluate', gatewayHeaders('globex', 'MEMBER'), { policyModule: 'globex.price', policyFunction: 'price', context: { amount: 5 } });
     expect(evaluated).toMatchObject({ status: 200, body: { result: 15, version: 1 } });

@@ -43,8 +43,9 @@ function durability(name: string, storeEnv: () => Promise<StoreEnv>): void {
       // A worker compiles the deploy; it then stops, so that the workflows wait in the queue and
       // the first victim is surely killed in the middle of them, however fast the machine is.
       const compiler = await start('worker');
-      const call = await deployment.memberCalls(api, 'durability');
-      expect((await call('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
+      const call = await deployment.callsAs(api, 'durability', 'MEMBER');
+      const admin = await deployment.callsAs(api, 'durability', 'ADMIN');
+      expect((await admin('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
       // The first start compiles the workflow (the API keeps the definition); the others need no worker.
       const first = await call<{ workflowId: string }>('POST', '/api/v1/workflows', { policyModule: 'acme.durable', workflow: 'fourSteps', context: { n: 0 } });
       expect(first.status).toBe(201);

@@ -66,7 +66,8 @@ function redisLoss(name: string, storeEnv: () => StoreEnv, counts: Counts = ALL_
     it('finishes every workflow after Redis lost every key: runs go on, time limits fire, no gap, no duplicate', async () => {
       const api = await start('api');
       await start('worker');
-      const call = await deployment.memberCalls(api, 'redis-loss');
+      const call = await deployment.callsAs(api, 'redis-loss', 'MEMBER');
+      const admin = await deployment.callsAs(api, 'redis-loss', 'ADMIN');
       const startWorkflows = async (kind: Kind) => {
         const ids: string[] = [];
         for (let n = 0; n < counts[kind]; n += 1) {
@@ -85,7 +86,7 @@ function redisLoss(name: string, storeEnv: () => StoreEnv, counts: Counts = ALL_
         }
         return [...pending];
       };
-      expect((await call('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
+      expect((await admin('POST', '/api/v1/policies', { source: MODULE })).status).toBe(201);
 
       // Waits first: each time limit is then a delayed job in Redis.
       const ids: Record<Kind, string[]> = { approval: await startWorkflows('approval'), deadline: await startWorkflows('deadline'), steady: [] };

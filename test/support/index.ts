@@ -16,5 +16,5 @@ export { CHROMIUM_PATH, describeWithChromium } from './chromium.js';
 export { auditFailing, InjectedFailure, testClock } from './outbox-faults.js';
 export { createProcessTrails, type ProcessTrails } from './process-trails.js';
 export { untilLinked } from './until-linked.js';
-export { separateProcesses, type MemberCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
+export { separateProcesses, type ApiCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
 export { API_OPERATIONS, SERVICE_ROUTES, type ApiOperation } from './service-routes.js';

@@ -13,7 +13,7 @@ export interface StoreEnv {
   dispose(): Promise<void>;
 }
 
-export type MemberCall = <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; body: T }>;
+export type ApiCall = <T>(method: string, path: string, body?: unknown) => Promise<{ status: number; body: T }>;
 
 export interface SeparateProcesses {
   /** The deployment's environment (set once the describe's beforeAll ran). */
@@ -21,8 +21,8 @@ export interface SeparateProcesses {
   readonly dataDir: string;
   /** Starts the built service in `role` and waits until it has started. */
   start(role: string): Promise<ServiceProcess>;
-  /** JSON calls to an `api` process with a bearer token of a MEMBER of tenant `acme`. */
-  memberCalls(api: ServiceProcess, subject: string): Promise<MemberCall>;
+  /** JSON calls to an `api` process with a bearer token granting `role` in tenant `acme`. */
+  callsAs(api: ServiceProcess, subject: string, role: 'MEMBER' | 'ADMIN'): Promise<ApiCall>;
 }
 
 /**
@@ -81,10 +81,10 @@ export function separateProcesses(label: string, storeEnv: () => StoreEnv | Prom
       await running.waitForLog('service started');
       return running;
     },
-    async memberCalls(api, subject) {
+    async callsAs(api, subject, role) {
       const port = (await api.waitForLog('api listening')).port as number;
       const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(env.JWT_KEYS!), 'JWT_KEYS'));
-      const token = await signer.sign({ subject, tenantId: 'acme', roles: ['MEMBER'], ttlSeconds: 3600 });
+      const token = await signer.sign({ subject, tenantId: 'acme', roles: [role], ttlSeconds: 3600 });
       return async <T>(method: string, path: string, body?: unknown) => {
         const response = await fetch(`http://127.0.0.1:${port}${path}`, {
           method,

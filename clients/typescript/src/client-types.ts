@@ -535,8 +535,8 @@ export interface PolicyClient {
    */
   checkReceipt(receipt: AuditReceipt, options?: CheckReceiptOptions): Promise<ReceiptCheck>;
 
-  // The registry (signature or bearer token: VIEWER reads, MEMBER deploys, ADMIN rolls back).
-  /** POST /api/v1/policies: deploys a module version, which becomes active. */
+  // The registry (signature or bearer token: VIEWER reads, ADMIN deploys and rolls back).
+  /** POST /api/v1/policies: deploys a module version, which becomes active (ADMIN; a MEMBER is refused with 403). */
   deployPolicy(input: DeployPolicyInput, options?: RequestOptions): Promise<DeployedModule>;
   /** GET /api/v1/policies: the built-in policies and the tenant's, every version, paged. */
   listPolicies(query?: ListPoliciesQuery, options?: RequestOptions): Promise<Page<PolicyView>>;

@@ -35,8 +35,11 @@ interface Caller {
   headers(body: string): Record<string, string>;
 }
 
+/** The role claimed unless `--role` says otherwise: an active deploy (the only kind `deploy` sends) needs ADMIN. */
+const DEFAULT_DEPLOY_ROLE = 'ADMIN';
+
 function callerOf(options: DeployOptions): Caller {
-  const role = options.role ?? 'MEMBER';
+  const role = options.role ?? DEFAULT_DEPLOY_ROLE;
   if (!isRole(role)) throw new CliUsageError(`--role must be one of VIEWER, MEMBER, ADMIN, OWNER`);
   if (options.token !== undefined) {
     if (options.secret !== undefined) throw new CliUsageError('give --token or --secret, not both');

@@ -61,7 +61,7 @@ export interface AnomaliesHarness {
   store: Store;
   /** Any REST call with a bearer token of the tenant and role (a string body is sent as it is); never throws on an HTTP status. */
   call: BearerCall;
-  /** Deploys a module source as MEMBER of the tenant; the new version number. */
+  /** Deploys a module source as ADMIN of the tenant (an active deploy); the new version number. */
   deploy(tenant: TenantInfo, source: string): Promise<number>;
   /** Evaluates a deployed policy (pinned to `version` when given); the `error` of the answer or null. */
   evaluate(tenant: TenantInfo, policyModule: string, policyFunction: string, context: Record<string, unknown>, version?: number): Promise<string | null>;
@@ -168,7 +168,7 @@ export async function startAnomaliesHarness(options: {
     store,
     call,
     async deploy(tenant, source) {
-      const answer = await call<{ version: number }>(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source });
+      const answer = await call<{ version: number }>(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source });
       if (answer.status !== 201) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body.version;
     },

@@ -89,7 +89,7 @@ export async function startWorkflowsHarness(options: WorkflowsHarnessOptions): P
     store,
     call,
     async deploy(tenant, source) {
-      const answer = await call<{ version: number }>(tenant, 'MEMBER', 'POST', '/api/v1/policies', { source });
+      const answer = await call<{ version: number }>(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source });
       if (answer.status !== 201) throw new Error(`deploy answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return answer.body.version;
     },

@@ -1,7 +1,7 @@
 // Command evaluate calls the policy engine with a bearer token and with a signed request.
 //
 //	POLICY_URL=http://127.0.0.1:8080 POLICY_TENANT=acme \
-//	POLICY_TOKEN="$(npm run -s token -- --tenant acme --role MEMBER)" \
+//	POLICY_TOKEN="$(npm run -s token -- --tenant acme --role ADMIN)" \
 //	POLICY_SECRET="$(npm run -s tenant -- show acme | tail -n 1)" \
 //	go run ./examples/evaluate
 package main
@@ -24,9 +24,9 @@ func main() {
 	defer cancel()
 	baseURL, tenant := os.Getenv("POLICY_URL"), os.Getenv("POLICY_TENANT")
 
-	// Bearer token: REST endpoints (deploy, evaluate, audit).
+	// Bearer token: REST endpoints (deploy, evaluate, audit); an active deploy needs ADMIN.
 	bearer, err := policyclient.New(policyclient.Options{
-		BaseURL: baseURL, TenantID: tenant, Role: policyclient.RoleMember,
+		BaseURL: baseURL, TenantID: tenant, Role: policyclient.RoleAdmin,
 		BearerToken: os.Getenv("POLICY_TOKEN"),
 	})
 	if err != nil {
