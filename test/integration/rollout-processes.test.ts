@@ -1,6 +1,6 @@
 // A rollout's start, abort and promotion are seen by every API process at once: the built service
 // as separate processes (two `api`, one `worker`) on one SQLite store, each API keeping a module's
-// active version for ten minutes (ACTIVE_VERSION_CACHE_MS), so only the activation notices over
+// active version for a minute (ACTIVE_VERSION_CACHE_MS, its most), so only the activation notices over
 // Redis can explain an answer that changes as soon as the other process changed the rollout.
 import { describe, expect, it } from 'vitest';
 import { separateProcesses, type ApiCall } from '../support/index.js';
@@ -27,7 +27,7 @@ async function versionsAnswering(call: ApiCall, times = 10): Promise<Set<number>
 }
 
 describe('rollouts across API processes', () => {
-  const deployment = separateProcesses('rollout-processes', () => ({ env: {}, dispose: async () => {} }), { ACTIVE_VERSION_CACHE_MS: '600000' });
+  const deployment = separateProcesses('rollout-processes', () => ({ env: {}, dispose: async () => {} }), { ACTIVE_VERSION_CACHE_MS: '60000' });
 
   it('start, abort and promote on one process change the answers of the other at once', async () => {
     const [first, second] = [await deployment.start('api'), await deployment.start('api')];
