@@ -64,7 +64,12 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--token <token>', 'a bearer token (the tenant it names, unless --tenant)')
     .option('--tenant <id>', 'the tenant to deploy for')
     .option('--secret <secret>', "the tenant's request-signing secret: sign instead of a token")
-    .option('--role <role>', 'the role to act as (default ADMIN, which an active deploy needs)')
+    .option('--role <role>', 'the role to act as (default ADMIN, which an active deploy or a canary needs; MEMBER for --shadow)')
+    .option('--shadow', 'roll each version out in the shadow: it answers nobody; copies of the active version\'s evaluations are compared')
+    .option('--canary', 'roll each version out as a canary: it answers --percent of the evaluations')
+    .option('--percent <n>', 'the share of evaluations copied (shadow, default 100) or answered (canary, required), 1-100')
+    .option('--sticky-key <path>', 'canary: the context path whose value picks the version (the same value, the same version)')
+    .option('--capture-contexts', 'shadow: keep the contexts of sampled disagreements')
     .action(async (paths: string[], options: DeployOptions) => setExit(await runDeploy(paths, options, io)));
 
   return program;

@@ -178,7 +178,32 @@ describe('policy deploy', () => {
     expect((await failure(h.signed(h.tenants.a, 'VIEWER').request('GET', '/api/v1/policies/acme.wrong/versions'))).status).toBe(404);
   });
 
+  it('rolls versions out in the shadow with a MEMBER\'s signature, and as a canary, saying so', async () => {
+    const a = h.tenants.a;
+    const file = join(dir, 'good', 'acme.cli.policy');
+    const shadow = await run([file, '--url', h.baseUrl, '--tenant', a.tenantId, '--secret', a.secret, '--shadow', '--percent', '50']);
+    expect(shadow.err).toBe('');
+    expect(shadow.out).toBe(
+      `deployed ${file}: acme.cli@2 in a shadow rollout at 50 % beside version 1 for tenant ${a.tenantId} after its 2 test cases passed\n` +
+        'DEPLOYED: 1 of 1 modules deployed\n',
+    );
+    const rollout = await h.signed(a, 'VIEWER').request<{ mode: string; percent: number; startedBy: string }>('GET', '/api/v1/policies/acme.cli/rollout');
+    expect(rollout.body).toMatchObject({ mode: 'shadow', percent: 50, startedBy: `signed:${a.tenantId}` });
+    // Another rollout waits for this one: refused, exit 1.
+    const canary = await run([file, '--url', h.baseUrl, '--tenant', a.tenantId, '--secret', a.secret, '--canary', '--percent', '5', '--sticky-key', 'amount']);
+    expect(canary.code).toBe(1);
+    expect(canary.err).toContain('409 ERR_POLICY_ROLLOUT_IN_PROGRESS');
+    await h.signed(a, 'ADMIN').request('POST', '/api/v1/policies/acme.cli/rollout/abort', {});
+    const again = await run([file, '--url', h.baseUrl, '--tenant', a.tenantId, '--secret', a.secret, '--canary', '--percent', '5', '--sticky-key', 'amount']);
+    expect(again.out).toContain('acme.cli@3 in a canary rollout at 5 % beside version 1');
+    expect(again.code).toBe(0);
+  });
+
   it('exits 2 on bad usage, sending nothing', async () => {
+    const signedBy = ['--tenant', h.tenants.a.tenantId, '--secret', h.tenants.a.secret];
+    for (const flags of [['--shadow', '--canary'], ['--canary'], ['--canary', '--percent', '101'], ['--percent', '5'], ['--shadow', '--sticky-key', 'a'], ['--canary', '--percent', '5', '--capture-contexts']]) {
+      expect((await run([join(dir, 'good'), '--url', h.baseUrl, ...signedBy, ...flags])).code, flags.join(' ')).toBe(2);
+    }
     expect((await run([dir, '--url', h.baseUrl])).code).toBe(2);
     expect((await run([dir, '--url', 'ftp://x', '--token', 't', '--tenant', 'a'])).code).toBe(2);
     expect((await run([join(dir, 'nothing-here'), '--url', h.baseUrl, '--token', 't', '--tenant', 'a'])).code).toBe(2);

@@ -18,6 +18,34 @@ export interface DeployOptions {
   tenant?: string;
   secret?: string;
   role?: string;
+  shadow?: boolean;
+  canary?: boolean;
+  percent?: string;
+  stickyKey?: string;
+  captureContexts?: boolean;
+}
+
+type RolloutRequest = { mode: 'shadow'; percent?: number; captureContexts?: boolean } | { mode: 'canary'; percent: number; stickyKey?: string };
+
+/** The rollout the flags ask for; undefined for an active deploy. The service checks the rest. */
+function rolloutOf(options: DeployOptions): RolloutRequest | undefined {
+  if (options.shadow && options.canary) throw new CliUsageError('give --shadow or --canary, not both');
+  const percent = options.percent === undefined ? undefined : Number(options.percent);
+  if (percent !== undefined && !(Number.isInteger(percent) && percent >= 1 && percent <= 100)) {
+    throw new CliUsageError(`--percent must be a whole number from 1 to 100 (got \`${options.percent}\`)`);
+  }
+  if (options.canary) {
+    if (percent === undefined) throw new CliUsageError('--canary needs --percent: the share of evaluations the new version answers');
+    if (options.captureContexts) throw new CliUsageError('--capture-contexts goes with --shadow');
+    return { mode: 'canary', percent, ...(options.stickyKey !== undefined ? { stickyKey: options.stickyKey } : {}) };
+  }
+  if (options.shadow) {
+    if (options.stickyKey !== undefined) throw new CliUsageError('--sticky-key goes with --canary');
+    return { mode: 'shadow', ...(percent !== undefined ? { percent } : {}), ...(options.captureContexts ? { captureContexts: true } : {}) };
+  }
+  const stray = percent !== undefined ? '--percent' : options.stickyKey !== undefined ? '--sticky-key' : options.captureContexts ? '--capture-contexts' : undefined;
+  if (stray !== undefined) throw new CliUsageError(`${stray} goes with --shadow or --canary`);
+  return undefined;
 }
 
 /** The tenant a development token names, for `--token` without `--tenant`. */
@@ -35,11 +63,13 @@ interface Caller {
   headers(body: string): Record<string, string>;
 }
 
-/** The role claimed unless `--role` says otherwise: an active deploy (the only kind `deploy` sends) needs ADMIN. */
-const DEFAULT_DEPLOY_ROLE = 'ADMIN';
+/** The role claimed unless `--role` says otherwise: the least a deploy of that kind needs (a shadow changes no answer). */
+function defaultRole(rollout: RolloutRequest | undefined): string {
+  return rollout?.mode === 'shadow' ? 'MEMBER' : 'ADMIN';
+}
 
-function callerOf(options: DeployOptions): Caller {
-  const role = options.role ?? DEFAULT_DEPLOY_ROLE;
+function callerOf(options: DeployOptions, rollout: RolloutRequest | undefined): Caller {
+  const role = options.role ?? defaultRole(rollout);
   if (!isRole(role)) throw new CliUsageError(`--role must be one of VIEWER, MEMBER, ADMIN, OWNER`);
   if (options.token !== undefined) {
     if (options.secret !== undefined) throw new CliUsageError('give --token or --secret, not both');
@@ -119,23 +149,26 @@ function describeRefusal(file: string, answer: Answer): string {
 /**
  * `policy deploy <paths…> --url …`: deploys every `<module>.policy` named or found under the
  * paths, each with the `<module>.tests.json` beside it (the service runs the cases and stores
- * the version only when all pass). Prints one line per module; exit 0 when every module was
- * deployed, 1 when any was refused.
+ * the version only when all pass), active or rolled out (`--shadow`, `--canary`). Prints one line
+ * per module; exit 0 when every module was deployed, 1 when any was refused.
  */
 export async function runDeploy(paths: readonly string[], options: DeployOptions, io: CliIo): Promise<number> {
   const endpoint = endpointOf(options.url);
-  const caller = callerOf(options);
+  const rollout = rolloutOf(options);
+  const caller = callerOf(options, rollout);
   const files = filesUnder(paths, POLICY_SUFFIX, 'policy file');
   if (files.length === 0) throw new CliUsageError(`no policy files (\`<module>${POLICY_SUFFIX}\`) under ${paths.join(', ')}`);
   let refused = 0;
   for (const file of files) {
     const source = readSource(file);
     const beside = testsBeside(file);
-    const body = JSON.stringify({ source, locale: sourceLocale(source, undefined), ...(beside ? { tests: beside.tests } : {}) });
+    const body = JSON.stringify({ source, locale: sourceLocale(source, undefined), ...(beside ? { tests: beside.tests } : {}), ...(rollout ? { rollout } : {}) });
     const answer = await post(endpoint, caller, body);
     if (answer.status === 201) {
       const cases = beside ? ` after its ${(beside.tests as { cases: unknown[] }).cases.length} test cases passed` : ', no tests beside it';
-      io.out(`deployed ${file}: ${String(answer.body.versionId)} for tenant ${caller.tenantId}${cases}\n`);
+      const started = answer.body.rollout as { mode: string; percent: number; stableVersion: number } | null | undefined;
+      const how = started ? ` in a ${started.mode} rollout at ${started.percent} % beside version ${started.stableVersion}` : '';
+      io.out(`deployed ${file}: ${String(answer.body.versionId)}${how} for tenant ${caller.tenantId}${cases}\n`);
       continue;
     }
     refused++;
