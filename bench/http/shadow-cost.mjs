@@ -9,7 +9,7 @@
 // (second − plain). Run after `npm run build`:  node bench/http/shadow-cost.mjs [seconds] [rounds]
 import { FUNCTION_NAME, POLICY_SOURCE, SAMPLES } from '../language/loan-pricing.mjs';
 import { cpuSeconds } from '../soak/process-usage.mjs';
-import { withSplitBenchService } from '../support/bench-service.mjs';
+import { DEPLOY_ROLE, withSplitBenchService } from '../support/bench-service.mjs';
 import { deployedRouteRequests } from '../support/deployed-route.mjs';
 import { loadAutocannon, runAutocannon } from '../support/load.mjs';
 import { redisServerPid } from '../support/redis-server-pid.mjs';
@@ -35,7 +35,7 @@ async function measure(autocannon, service, pids, requests) {
 async function setShadow(service, on) {
   const path = on ? '/api/v1/policies' : '/api/v1/policies/bench.loan/rollout/abort';
   const body = on ? JSON.stringify({ source: SHADOW_SOURCE, locale: 'en-US', rollout: { mode: 'shadow' } }) : '{}';
-  const answer = await signedPost(service.base, path, body, service.secret);
+  const answer = await signedPost(service.base, path, body, service.secret, DEPLOY_ROLE);
   if (answer.status >= 300) throw new Error(`${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 

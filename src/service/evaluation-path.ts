@@ -12,6 +12,9 @@ export interface EvaluationPathOptions {
 
 /** Shadow copies' jobs: behind every answer's job in the `policy-evaluate` queue. */
 const SHADOW_JOB_PRIORITY = 10;
+/** How long copies gather before their batch leaves, and how many one batch holds at least. */
+const SHADOW_FLUSH_MS = 25;
+const SHADOW_BATCH_ITEMS = 256;
 
 /**
  * The one evaluation path as a process composes it: dispatcher to `policy-evaluate`, audit, rollups,
@@ -24,21 +27,27 @@ export function createEvaluationPath(
   { storeWaitMs }: EvaluationPathOptions = {},
 ) {
   const { config, logger, store, activationNotices, audit } = runtime;
-  const dispatcherTo = (priority: number | undefined, maxInFlight: number) =>
+  const dispatcherTo = (options: { priority?: number; maxInFlight: number; flushMs: number; maxBatchItems: number }) =>
     createEvaluationDispatcher({
       transport: createRedisBatchTransport({
         connection: config.REDIS_URL,
         prefix: config.REDIS_KEY_PREFIX,
         responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
-        ...(priority === undefined ? {} : { priority }),
+        ...(options.priority === undefined ? {} : { priority: options.priority }),
       }),
-      maxBatchItems: config.BATCH_MAX_ITEMS,
-      flushMs: config.DISPATCH_FLUSH_MS,
-      maxInFlight,
+      maxBatchItems: options.maxBatchItems,
+      flushMs: options.flushMs,
+      maxInFlight: options.maxInFlight,
       maxHoldMs: config.DISPATCH_MAX_HOLD_MS,
     });
-  const dispatcher = dispatcherTo(undefined, config.DISPATCH_MAX_IN_FLIGHT);
-  const shadowDispatcher = dispatcherTo(SHADOW_JOB_PRIORITY, 1);
+  const dispatcher = dispatcherTo({ maxInFlight: config.DISPATCH_MAX_IN_FLIGHT, flushMs: config.DISPATCH_FLUSH_MS, maxBatchItems: config.BATCH_MAX_ITEMS });
+  // Nobody waits for a copy: it gathers longer into larger jobs, whose queue hop is paid once for many.
+  const shadowDispatcher = dispatcherTo({
+    priority: SHADOW_JOB_PRIORITY,
+    maxInFlight: 1,
+    flushMs: SHADOW_FLUSH_MS,
+    maxBatchItems: Math.max(config.BATCH_MAX_ITEMS, SHADOW_BATCH_ITEMS),
+  });
   const shadowTally = createRedisShadowTally({
     redis: runtime.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:`,
