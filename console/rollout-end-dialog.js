@@ -1,6 +1,6 @@
-// The confirmation of a promote or an abort: a modal dialog naming what changes, with an optional
-// reason kept in the audit record. Cancel has the focus first, so Enter alone never ends a
-// rollout; Escape closes it as Cancel does. The server refuses both to anyone below ADMIN anyway.
+// The confirmation of a promote or an abort, naming what changes, with an optional reason kept in
+// the audit record. The server refuses both to anyone below ADMIN anyway.
+import { confirmAction } from './confirm-dialog.js';
 import { h } from './dom.js';
 
 const REASON_MAX = 500;
@@ -24,14 +24,12 @@ function wording(rollout, step) {
 
 /** Resolves with the ended rollout, or null when the operator cancelled; rejects with the failure. */
 export function confirmEndRollout({ api, rollout, step }) {
-  return new Promise((resolve, reject) => {
-    const words = wording(rollout, step);
-    const cancel = h('button', { type: 'button', className: 'quiet' }, 'Cancel');
-    const confirm = h('button', { type: 'button', className: 'primary' }, words.confirm);
-    const reason = h('textarea', { id: 'rollout-reason', name: 'reason', rows: 3, maxlength: REASON_MAX, 'aria-describedby': 'rollout-reason-help' });
-    const dialog = h(
-      'dialog',
-      { className: 'confirm-dialog', 'aria-labelledby': 'rollout-end-title', 'aria-describedby': 'rollout-end-consequence' },
+  const words = wording(rollout, step);
+  const reason = h('textarea', { id: 'rollout-reason', name: 'reason', rows: 3, maxlength: REASON_MAX, 'aria-describedby': 'rollout-reason-help' });
+  return confirmAction({
+    labelledBy: 'rollout-end-title',
+    describedBy: 'rollout-end-consequence',
+    content: [
       h('h2', { id: 'rollout-end-title' }, words.title),
       h('p', { id: 'rollout-end-consequence' }, words.consequence, ' It is recorded in the audit chain.'),
       h(
@@ -41,41 +39,10 @@ export function confirmEndRollout({ api, rollout, step }) {
         reason,
         h('p', { id: 'rollout-reason-help', className: 'help' }, `Optional, up to ${REASON_MAX} characters; kept with the rollout and its audit record.`),
       ),
-      h('div', { className: 'actions' }, cancel, confirm),
-    );
-    let settled = false;
-    let busy = false;
-    // Escape while the request is under way would hide an outcome that still happens.
-    dialog.addEventListener('cancel', (event) => {
-      if (busy) event.preventDefault();
-    });
-    const finish = (outcome) => {
-      settled = true;
-      dialog.close();
-      dialog.remove();
-      outcome();
-    };
-    cancel.addEventListener('click', () => finish(() => resolve(null)));
-    dialog.addEventListener('close', () => {
-      if (!settled) finish(() => resolve(null));
-    });
-    confirm.addEventListener('click', async () => {
-      busy = true;
-      confirm.disabled = true;
-      cancel.disabled = true;
-      reason.disabled = true;
-      confirm.textContent = words.busy;
-      try {
-        const answer = await api.endRollout(rollout.policyModule, step, reason.value.trim());
-        finish(() => resolve(answer));
-      } catch (failure) {
-        finish(() => reject(failure));
-      }
-    });
-    // The dialog lives outside <main>: leaving the page (Back, a bookmark) closes it as Cancel.
-    window.addEventListener('hashchange', () => dialog.open && !busy && dialog.close(), { once: true });
-    document.body.append(dialog);
-    dialog.showModal();
-    cancel.focus();
+    ],
+    confirmLabel: words.confirm,
+    busyLabel: words.busy,
+    fields: [reason],
+    act: () => api.endRollout(rollout.policyModule, step, reason.value.trim()),
   });
 }
