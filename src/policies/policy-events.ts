@@ -43,10 +43,18 @@ export function deployedEvent(version: PolicyModuleVersion, activation: PolicyAc
   };
 }
 
-/** The record of a rollback or a rollout step. */
+/** The record of a rollback or a rollout step, dated by the activation and made by its actor. */
 export function activationEvent(activation: PolicyActivation): AuditEvent {
   if (activation.kind === 'DEPLOY') throw new Error('a DEPLOY activation owes no record of its own');
-  return activation.rollout === null ? rolledBackEvent(activation) : rolloutEvent(activation, activation.rollout);
+  const payload = activation.rollout === null ? rolledBackPayload(activation) : rolloutPayload(activation, activation.rollout);
+  return {
+    eventType: ACTIVATION_EVENT_TYPES[activation.kind],
+    policyModule: activation.policyModule,
+    policyFunction: null,
+    actorId: activation.actorId,
+    occurredAt: activation.occurredAt,
+    payload,
+  };
 }
 
 /** The stable version of a rollout step: the one answering while it runs, and after an abort. */
@@ -54,45 +62,31 @@ function stableVersionOf(activation: PolicyActivation): number {
   return activation.kind === 'ROLLOUT_PROMOTED' ? activation.previousVersion ?? 0 : activation.version;
 }
 
-function rolloutEvent(activation: PolicyActivation, rollout: NonNullable<PolicyActivation['rollout']>): AuditEvent {
+function rolloutPayload(activation: PolicyActivation, rollout: NonNullable<PolicyActivation['rollout']>) {
   const { policyModule } = activation;
   const stableVersion = stableVersionOf(activation);
   return {
-    eventType: ACTIVATION_EVENT_TYPES[activation.kind as Exclude<PolicyActivationKind, 'DEPLOY'>],
     policyModule,
-    policyFunction: null,
-    actorId: activation.actorId,
-    occurredAt: activation.occurredAt,
-    payload: {
-      policyModule,
-      rollout: rollout.startedSeq,
-      version: rollout.version,
-      versionId: versionId(policyModule, rollout.version),
-      stableVersion,
-      stableVersionId: versionId(policyModule, stableVersion),
-      mode: rollout.mode,
-      percent: rollout.percent,
-      stickyKey: rollout.stickyKey,
-      reason: rollout.reason,
-      anomalyId: rollout.anomalyId,
-    },
+    rollout: rollout.startedSeq,
+    version: rollout.version,
+    versionId: versionId(policyModule, rollout.version),
+    stableVersion,
+    stableVersionId: versionId(policyModule, stableVersion),
+    mode: rollout.mode,
+    percent: rollout.percent,
+    stickyKey: rollout.stickyKey,
+    reason: rollout.reason,
+    anomalyId: rollout.anomalyId,
   };
 }
 
-function rolledBackEvent(activation: PolicyActivation): AuditEvent {
+function rolledBackPayload(activation: PolicyActivation) {
   const { policyModule, version, previousVersion } = activation;
   return {
-    eventType: POLICY_ROLLED_BACK,
     policyModule,
-    policyFunction: null,
-    actorId: activation.actorId,
-    occurredAt: activation.occurredAt,
-    payload: {
-      policyModule,
-      version,
-      versionId: versionId(policyModule, version),
-      previousVersion,
-      previousVersionId: previousVersion === null ? null : versionId(policyModule, previousVersion),
-    },
+    version,
+    versionId: versionId(policyModule, version),
+    previousVersion,
+    previousVersionId: previousVersion === null ? null : versionId(policyModule, previousVersion),
   };
 }
