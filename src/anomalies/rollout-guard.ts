@@ -1,6 +1,6 @@
 import { minuteOf } from '../evaluation/index.js';
-import type { PolicyRepository, RolloutControl, RunningRollout } from '../policies/index.js';
-import type { RollupRepository, RollupTotals } from '../rollups/index.js';
+import type { PolicyRepository, RolloutControl, RoutedSide, RunningRollout, SharedRolloutTally } from '../policies/index.js';
+import type { RollupRepository } from '../rollups/index.js';
 import type { AnomalyType } from './anomaly-enums.js';
 import type { AnomalySettings } from './anomaly-settings.js';
 import type { AnomalyRepository } from './anomaly-store.js';
@@ -30,6 +30,8 @@ const ABORTING_ANOMALIES: readonly AnomalyType[] = ['HIGH_FAILURE_RATE', 'PERFOR
 export interface RolloutGuardDeps {
   store: { policies: Pick<PolicyRepository, 'runningRollouts'>; rollups: Pick<RollupRepository, 'totals'>; anomalies: Pick<AnomalyRepository, 'latest'> };
   control: Pick<RolloutControl, 'abort'>;
+  /** Where canaries' routed answers are counted: what a canary is compared on. */
+  tally: Pick<SharedRolloutTally, 'read'>;
   /** minSamples, slowdownFactor and windowMinutes per tenant: the detector's own settings. */
   settings: Pick<AnomalySettings, 'effective'>;
   now?: () => Date;
@@ -60,14 +62,8 @@ interface Side {
   time: SampleMoments;
 }
 
-function sum(totals: readonly RollupTotals[]): Side {
-  const side: Side = { count: 0, failures: 0, time: { count: 0, sum: 0, squares: 0 } };
-  for (const t of totals) {
-    side.count += t.count;
-    side.failures += t.failures;
-    side.time = { count: side.time.count + t.count, sum: side.time.sum + t.timeSum, squares: side.time.squares + t.timeSquares };
-  }
-  return side;
+function sideOf(routed: RoutedSide): Side {
+  return { count: routed.count, failures: routed.failures, time: { count: routed.count, sum: routed.timeSum, squares: routed.timeSquares } };
 }
 
 const percent = (failures: number, count: number) => `${((100 * failures) / Math.max(1, count)).toFixed(1)} %`;
@@ -96,7 +92,9 @@ export function canaryVerdict(canary: Side, stable: Side, settings: { minSamples
 
 /**
  * The rollout guard: each round compares every running canary with its stable version on the
- * rollups since the rollout started, and aborts one that is significantly worse; it also aborts any
+ * answers the canary's route chose (the tally: pinned evaluations, which a caller can aim at either
+ * version, and failures of the caller's own context are not among them), and aborts one that is
+ * significantly worse; it also aborts any
  * rollout (canary or shadow) whose version has a live HIGH_FAILURE_RATE or PERFORMANCE_DEGRADATION
  * anomaly. An abort goes through the rollout control: recorded in the chain, seen by every process.
  */
@@ -124,16 +122,14 @@ export function createRolloutGuard(deps: RolloutGuardDeps): RolloutGuard {
     const to = now().toISOString();
     // Rollups are per minute: from the minute the rollout started.
     const since = minuteOf(new Date(activation.occurredAt));
-    const [canaryTotals, stableTotals] = await Promise.all([
-      rollups.totals(tenantId, { from: since, to, policyModule, version: rollout.version }),
-      rollups.totals(tenantId, { from: since, to, policyModule, version: activation.version }),
-    ]);
+    const canaryTotals = await rollups.totals(tenantId, { from: since, to, policyModule, version: rollout.version });
     const verdict = { tenantId, policyModule, rollout: rollout.startedSeq };
     // Only the rules the version has answered (or shadowed) can have an anomaly about it.
     const anomaly = await liveAnomaly(tenantId, running, canaryTotals.map((t) => t.policyFunction));
     if (anomaly !== null) return { ...verdict, reason: `anomaly ${anomaly.type} about version ${rollout.version}: ${anomaly.observation.summary}`, anomalyId: anomaly.id };
     if (rollout.mode !== 'canary') return null;
-    const reason = canaryVerdict(sum(canaryTotals), sum(stableTotals), settings);
+    const { routed } = await deps.tally.read(tenantId, policyModule, rollout.startedSeq);
+    const reason = canaryVerdict(sideOf(routed.rollout), sideOf(routed.stable), settings);
     return reason === null ? null : { ...verdict, reason: `the canary is worse than the stable version: ${reason}`, anomalyId: null };
   }
 

@@ -1,4 +1,5 @@
 import type { AuditReceipt, AuditRecorder } from '../audit/index.js';
+import { isContextInputCode } from '../language/index.js';
 import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { RollupRepository } from '../rollups/index.js';
 import type { CallerGone } from './caller-gone.js';
@@ -6,7 +7,7 @@ import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds
 import type { EvaluationDispatcher } from './evaluation-dispatcher.js';
 import { EvaluationErrorCode } from './evaluation-errors.js';
 import type { BatchEntry, SourceEvaluationRequest } from './evaluation-request.js';
-import type { PolicyResolution, PolicyResolver, ResolvedPolicy } from './policy-resolver.js';
+import type { PolicyResolution, PolicyResolver, ResolvedPolicy, RoutedChoice } from './policy-resolver.js';
 import { createRollupRecorder, type RollupRecorder } from './rollup-recorder.js';
 import { createShadowCopies, type ShadowCopies, type ShadowCopiesDeps, type ShadowJob } from './shadow-copies.js';
 import { sourceEvaluatedEvent, sourceHash } from './source-evaluation-audit.js';
@@ -44,7 +45,7 @@ export interface EvaluationServiceDeps {
   /** Deployed policies by reference. */
   policies: PolicyResolver;
   limits?: Partial<EvaluationLimits>;
-  /** Where rollouts' shadow copies run (their own dispatcher) and are counted; without it, shadow copies are not made. */
+  /** Where rollouts' shadow copies run (their own dispatcher), and where they and canaries' routed answers are counted; without it, neither is. */
   shadow?: Omit<ShadowCopiesDeps, 'rollups'>;
   /** Told once for every evaluation that answers 503 because the store did not answer within `storeWaitMs`. */
   onStoreWaitExceeded?: (exceeded: StoreWaitExceeded) => void;
@@ -172,6 +173,13 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     return stored;
   }
 
+  /** A canary's routed answer, for the guard; one the caller's context caused to fail says nothing of the version. */
+  function observeRouted(tenantId: string, answer: EvaluationAnswer, routed: RoutedChoice): void {
+    const { result, policy } = answer;
+    if (!result.ok && isContextInputCode(result.code)) return;
+    deps.shadow?.tally.observe({ tenantId, policyModule: policy!.policyModule, ...routed, ok: result.ok, executionTimeMs: result.executionTimeMs });
+  }
+
   function storeWait<T>(tenantId: string, part: StoreWaitPart, work: Promise<T>, waitMs: number | undefined): Promise<T> {
     return withinStoreWait(work, waitMs, () => deps.onStoreWaitExceeded?.({ tenantId, part, waitMs: limits.storeWaitMs ?? 0 }));
   }
@@ -185,6 +193,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     const planned: Planned[] = [];
     const requests: EngineRequest[] = [];
     const shadowOf = new Map<number, Omit<ShadowJob, 'result'>>();
+    const routedOf = new Map<number, RoutedChoice>();
     const outputLimitBytes = Math.max(1, Math.floor(limits.maxResponseBytes / Math.max(1, entries.length)));
     const fail = (code: string, message: string): EvaluationAnswer => ({ result: engineFailure('evaluated', code, message) });
 
@@ -214,6 +223,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
       const choice = resolution.rollout?.pick(entry.request.context);
       const policy = choice?.answer ?? resolution.policy;
       if (choice?.shadow != null && shadows !== null) shadowOf.set(index, { copy: choice.shadow, answered: policy, context: entry.request.context });
+      if (choice?.routed != null) routedOf.set(index, choice.routed);
       planned.push({ index, kind: 'stored', policy });
       requests.push({ ...base, source: policy.source, locale: policy.locale, functionName: policy.functionName });
     });
@@ -232,6 +242,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     planned.forEach((plan, position) => {
       answers[plan.index]!.receipt = receipts[position]!;
     });
+    for (const [index, routed] of routedOf) observeRouted(caller.tenantId, answers[index]!, routed);
     if (shadowOf.size > 0) {
       const jobs = [...shadowOf].map(([index, job]) => ({ ...job, result: answers[index]!.result }));
       shadows!.submit(caller.tenantId, jobs);

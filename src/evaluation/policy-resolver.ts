@@ -19,9 +19,18 @@ export interface ShadowCopy {
   captureContexts: boolean;
 }
 
-/** The module's running rollout: per evaluation, the version that answers and any shadow copy. */
+/** A canary's choice of the version that answers: the rollout, and the side it chose. */
+export interface RoutedChoice {
+  rollout: number;
+  side: 'stable' | 'rollout';
+}
+
+/**
+ * The module's running rollout: per evaluation, the version that answers, any shadow copy, and
+ * when a canary's route chose the answer (not a missing sticky value or rule), which side.
+ */
 export interface RolloutRoute {
-  pick(context: unknown): { answer: ResolvedPolicy; shadow: ShadowCopy | null };
+  pick(context: unknown): { answer: ResolvedPolicy; shadow: ShadowCopy | null; routed: RoutedChoice | null };
 }
 
 export type PolicyResolution =

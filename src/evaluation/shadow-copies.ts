@@ -5,41 +5,7 @@ import { EngineFailureCode, type EngineRequest, type EvaluationOutcome } from '.
 import type { EvaluationDispatcher } from './evaluation-dispatcher.js';
 import type { ResolvedPolicy, ShadowCopy } from './policy-resolver.js';
 import type { RollupRecorder } from './rollup-recorder.js';
-
-/**
- * How a shadow copy went: `agreed` (the same value, or the same error code), `disagreed` (another
- * value or error), `errors` (the shadow version failed where the answering one did not), `skipped`
- * (not run: too many copies pending in this process, or nothing could evaluate it).
- */
-export type ShadowOutcome = 'agreed' | 'disagreed' | 'errors' | 'skipped';
-
-/** What one side of a comparison produced, as a disagreement's sample shows it. */
-export type ShadowSideResult = { ok: true; value: unknown } | { ok: false; code: string; error: string };
-
-export interface ShadowSample {
-  at: string;
-  policyFunction: string;
-  stable: ShadowSideResult;
-  shadow: ShadowSideResult;
-  /** SHA-256 of the context's canonical JSON: the same context always hashes the same. */
-  contextHash: string;
-  /** The context itself, only when the rollout captures contexts. */
-  context?: unknown;
-}
-
-export interface ShadowComparison {
-  tenantId: string;
-  policyModule: string;
-  rollout: number;
-  outcome: ShadowOutcome;
-  /** For a disagreement or an error. */
-  sample?: ShadowSample;
-}
-
-/** Where comparisons are counted, per tenant, module and rollout (the policies' shadow tally). */
-export interface ShadowTally {
-  count(comparison: ShadowComparison): void;
-}
+import type { RolloutTally, ShadowComparison, ShadowOutcome, ShadowSideResult } from './rollout-tally.js';
 
 /** One evaluation that answered, and the copy to run of it. */
 export interface ShadowJob {
@@ -52,7 +18,7 @@ export interface ShadowJob {
 export interface ShadowCopiesDeps {
   /** A dispatcher of its own (low-priority jobs, one batch in flight): copies never share an answer's batch. */
   dispatcher: Pick<EvaluationDispatcher, 'dispatch'>;
-  tally: ShadowTally;
+  tally: RolloutTally;
   /** The shadow version's evaluations count in its rollups (detectors and the guard read them); they are not audited: they answered nobody. */
   rollups: Pick<RollupRecorder, 'record'>;
   /**
@@ -73,6 +39,17 @@ export interface ShadowCopies {
   pending(): number;
   /** Resolves when every copy submitted so far is compared. */
   settled(): Promise<void>;
+}
+
+/** SHA-256 of the context's canonical JSON; of its JSON text when it has no canonical form (a lone surrogate). */
+function contextHash(context: unknown): string {
+  let text: string;
+  try {
+    text = canonicalJson(context);
+  } catch {
+    text = JSON.stringify(context) ?? 'null';
+  }
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function sideOf(outcome: EvaluationOutcome): ShadowSideResult {
@@ -108,7 +85,7 @@ export function createShadowCopies(deps: ShadowCopiesDeps): ShadowCopies {
         policyFunction: answered.functionName,
         stable: sideOf(result),
         shadow: sideOf(shadow),
-        contextHash: createHash('sha256').update(canonicalJson(context)).digest('hex'),
+        contextHash: contextHash(context),
         ...(copy.captureContexts ? { context } : {}),
       };
     }

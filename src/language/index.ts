@@ -20,6 +20,7 @@ export {
   DIAGNOSTIC_CODES,
   DIAGNOSTIC_DEFINITIONS,
   EvaluationTimedOut,
+  isContextInputCode,
   type Diagnostic,
   type DiagnosticCode,
   type DiagnosticDefinition,

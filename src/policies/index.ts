@@ -42,7 +42,16 @@ export {
   PolicyTestsFailedError,
   RolloutInProgressError,
 } from './policy-errors.js';
-export { createRedisShadowTally, SHADOW_SAMPLE_ITEM_MAX_BYTES, SHADOW_SAMPLE_SIZE, type ShadowCounts, type ShadowReport, type SharedShadowTally } from './shadow-tally.js';
+export {
+  createRedisRolloutTally,
+  SHADOW_SAMPLE_ITEM_MAX_BYTES,
+  SHADOW_SAMPLE_SIZE,
+  type RolloutTallyReport,
+  type RoutedSide,
+  type ShadowCounts,
+  type ShadowReport,
+  type SharedRolloutTally,
+} from './rollout-tally.js';
 export {
   createRolloutControl,
   ROLLOUT_STATUSES,
@@ -52,6 +61,7 @@ export {
   type RolloutStatus,
   type RolloutVersionStats,
   type RolloutView,
+  type RoutedStats,
 } from './rollout-control.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
 export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK, POLICY_ROLLOUT_ABORTED, POLICY_ROLLOUT_PROMOTED, POLICY_ROLLOUT_STARTED } from './policy-events.js';

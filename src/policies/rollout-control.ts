@@ -7,7 +7,7 @@ import { PolicyErrorCode, PolicyRegistryError } from './policy-errors.js';
 import { activationEvent } from './policy-events.js';
 import { versionId } from './policy-id.js';
 import type { PolicyActivation, PolicyRepository, RolloutMode } from './policy-store.js';
-import type { ShadowReport, SharedShadowTally } from './shadow-tally.js';
+import type { RoutedSide, ShadowReport, SharedRolloutTally } from './rollout-tally.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const ROLLOUT_STATUSES = ['RUNNING', 'PROMOTED', 'ABORTED'] as const;
@@ -24,6 +24,23 @@ export interface RolloutVersionStats {
   failureRate: number | null;
   /** Mean execution time in ms; null without evaluations. */
   meanTimeMs: number | null;
+}
+
+/** A side of a canary's routed answers, as the guard compares them. */
+export interface RoutedStats {
+  evaluations: number;
+  failures: number;
+  failureRate: number | null;
+  meanTimeMs: number | null;
+}
+
+function routedStats(side: RoutedSide): RoutedStats {
+  return {
+    evaluations: side.count,
+    failures: side.failures,
+    failureRate: side.count === 0 ? null : side.failures / side.count,
+    meanTimeMs: side.count === 0 ? null : side.timeSum / side.count,
+  };
 }
 
 /** A module's newest rollout, as GET …/rollout answers it. */
@@ -50,6 +67,11 @@ export interface RolloutView {
   shadow: ShadowReport | null;
   /** The stable and the rolled-out version, from the minute the rollout started to its end (or now). */
   versions: RolloutVersionStats[];
+  /**
+   * Canaries: the answers the route chose, by side — not pinned evaluations, nor failures the
+   * caller's context caused. What the guard compares. Null for a shadow.
+   */
+  routed: { stable: RoutedStats; rollout: RoutedStats } | null;
 }
 
 export interface EndRequest {
@@ -74,7 +96,7 @@ export interface RolloutControlDeps {
   rollups: Pick<RollupRepository, 'totals'>;
   versions: Pick<VersionResolver, 'activationChanged'>;
   builtins: BuiltinVersions;
-  shadowTally: Pick<SharedShadowTally, 'read'>;
+  rolloutTally: Pick<SharedRolloutTally, 'read'>;
   audit: Pick<AuditRecorder, 'append'>;
   auditLease?: AuditOutboxLease;
   onAuditMarkError?: (error: unknown) => void;
@@ -118,10 +140,10 @@ export function createRolloutControl(deps: RolloutControlDeps): RolloutControl {
     const stableVersion = started.version;
     const from = minuteOf(new Date(started.occurredAt));
     const to = ended?.occurredAt ?? now().toISOString();
-    const [stable, rolledOut, shadow] = await Promise.all([
+    const [stable, rolledOut, tally] = await Promise.all([
       versionStats(tenantId, policyModule, stableVersion, 'stable', from, to),
       versionStats(tenantId, policyModule, terms.version, 'rollout', from, to),
-      terms.mode === 'shadow' ? deps.shadowTally.read(tenantId, policyModule, terms.startedSeq) : null,
+      deps.rolloutTally.read(tenantId, policyModule, terms.startedSeq),
     ]);
     return {
       policyModule,
@@ -141,8 +163,9 @@ export function createRolloutControl(deps: RolloutControlDeps): RolloutControl {
       startedBy: started.actorId,
       endedAt: ended?.occurredAt ?? null,
       endedBy: ended?.actorId ?? null,
-      shadow,
+      shadow: terms.mode === 'shadow' ? { counts: tally.counts, disagreements: tally.disagreements } : null,
       versions: [stable, rolledOut],
+      routed: terms.mode === 'canary' ? { stable: routedStats(tally.routed.stable), rollout: routedStats(tally.routed.rollout) } : null,
     };
   }
 

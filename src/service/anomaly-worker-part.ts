@@ -1,7 +1,7 @@
 import { createAnomalyDetector, createAnomalyVerifier, createRolloutGuard, startAnomalyWorkers } from '../anomalies/index.js';
 import { newAuditOutboxLease } from '../audit/index.js';
 import { observeWorker } from '../metrics/index.js';
-import { createBuiltinVersions, createRedisShadowTally, createRolloutControl, createVersionResolver } from '../policies/index.js';
+import { createBuiltinVersions, createRedisRolloutTally, createRolloutControl, createVersionResolver } from '../policies/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
@@ -24,16 +24,17 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
   };
   // The guard aborts through the same control as the API: recorded in the chain, announced to every process.
   const builtinVersions = createBuiltinVersions(builtins);
-  const shadowTally = createRedisShadowTally({ redis: runtime.redis, keyPrefix: `${config.REDIS_KEY_PREFIX}:` });
+  const rolloutTally = createRedisRolloutTally({ redis: runtime.redis, keyPrefix: `${config.REDIS_KEY_PREFIX}:` });
   const guard = createRolloutGuard({
     store,
     settings,
+    tally: rolloutTally,
     control: createRolloutControl({
       policies: store.policies,
       rollups: store.rollups,
       versions: createVersionResolver({ policies: store.policies, builtins: builtinVersions, notices: runtime.activationNotices }),
       builtins: builtinVersions,
-      shadowTally,
+      rolloutTally,
       audit,
       auditLease: owing.auditLease,
       onAuditMarkError: owing.onAuditMarkError,
@@ -66,7 +67,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     name: 'anomalies',
     async stop() {
       await workers.close();
-      await shadowTally.close();
+      await rolloutTally.close();
       await audit.flush();
     },
   };

@@ -50,7 +50,7 @@ export interface ApiApp {
 export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
   const { config, logger, store } = runtime;
   // A caller waits on the API's evaluations: they answer 503 once the store is slower than EVALUATION_STORE_WAIT_MS.
-  const { builtinVersions, versions, evaluation, shadowTally, close: closeEvaluationPath } = createEvaluationPath(runtime, builtins, {
+  const { builtinVersions, versions, evaluation, rolloutTally, close: closeEvaluationPath } = createEvaluationPath(runtime, builtins, {
     storeWaitMs: config.EVALUATION_STORE_WAIT_MS,
   });
   const auditWriter = runtime.audit.recorder;
@@ -145,7 +145,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
         rollups: store.rollups,
         versions,
         builtins: builtinVersions,
-        shadowTally,
+        rolloutTally,
         audit: auditWriter,
         auditLease,
         onAuditMarkError,

@@ -1,5 +1,5 @@
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
-import { createBuiltinVersions, createRedisShadowTally, createVersionResolver, type BuiltinModule } from '../policies/index.js';
+import { createBuiltinVersions, createRedisRolloutTally, createVersionResolver, type BuiltinModule } from '../policies/index.js';
 import type { Runtime } from './runtime.js';
 
 export interface EvaluationPathOptions {
@@ -48,7 +48,7 @@ export function createEvaluationPath(
     flushMs: SHADOW_FLUSH_MS,
     maxBatchItems: Math.max(config.BATCH_MAX_ITEMS, SHADOW_BATCH_ITEMS),
   });
-  const shadowTally = createRedisShadowTally({
+  const rolloutTally = createRedisRolloutTally({
     redis: runtime.redis,
     keyPrefix: `${config.REDIS_KEY_PREFIX}:`,
     onError: (error) => logger.warn({ err: error }, 'shadow comparisons not counted: Redis failed'),
@@ -70,7 +70,7 @@ export function createEvaluationPath(
       maxResponseBytes: config.EVALUATION_MAX_RESPONSE_BYTES,
       ...(storeWaitMs === undefined ? {} : { storeWaitMs }),
     },
-    shadow: { dispatcher: shadowDispatcher, tally: shadowTally },
+    shadow: { dispatcher: shadowDispatcher, tally: rolloutTally },
     onStoreWaitExceeded: ({ tenantId, part, waitMs }) =>
       logger.warn({ tenantId, part, waitMs }, 'evaluation answered 503: the store did not answer within EVALUATION_STORE_WAIT_MS'),
   });
@@ -78,7 +78,7 @@ export function createEvaluationPath(
   async function close(): Promise<void> {
     await evaluation.flush();
     await Promise.all([dispatcher.close(), shadowDispatcher.close()]);
-    await shadowTally.close();
+    await rolloutTally.close();
   }
-  return { dispatcher, builtinVersions, versions, evaluation, shadowTally, close };
+  return { dispatcher, builtinVersions, versions, evaluation, rolloutTally, close };
 }

@@ -25,7 +25,7 @@ Rule price given amount as Int, produce Int:
   Return amount times ${rate} plus ${modulo}.
 `;
 
-const MODULO: Record<string, number> = { 'acme.flaky': 10, 'acme.steady': 20, 'acme.watched': 10, 'acme.scheduled': 10 };
+const MODULO: Record<string, number> = { 'acme.aimed': 10, 'acme.flaky': 10, 'acme.steady': 20, 'acme.watched': 10, 'acme.scheduled': 10 };
 
 interface RolloutBody {
   status: string;
@@ -41,7 +41,7 @@ let guard: RolloutGuard;
 beforeAll(async () => {
   h = await startPoliciesHarness();
   const settings = createAnomalySettings({ repository: h.store.anomalySettings, defaults: DEFAULT_DETECTION_SETTINGS, audit: h.stack.auditTrail.recorder });
-  guard = createRolloutGuard({ store: h.store, settings, control: h.stack.rollouts });
+  guard = createRolloutGuard({ store: h.store, settings, control: h.stack.rollouts, tally: h.rolloutTally });
 }, 60_000);
 
 afterAll(async () => {
@@ -61,6 +61,7 @@ async function drive(policyModule: string, count: number, tenant: TenantInfo = h
     await h.signed(tenant, 'MEMBER').request('POST', '/api/v1/policies/evaluate-source/batch', { items });
   }
   await h.stack.evaluation.flush();
+  await h.rolloutTally.flush();
 }
 
 async function rolloutOf(policyModule: string, tenant: TenantInfo = h.tenants.a) {
@@ -110,6 +111,23 @@ describe('the rollout guard', () => {
     // Both versions fail 5 % of the time; both got a fair share.
     for (const side of view.versions) expect(side.failures / side.evaluations).toBeCloseTo(0.05, 1);
   }, 120_000);
+
+  it('compares only the answers the route chose: failures aimed at the canary by pinning it, or caused by the caller\'s context, abort nothing', async () => {
+    await deploy(source('acme.aimed', '2', 0, 10));
+    await deploy(source('acme.aimed', '3', 0, 10), { mode: 'canary', percent: 50 });
+    const member = h.signed(h.tenants.a, 'MEMBER');
+    // A MEMBER pins the canary with contexts that fail, and sends routed ones that do too.
+    const pinned = Array.from({ length: 100 }, () => ({ policyModule: 'acme.aimed', policyFunction: 'price', version: 2, context: { nope: 1 } }));
+    const misfit = Array.from({ length: 100 }, () => ({ policyModule: 'acme.aimed', policyFunction: 'price', context: { amount: 'not a number' } }));
+    for (const items of [pinned, misfit]) await member.request('POST', '/api/v1/policies/evaluate-source/batch', { items });
+    await drive('acme.aimed', 200);
+    expect((await guard.round()).aborted.filter((a) => a.policyModule === 'acme.aimed')).toEqual([]);
+    const view = (await h.signed(h.tenants.a, 'VIEWER').request<{ status: string; routed: { stable: { evaluations: number; failures: number }; rollout: { evaluations: number; failures: number } } }>('GET', '/api/v1/policies/acme.aimed/rollout')).body;
+    expect(view.status).toBe('RUNNING');
+    // The routed answers: the 200 good ones, split between the versions, none failed.
+    expect(view.routed.stable.evaluations + view.routed.rollout.evaluations).toBe(200);
+    expect(view.routed.stable.failures + view.routed.rollout.failures).toBe(0);
+  });
 
   it('aborts a shadow whose version has a live failure-rate anomaly, naming the anomaly', async () => {
     await deploy(source('acme.watched', '2', 0, 10));

@@ -11,10 +11,12 @@ import {
   type BuiltinModule,
   type PolicyCatalog,
   type RolloutControl,
-  type SharedShadowTally,
+  type SharedRolloutTally,
   type VersionResolver,
 } from '../../src/policies/index.js';
 import type { Store } from '../../src/store/index.js';
+
+const NOTHING_ROUTED = { count: 0, failures: 0, timeSum: 0, timeSquares: 0 };
 
 export interface EvaluationStack {
   /** Records what the evaluation service and the catalog append, and links them into the chain. */
@@ -35,7 +37,7 @@ export async function buildEvaluationStack(options: {
   /** The clock of rollups, activations and audit records; default the system clock. */
   now?: () => Date;
   /** Where shadow copies run and are counted; without it, shadow rollouts make no copies. */
-  shadow?: { dispatcher: Pick<EvaluationDispatcher, 'dispatch'>; tally: SharedShadowTally };
+  shadow?: { dispatcher: Pick<EvaluationDispatcher, 'dispatch'>; tally: SharedRolloutTally };
 }): Promise<EvaluationStack> {
   const { store, dispatcher } = options;
   const clock = options.now ? { now: options.now } : {};
@@ -57,7 +59,7 @@ export async function buildEvaluationStack(options: {
     rollups: store.rollups,
     versions,
     builtins,
-    shadowTally: options.shadow?.tally ?? { read: async () => ({ counts: { compared: 0, agreed: 0, disagreed: 0, errors: 0, skipped: 0 }, disagreements: [] }) },
+    rolloutTally: options.shadow?.tally ?? { read: async () => ({ counts: { compared: 0, agreed: 0, disagreed: 0, errors: 0, skipped: 0 }, disagreements: [], routed: { stable: NOTHING_ROUTED, rollout: NOTHING_ROUTED } }) },
     audit: auditTrail.recorder,
     ...clock,
   });

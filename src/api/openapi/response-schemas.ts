@@ -204,6 +204,7 @@ const rolloutVersionStats = z.object({
   failureRate: z.number().nullable(),
   meanTimeMs: z.number().nullable(),
 });
+const routedStats = z.object({ evaluations: z.number().int(), failures: z.number().int(), failureRate: z.number().nullable(), meanTimeMs: z.number().nullable() });
 export const rollout = z.object({
   policyModule: z.string(),
   rollout: z.number().int().describe("the rollout's number in the module"),
@@ -226,16 +227,20 @@ export const rollout = z.object({
         z.object({
           at: instant,
           policyFunction: z.string(),
-          stable: shadowSide,
-          shadow: shadowSide,
-          contextHash: z.string().describe("SHA-256 of the context's canonical JSON"),
-          context: z.unknown().optional().describe('only when the rollout captures contexts'),
+          stable: shadowSide.optional().describe('MEMBER and above'),
+          shadow: shadowSide.optional().describe('MEMBER and above'),
+          contextHash: z.string().optional().describe("SHA-256 of the context's canonical JSON; MEMBER and above"),
+          context: z.unknown().optional().describe('only when the rollout captures contexts; MEMBER and above'),
         }),
       ),
     })
     .nullable()
     .describe('shadow rollouts: how the copies compared, and the newest disagreements; null for a canary'),
   versions: z.array(rolloutVersionStats).describe('the stable and the rolled-out version since the rollout started'),
+  routed: z
+    .object({ stable: routedStats, rollout: routedStats })
+    .nullable()
+    .describe("canaries: the answers the route chose by side, what the guard compares (no pinned evaluations, no failures of the caller's context); null for a shadow"),
 });
 export const versionSource = z.object({
   policyModule: z.string(),

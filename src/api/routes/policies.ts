@@ -103,6 +103,9 @@ function rolloutPlanOf(rollout: z.infer<typeof rolloutSchema> | undefined): Roll
     if (extra !== undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, `\`rollout.${extra}\` applies to shadow and canary rollouts only`);
     return undefined;
   }
+  if (rollout.stickyKey !== undefined && hasLoneSurrogate(rollout.stickyKey)) {
+    throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, '`rollout.stickyKey` must be well-formed text (it has a lone surrogate)');
+  }
   if (rollout.mode === 'canary') {
     if (rollout.percent === undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, 'a canary rollout needs `rollout.percent`, the share of evaluations the new version answers (1-100)');
     if (rollout.captureContexts !== undefined) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, '`rollout.captureContexts` applies to shadow rollouts only');
@@ -433,17 +436,18 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       tag: 'registry',
       summary: 'The module\'s newest rollout',
       description:
-        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements (their captured contexts only for MEMBER and above); the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups).',
+        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements (their results, context hash and captured context for MEMBER and above; when and in which rule for a VIEWER); the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups); for a canary, the answers its route chose by side (what the guard compares: no pinned evaluations, no failures of the caller\'s context).',
       success: { status: 200, schema: answers.rollout, description: 'the rollout' },
       errors: { 400: 'bad path (ERR_REQUEST_PATH_INVALID)', 404: 'no such module, or it never had a rollout (ERR_POLICY_ROLLOUT_NOT_FOUND)' },
     },
     handle: async (ctx, { rollouts }) => {
       const { tenantId } = callerOf(ctx);
       const view = await rollouts.view(tenantId, moduleParam(ctx));
-      // Captured contexts are the callers' data: for those who may send contexts (MEMBER), not for a VIEWER.
+      // A disagreement's results, context and its hash are the callers' data: for those who may
+      // evaluate (MEMBER); a VIEWER sees when and in which rule copies disagreed.
       ctx.body = roleSatisfies(ctx.state.principal?.role ?? null, 'MEMBER') || view.shadow === null
         ? view
-        : { ...view, shadow: { ...view.shadow, disagreements: view.shadow.disagreements.map(({ context: _context, ...rest }) => rest) } };
+        : { ...view, shadow: { ...view.shadow, disagreements: view.shadow.disagreements.map(({ at, policyFunction }) => ({ at, policyFunction })) } };
     },
   },
   ...(['promote', 'abort'] as const).map((step) => ({
@@ -464,6 +468,7 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       const { tenantId, actorId } = callerOf(ctx);
       const policyModule = moduleParam(ctx);
       const { reason } = parseBody(endRolloutSchema, ctx.request.body ?? {}, '`reason` (optional)');
+      if (reason !== undefined && hasLoneSurrogate(reason)) throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, '`reason` must be well-formed text (it has a lone surrogate)');
       ctx.body = await rollouts[step](tenantId, policyModule, actorId, { reason });
     },
   })),

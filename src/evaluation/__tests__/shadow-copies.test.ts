@@ -24,7 +24,7 @@ function setup(options: { maxPending?: number; shadowAnswer?: (request: EngineRe
   };
   const policies: PolicyResolver = {
     async resolve() {
-      return { ok: true, policy: policy(1), rollout: { pick: () => ({ answer: policy(1), shadow: { policy: policy(2), rollout: 7, captureContexts: false } }) } };
+      return { ok: true, policy: policy(1), rollout: { pick: () => ({ answer: policy(1), shadow: { policy: policy(2), rollout: 7, captureContexts: false }, routed: null }) } };
     },
   };
   const rollupsAdded: unknown[] = [];
@@ -33,7 +33,7 @@ function setup(options: { maxPending?: number; shadowAnswer?: (request: EngineRe
     audit: { append: async () => ({ id: 'r', contentHash: 'h' }) },
     rollups: { add: async (_tenant: string, increments: unknown[]) => void rollupsAdded.push(...increments) } as unknown as RollupRepository,
     policies,
-    shadow: { dispatcher: shadowDispatcher, tally: { count: (c) => counted.push(c) }, ...(options.maxPending ? { maxPending: options.maxPending } : {}) },
+    shadow: { dispatcher: shadowDispatcher, tally: { count: (c) => counted.push(c), observe: () => {} }, ...(options.maxPending ? { maxPending: options.maxPending } : {}) },
   });
   const evaluate = (x: number, tenantId = 'acme') => service.evaluate({ tenantId, actorId: 'a' }, [{ kind: 'stored', request: { policyModule: 'm.x', policyFunction: 'price', context: { x } } }], { trace: false });
   return {

@@ -41,10 +41,11 @@ describe('valueAtPath', () => {
 describe('stickyPercentile', () => {
   it('is deterministic per rollout and value, spreads values evenly, and differs between rollouts', () => {
     expect(stickyPercentile('t\u0000m\u00004', 'u-1')).toBe(stickyPercentile('t\u0000m\u00004', 'u-1'));
+    expect(stickyPercentile('s', 'u\ud800')).toBeNull();
     // Key order of an object value does not matter (canonical JSON).
     expect(stickyPercentile('s', { a: 1, b: 2 })).toBe(stickyPercentile('s', { b: 2, a: 1 }));
     const counts = new Array<number>(10).fill(0);
-    for (let i = 0; i < 10_000; i += 1) counts[Math.floor(stickyPercentile('s', `user-${i}`) / 10)]! += 1;
+    for (let i = 0; i < 10_000; i += 1) counts[Math.floor(stickyPercentile('s', `user-${i}`)! / 10)]! += 1;
     for (const count of counts) expect(count).toBeGreaterThan(850);
     const moved = Array.from({ length: 200 }, (_, i) => stickyPercentile('rollout-1', i) !== stickyPercentile('rollout-2', i)).filter(Boolean).length;
     expect(moved).toBeGreaterThan(150);
@@ -66,31 +67,28 @@ describe('createRolloutRoute', () => {
     }
     expect(canaries).toBeGreaterThan(240);
     expect(canaries).toBeLessThan(360);
-    // Without the sticky value: the stable version.
-    expect(route.pick({ applicant: {} }).answer).toBe(stable);
-    expect(route.pick([1, 2]).answer).toBe(stable);
+    // Without a usable sticky value: the stable version, and no side chosen (the guard leaves it out).
+    for (const context of [{ applicant: {} }, [1, 2], { applicant: { id: 'u\ud800' } }]) expect(route.pick(context)).toEqual({ answer: stable, shadow: null, routed: null });
+    expect(route.pick({ applicant: { id: 'u-1' } }).routed).toEqual({ rollout: 4, side: stickyPercentile('salt', 'u-1')! < 30 ? 'rollout' : 'stable' });
   });
 
   it('draws a canary without a sticky key per evaluation, and never copies', () => {
     const route = createRolloutRoute(terms({}), 'salt', stable, candidate, sequence(0.1, 0.29, 0.3, 0.9));
-    expect([1, 2, 3, 4].map(() => route.pick({}))).toEqual([
-      { answer: candidate, shadow: null },
-      { answer: candidate, shadow: null },
-      { answer: stable, shadow: null },
-      { answer: stable, shadow: null },
-    ]);
+    const canary = { answer: candidate, shadow: null, routed: { rollout: 4, side: 'rollout' } };
+    const kept = { answer: stable, shadow: null, routed: { rollout: 4, side: 'stable' } };
+    expect([1, 2, 3, 4].map(() => route.pick({}))).toEqual([canary, canary, kept, kept]);
   });
 
   it('answers a shadow with the stable version and copies the share asked to the new one', () => {
     const route = createRolloutRoute(terms({ mode: 'shadow', percent: 50, captureContexts: true }), 'salt', stable, candidate, sequence(0.2, 0.7));
-    expect(route.pick({})).toEqual({ answer: stable, shadow: { policy: candidate, rollout: 4, captureContexts: true } });
-    expect(route.pick({})).toEqual({ answer: stable, shadow: null });
+    expect(route.pick({})).toEqual({ answer: stable, shadow: { policy: candidate, rollout: 4, captureContexts: true }, routed: null });
+    expect(route.pick({})).toEqual({ answer: stable, shadow: null, routed: null });
   });
 
   it('leaves the stable version alone when the new version lacks the rule', () => {
     for (const mode of ['shadow', 'canary'] as const) {
       const route = createRolloutRoute(terms({ mode, percent: 100 }), 'salt', stable, null, () => 0);
-      expect(route.pick({})).toEqual({ answer: stable, shadow: null });
+      expect(route.pick({})).toEqual({ answer: stable, shadow: null, routed: null });
     }
   });
 });

@@ -20,7 +20,7 @@ import {
   type EvaluationDispatcher,
   type EvaluationWorker,
 } from '../../../src/evaluation/index.js';
-import { createDomainDecider, createPolicyLookup, createRedisShadowTally, type SharedShadowTally } from '../../../src/policies/index.js';
+import { createDomainDecider, createPolicyLookup, createRedisRolloutTally, type SharedRolloutTally } from '../../../src/policies/index.js';
 import { openSqliteStore, type Store } from '../../../src/store/index.js';
 import {
   buildEvaluationStack,
@@ -43,7 +43,7 @@ export interface PoliciesHarness {
   /** The catalog, evaluation service and resolver the routes use. */
   stack: EvaluationStack;
   /** Where shadow copies are counted (flush it before reading a rollout). */
-  shadowTally: SharedShadowTally;
+  rolloutTally: SharedRolloutTally;
   /** The worker side: its thread pool (stats) and BullMQ worker. */
   pool: EnginePool;
   worker: EvaluationWorker;
@@ -104,11 +104,11 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     transport: createRedisBatchTransport({ connection: REDIS_URL, prefix, responseTimeoutMs: 15_000, priority: 10 }),
     maxInFlight: 1,
   });
-  const shadowTally = createRedisShadowTally({ redis, keyPrefix: `${prefix}:` });
+  const rolloutTally = createRedisRolloutTally({ redis, keyPrefix: `${prefix}:` });
   const stack = await buildEvaluationStack({
     store,
     dispatcher,
-    shadow: { dispatcher: shadowDispatcher, tally: shadowTally },
+    shadow: { dispatcher: shadowDispatcher, tally: rolloutTally },
     ...(options.now ? { now: options.now } : {}),
   });
   const nonceGuard = createNonceGuard({ redis, keyPrefix: `${prefix}:nonce:` });
@@ -141,7 +141,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
     baseUrl,
     store,
     stack,
-    shadowTally,
+    rolloutTally,
     pool,
     worker,
     redis,
@@ -162,7 +162,7 @@ export async function startPoliciesHarness(options: PoliciesHarnessOptions = {})
       await stack.evaluation.flush();
       await dispatcher.close();
       await shadowDispatcher.close();
-      await shadowTally.close();
+      await rolloutTally.close();
       await stack.auditTrail.close();
       await worker.close();
       await pool.close();

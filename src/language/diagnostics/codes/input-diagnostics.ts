@@ -5,6 +5,11 @@
 import { defineDiagnostic } from '../define-diagnostic.js';
 import { didYouMean } from '../suggest-name.js';
 
+/** A failure caused by the context the caller sent (PL5xxx), not by the rule that ran. */
+export function isContextInputCode(code: string): boolean {
+  return /^PL5\d{3}$/.test(code);
+}
+
 /** How each type is written in JSON, for a value of the wrong kind. */
 const JSON_FORMS = 'send a number for `Int` and `Float`, `true` or `false` for `Bool`, a string for `Text` and enum variants, an array for a list, an object for a record';
 
