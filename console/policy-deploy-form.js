@@ -41,7 +41,8 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   );
   const percent = h('input', { id: 'deploy-percent', name: 'percent', type: 'number', min: 1, max: 100, step: 1, inputmode: 'numeric', 'aria-describedby': 'deploy-percent-help' });
   const stickyKey = h('input', { id: 'deploy-sticky-key', name: 'stickyKey', type: 'text', maxlength: 256, pattern: '[^.]+(\\.[^.]+)*', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'deploy-sticky-key-help' });
-  const capture = h('input', { id: 'deploy-capture', name: 'captureContexts', type: 'checkbox' });
+  // Keeping other callers' contexts is an ADMIN's decision (the server checks it too).
+  const capture = h('input', { id: 'deploy-capture', name: 'captureContexts', type: 'checkbox', disabled: !isAdmin });
   const submit = h('button', { type: 'submit', className: 'primary' }, 'Deploy');
   const error = h('p', { className: 'form-error', role: 'alert' });
   const outcome = h('div', { className: 'deploy-result', 'aria-live': 'polite' });
@@ -49,7 +50,7 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   const percentHelp = h('p', { id: 'deploy-percent-help', className: 'help' });
   const percentField = h('div', { className: 'field' }, h('label', { for: 'deploy-percent' }, 'Share in %'), percent, percentHelp);
   const stickyField = field('deploy-sticky-key', 'Sticky key', stickyKey, 'A dotted path into the context (e.g. applicant.id): the same value always gets the same version. Empty: drawn per evaluation.');
-  const captureField = h('div', { className: 'field check' }, capture, h('label', { for: 'deploy-capture' }, 'Keep the context of each disagreement (otherwise only its hash)'));
+  const captureField = h('div', { className: 'field check' }, capture, h('label', { for: 'deploy-capture' }, `Keep the context of each disagreement (otherwise only its hash)${isAdmin ? '' : ' (ADMIN)'}`));
 
   const modeNow = () => radios.find((radio) => radio.checked)?.value ?? firstMode;
   const fitMode = () => {

@@ -66,6 +66,9 @@ export async function versionStanding(
     if (activations[i]!.version === version) return { activeVersion, supersededSince: activations[i + 1]!.occurredAt };
   }
   if (version === 0 && builtin) return { activeVersion, supersededSince: activations[0]?.occurredAt ?? null };
+  // A version that only ever answered in a rollout stopped when the rollout was aborted.
+  const aborted = activations.findLast((a) => a.kind === 'ROLLOUT_ABORTED' && a.rollout?.version === version);
+  if (aborted !== undefined) return { activeVersion, supersededSince: aborted.occurredAt };
   return { activeVersion, supersededSince: await createdAt() };
 }
 

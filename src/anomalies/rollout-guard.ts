@@ -20,7 +20,7 @@ export const GUARD_Z = 3.290526731491926;
 export const GUARD_SLOWDOWN_SIGNIFICANCE = 0.001;
 /** A slowdown smaller than this (ms, mean against mean) never aborts: warm-up compiles alone can cause one. */
 export const GUARD_MIN_SLOWDOWN_MS = 1;
-/** Rollouts a round looks at per tenant, so one tenant's many rollouts cannot crowd out the others'. */
+/** Rollouts a round looks at per tenant (the next round the next ones), so one tenant's many rollouts cannot crowd out the others'. */
 export const GUARD_ROLLOUTS_PER_TENANT = 50;
 /** Running rollouts read per page. */
 const PAGE_SIZE = 200;
@@ -34,6 +34,8 @@ export interface RolloutGuardDeps {
   tally: Pick<SharedRolloutTally, 'read'>;
   /** minSamples, slowdownFactor and windowMinutes per tenant: the detector's own settings. */
   settings: Pick<AnomalySettings, 'effective'>;
+  /** A rollout's check failed; the round goes on with the others. */
+  onError?: (error: unknown, running: RunningRollout) => void;
   now?: () => Date;
 }
 
@@ -49,6 +51,8 @@ export interface GuardRound {
   /** Running rollouts looked at. */
   checked: number;
   aborted: GuardVerdict[];
+  /** Rollouts whose check failed this round (told to `onError`); the next round tries again. */
+  failed: number;
 }
 
 export interface RolloutGuard {
@@ -133,21 +137,40 @@ export function createRolloutGuard(deps: RolloutGuardDeps): RolloutGuard {
     return reason === null ? null : { ...verdict, reason: `the canary is worse than the stable version: ${reason}`, anomalyId: null };
   }
 
+  /** The tenant's rollouts this round looks at: all, or a window of GUARD_ROLLOUTS_PER_TENANT that moves on each round. */
+  function windowOf(list: readonly RunningRollout[], round: number): RunningRollout[] {
+    if (list.length <= GUARD_ROLLOUTS_PER_TENANT) return [...list];
+    const start = (round * GUARD_ROLLOUTS_PER_TENANT) % list.length;
+    return Array.from({ length: GUARD_ROLLOUTS_PER_TENANT }, (_, i) => list[(start + i) % list.length]!);
+  }
+
+  async function runningByTenant(): Promise<Map<string, RunningRollout[]>> {
+    const byTenant = new Map<string, RunningRollout[]>();
+    let after: { tenantId: string; policyModule: string } | undefined;
+    for (;;) {
+      const page = await policies.runningRollouts({ limit: PAGE_SIZE, ...(after ? { after } : {}) });
+      for (const running of page) {
+        const list = byTenant.get(running.tenantId) ?? [];
+        list.push(running);
+        byTenant.set(running.tenantId, list);
+      }
+      if (page.length < PAGE_SIZE) return byTenant;
+      const last = page.at(-1)!;
+      after = { tenantId: last.tenantId, policyModule: last.activation.policyModule };
+    }
+  }
+
+  let rounds = 0;
   return {
     async round() {
-      const report: GuardRound = { checked: 0, aborted: [] };
-      const perTenant = new Map<string, number>();
-      let after: { tenantId: string; policyModule: string } | undefined;
-      for (;;) {
-        const page = await policies.runningRollouts({ limit: PAGE_SIZE, ...(after ? { after } : {}) });
-        for (const running of page) {
-          const seen = perTenant.get(running.tenantId) ?? 0;
-          if (seen >= GUARD_ROLLOUTS_PER_TENANT) continue;
-          perTenant.set(running.tenantId, seen + 1);
+      const round = rounds++;
+      const report: GuardRound = { checked: 0, aborted: [], failed: 0 };
+      for (const list of (await runningByTenant()).values()) {
+        for (const running of windowOf(list, round)) {
           report.checked += 1;
-          const verdict = await verdictOf(running);
-          if (verdict === null) continue;
           try {
+            const verdict = await verdictOf(running);
+            if (verdict === null) continue;
             await deps.control.abort(verdict.tenantId, verdict.policyModule, ROLLOUT_GUARD_ACTOR, {
               reason: verdict.reason,
               anomalyId: verdict.anomalyId,
@@ -156,13 +179,14 @@ export function createRolloutGuard(deps: RolloutGuardDeps): RolloutGuard {
             report.aborted.push(verdict);
           } catch (error) {
             // Promoted or aborted by someone else meanwhile: nothing left to guard.
-            if ((error as { status?: number }).status !== 409) throw error;
+            if ((error as { status?: number }).status === 409) continue;
+            // One rollout's failure (its tally, its store) leaves the others guarded.
+            report.failed += 1;
+            deps.onError?.(error, running);
           }
         }
-        if (page.length < PAGE_SIZE) return report;
-        const last = page.at(-1)!;
-        after = { tenantId: last.tenantId, policyModule: last.activation.policyModule };
       }
+      return report;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { AuditReceipt, AuditRecorder } from '../audit/index.js';
 import { isContextInputCode } from '../language/index.js';
-import { engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
+import { EngineFailureCode, engineFailure, type CompileOutcome, type EngineRequest, type EvaluationOutcome, type FormatOutcome } from '../engine/index.js';
 import type { RollupRepository } from '../rollups/index.js';
 import type { CallerGone } from './caller-gone.js';
 import { contextDepthProblem, DEFAULT_CONTEXT_MAX_DEPTH } from './context-bounds.js';
@@ -173,10 +173,13 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     return stored;
   }
 
-  /** A canary's routed answer, for the guard; one the caller's context caused to fail says nothing of the version. */
+  /**
+   * A canary's routed answer, for the guard; one the caller caused to fail (its context, or its
+   * going away before the item ran) says nothing of the version.
+   */
   function observeRouted(tenantId: string, answer: EvaluationAnswer, routed: RoutedChoice): void {
     const { result, policy } = answer;
-    if (!result.ok && isContextInputCode(result.code)) return;
+    if (!result.ok && (isContextInputCode(result.code) || result.code === EngineFailureCode.CANCELLED)) return;
     deps.shadow?.tally.observe({ tenantId, policyModule: policy!.policyModule, ...routed, ok: result.ok, executionTimeMs: result.executionTimeMs });
   }
 

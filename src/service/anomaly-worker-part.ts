@@ -29,6 +29,8 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
     store,
     settings,
     tally: rolloutTally,
+    onError: (error, running) =>
+      logger.warn({ err: error, tenantId: running.tenantId, policyModule: running.activation.policyModule }, 'rollout guard could not check a rollout; the next round tries again'),
     control: createRolloutControl({
       policies: store.policies,
       rollups: store.rollups,

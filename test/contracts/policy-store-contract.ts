@@ -382,6 +382,31 @@ export function runPolicyStoreContract(getStore: () => Store, getTarget: () => S
       expect(first).toEqual({ tenantId: `${prefix}-b`, activation: startedOf('m.c') });
       await expect(repo.runningRollouts({ limit: 0 })).rejects.toBeInstanceOf(StoreArgumentError);
     });
+
+    it('finds a module\'s running rollout behind its ended ones, page by page', async () => {
+      const repo = getStore().policies;
+      const tenant = newTenant('running-after-ended');
+      await storeVersions(repo, tenant, 'm.a', 2);
+      await storeVersions(repo, tenant, 'm.b', 2);
+      await repo.appendActivation(tenant, activation('m.a', 1));
+      const step = (seq: number, kind: 'ROLLOUT_STARTED' | 'ROLLOUT_ABORTED', startedSeq: number) =>
+        activation('m.a', seq, { kind, version: 1, previousVersion: 1, highestDeployed: 1, rollout: terms(startedSeq, kind === 'ROLLOUT_ABORTED' ? { reason: 'no' } : {}) });
+      for (const [seq, kind, startedSeq] of [[2, 'ROLLOUT_STARTED', 2], [3, 'ROLLOUT_ABORTED', 2], [4, 'ROLLOUT_STARTED', 4], [5, 'ROLLOUT_ABORTED', 4], [6, 'ROLLOUT_STARTED', 6]] as const) {
+        expect(await repo.appendActivation(tenant, step(seq, kind, startedSeq))).toBe(true);
+      }
+      await repo.appendActivation(tenant, activation('m.b', 1));
+      expect(await repo.appendActivation(tenant, activation('m.b', 2, { kind: 'ROLLOUT_STARTED', version: 1, previousVersion: 1, highestDeployed: 1, rollout: terms(2) }))).toBe(true);
+      const found: string[] = [];
+      // Starting after a module named below both (names are compared as text).
+      let after: { tenantId: string; policyModule: string } | undefined = { tenantId: tenant, policyModule: 'm' };
+      while (after !== undefined) {
+        const [next] = await repo.runningRollouts({ limit: 1, after });
+        if (next === undefined || next.tenantId !== tenant) break;
+        found.push(`${next.activation.policyModule}#${next.activation.seq}`);
+        after = { tenantId: next.tenantId, policyModule: next.activation.policyModule };
+      }
+      expect(found).toEqual(['m.a#6', 'm.b#2']);
+    });
   });
 
   describe('owed audit records (the registry as the outbox of its audit records)', () => {

@@ -110,7 +110,11 @@ describe('shadow rollouts', () => {
     await evaluate('acme.captured', { id: 'k1', amount: 5 });
     const view = await rolloutOf('acme.captured');
     expect(view.shadow!.counts).toMatchObject({ compared: 1, disagreed: 1 });
-    expect(view.shadow!.disagreements[0]).toMatchObject({ stable: { ok: true, value: 10 }, shadow: { ok: true, value: 15 }, context: { applicant: { id: 'k1', amount: 5 } } });
+    const asAdmin = (await admin().request<RolloutBody>('GET', '/api/v1/policies/acme.captured/rollout')).body;
+    expect(asAdmin.shadow!.disagreements[0]).toMatchObject({ stable: { ok: true, value: 10 }, shadow: { ok: true, value: 15 }, context: { applicant: { id: 'k1', amount: 5 } } });
+    // A MEMBER reads the results and the hash, not other callers' contexts.
+    expect(view.shadow!.disagreements[0]).toEqual({ ...asAdmin.shadow!.disagreements[0], context: undefined });
+    expect(view.shadow!.disagreements[0]).not.toHaveProperty('context');
     // A VIEWER reads the counts, and when and in which rule copies disagreed: not the callers' data.
     const asViewer = (await h.signed(h.tenants.a, 'VIEWER').request<RolloutBody>('GET', '/api/v1/policies/acme.captured/rollout')).body;
     expect(asViewer.shadow!.counts).toEqual(view.shadow!.counts);
@@ -213,6 +217,7 @@ describe('one rollout at a time, and who may do what', () => {
     ]) {
       expect(await failure(attempt())).toMatchObject({ status: 403, code: 'ERR_AUTH_ROLE_INSUFFICIENT' });
     }
+    expect(await failure(deploy(module('acme.roles', '3'), { mode: 'shadow', captureContexts: true }, member()))).toMatchObject({ status: 403 });
     await deploy(module('acme.roles', '3'), { mode: 'shadow' }, member());
     for (const step of ['promote', 'abort']) {
       expect(await failure(member().request('POST', `/api/v1/policies/acme.roles/rollout/${step}`, {}))).toMatchObject({ status: 403 });

@@ -42,7 +42,7 @@ export function createAnomalyDetectProcessor(deps: AnomalyDetectProcessorDeps) {
   }
 
   return async (job: Job<AnomalyDetectJobData>): Promise<DetectionRun | DetectionRound | GuardRound> => {
-    if (job.name === ROLLOUT_GUARD_JOB_NAME) return deps.guard === undefined ? { checked: 0, aborted: [] } : deps.guard.round();
+    if (job.name === ROLLOUT_GUARD_JOB_NAME) return deps.guard === undefined ? { checked: 0, aborted: [], failed: 0 } : deps.guard.round();
     const tenantId = job.data?.tenantId;
     if (tenantId === undefined) return queueRound(job);
     if (typeof tenantId !== 'string') throw new Error('anomaly-detect job data has a tenantId that is not a string');

@@ -230,7 +230,7 @@ export const rollout = z.object({
           stable: shadowSide.optional().describe('MEMBER and above'),
           shadow: shadowSide.optional().describe('MEMBER and above'),
           contextHash: z.string().optional().describe("SHA-256 of the context's canonical JSON; MEMBER and above"),
-          context: z.unknown().optional().describe('only when the rollout captures contexts; MEMBER and above'),
+          context: z.unknown().optional().describe('only when the rollout captures contexts; ADMIN'),
         }),
       ),
     })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type ShadowSample,
   DEFAULT_EVALUATION_LOCALE,
   MAX_LOCALE_LENGTH,
   parseStoredEvaluationBody,
@@ -73,7 +74,7 @@ export const deploySchema = z.strictObject({
   rollout: rolloutSchema
     .optional()
     .describe(
-      '`active` (default): the version answers every request at once (ADMIN). `shadow`: it answers nobody; `percent` (default 100) of the active version\'s evaluations are also run on it off the answer path and compared (MEMBER). `canary`: `percent` (required) of evaluations are answered by it, sticky by the context value at `stickyKey` when given (ADMIN)',
+      '`active` (default): the version answers every request at once (ADMIN). `shadow`: it answers nobody; `percent` (default 100) of the active version\'s evaluations are also run on it off the answer path and compared (MEMBER; with `captureContexts`, ADMIN). `canary`: `percent` (required) of evaluations are answered by it, sticky by the context value at `stickyKey` when given (ADMIN)',
     ),
 });
 
@@ -253,8 +254,10 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       const { tenantId, actorId } = callerOf(ctx);
       const body = parseBody(deploySchema, ctx.request.body, '`source`, `locale` (optional, default `en-US`), `tests` (optional) and `rollout` (optional)');
       const rollout = rolloutPlanOf(body.rollout);
-      // A shadow changes no answer; a version that answers (active, canary) is an ADMIN's decision.
+      // A shadow changes no answer; a version that answers (active, canary) is an ADMIN's decision,
+      // and so is keeping other callers' contexts.
       if (rollout?.mode !== 'shadow') requireRoleFor(ctx, 'ADMIN', rollout === undefined ? 'an active deploy' : 'a canary rollout');
+      else if (rollout.captureContexts) requireRoleFor(ctx, 'ADMIN', 'a shadow that captures contexts');
       try {
         const deployed = await unlessUnavailable(() =>
           catalog.deploy(tenantId, { source: body.source, locale: body.locale ?? DEFAULT_EVALUATION_LOCALE, tests: body.tests, rollout }, actorId),
@@ -436,18 +439,22 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       tag: 'registry',
       summary: 'The module\'s newest rollout',
       description:
-        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements (their results, context hash and captured context for MEMBER and above; when and in which rule for a VIEWER); the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups); for a canary, the answers its route chose by side (what the guard compares: no pinned evaluations, no failures of the caller\'s context).',
+        'Running or ended: its terms, status (RUNNING, PROMOTED, ABORTED) and why it ended; for a shadow, how the copies compared and the newest disagreements (their results and context hash for MEMBER and above, a captured context for ADMIN; when and in which rule for a VIEWER); the evaluations, failures and mean time of the stable and the rolled-out version since the rollout started (from the rollups); for a canary, the answers its route chose by side (what the guard compares: no pinned evaluations, no failures of the caller\'s context).',
       success: { status: 200, schema: answers.rollout, description: 'the rollout' },
       errors: { 400: 'bad path (ERR_REQUEST_PATH_INVALID)', 404: 'no such module, or it never had a rollout (ERR_POLICY_ROLLOUT_NOT_FOUND)' },
     },
     handle: async (ctx, { rollouts }) => {
       const { tenantId } = callerOf(ctx);
       const view = await rollouts.view(tenantId, moduleParam(ctx));
-      // A disagreement's results, context and its hash are the callers' data: for those who may
-      // evaluate (MEMBER); a VIEWER sees when and in which rule copies disagreed.
-      ctx.body = roleSatisfies(ctx.state.principal?.role ?? null, 'MEMBER') || view.shadow === null
-        ? view
-        : { ...view, shadow: { ...view.shadow, disagreements: view.shadow.disagreements.map(({ at, policyFunction }) => ({ at, policyFunction })) } };
+      // A disagreement is the callers' data: its results and context hash for those who may
+      // evaluate (MEMBER), a captured context for ADMIN; a VIEWER sees when and in which rule.
+      const role = ctx.state.principal?.role ?? null;
+      const shown = (sample: ShadowSample): Partial<ShadowSample> => {
+        if (roleSatisfies(role, 'ADMIN')) return sample;
+        const { context: _context, ...withoutContext } = sample;
+        return roleSatisfies(role, 'MEMBER') ? withoutContext : { at: sample.at, policyFunction: sample.policyFunction };
+      };
+      ctx.body = view.shadow === null ? view : { ...view, shadow: { ...view.shadow, disagreements: view.shadow.disagreements.map(shown) } };
     },
   },
   ...(['promote', 'abort'] as const).map((step) => ({

@@ -260,14 +260,19 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
     async runningRollouts(query) {
       assertRunningRolloutQuery(query);
       const running: RunningRollout[] = [];
-      let after = query.after ?? { tenantId: '', policyModule: '' };
-      // Rollouts started, page by page, keeping those still at their module's head.
+      // Rollouts started (ended ones too: a module has many), page by page, keeping those still at
+      // their module's head. The cursor holds the seq: a page may end inside a module's starts.
+      let after = { ...(query.after ?? { tenantId: '', policyModule: '' }), seq: query.after === undefined ? 0 : Number.MAX_SAFE_INTEGER };
       for (;;) {
         const started = await activations
           .find(
             {
               kind: 'ROLLOUT_STARTED',
-              $or: [{ tenantId: { $gt: after.tenantId } }, { tenantId: after.tenantId, policyModule: { $gt: after.policyModule } }],
+              $or: [
+                { tenantId: { $gt: after.tenantId } },
+                { tenantId: after.tenantId, policyModule: { $gt: after.policyModule } },
+                { tenantId: after.tenantId, policyModule: after.policyModule, seq: { $gt: after.seq } },
+              ],
             },
             { sort: { tenantId: 1, policyModule: 1, seq: 1 }, limit: query.limit },
           )
@@ -279,7 +284,7 @@ export function createMongoPolicyRepository(db: Db): PolicyRepository {
         }
         if (started.length < query.limit) return running;
         const last = started.at(-1)!;
-        after = { tenantId: last.tenantId, policyModule: last.policyModule };
+        after = { tenantId: last.tenantId, policyModule: last.policyModule, seq: last.seq };
       }
     },
 
