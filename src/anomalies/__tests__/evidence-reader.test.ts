@@ -43,6 +43,15 @@ describe('versionStanding', () => {
     expect(await versionStanding(4, LOG, false, stored)).toEqual({ activeVersion: 3, supersededSince: '2026-01-05T00:00:00.000Z' });
     expect(await versionStanding(1, [], false, async () => '2026-01-01T00:00:00.000Z')).toEqual({ activeVersion: null, supersededSince: '2026-01-01T00:00:00.000Z' });
   });
+
+  it('never counts a running rollout\'s version as superseded, and dates one that only answered in an aborted rollout from the abort', async () => {
+    const terms = { version: 4, mode: 'canary' as const, percent: 10, stickyKey: null, captureContexts: false, startedSeq: 5, reason: null, anomalyId: null };
+    const started = { ...activation(5, 3, '2026-01-05T00:00:00.000Z'), kind: 'ROLLOUT_STARTED' as const, previousVersion: 3, rollout: terms };
+    const aborted = { ...activation(6, 3, '2026-01-06T00:00:00.000Z'), kind: 'ROLLOUT_ABORTED' as const, previousVersion: 3, rollout: { ...terms, reason: 'no' } };
+    const stored = async () => '2026-01-04T12:00:00.000Z';
+    expect(await versionStanding(4, [...LOG, started], false, stored)).toEqual({ activeVersion: 3, supersededSince: null });
+    expect(await versionStanding(4, [...LOG, started, aborted], false, stored)).toEqual({ activeVersion: 3, supersededSince: '2026-01-06T00:00:00.000Z' });
+  });
 });
 
 describe('detectionWindow', () => {
