@@ -93,8 +93,6 @@ export {
   createRolloutGuard,
   GUARD_MIN_SLOWDOWN_MS,
   GUARD_ROLLOUTS_PER_TENANT,
-  GUARD_SLOWDOWN_SIGNIFICANCE,
-  GUARD_Z,
   ROLLOUT_GUARD_ACTOR,
   type GuardRound,
   type GuardVerdict,

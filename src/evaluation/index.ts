@@ -28,7 +28,6 @@ export {
   type SourceCase,
 } from './evaluation-service.js';
 export type { PolicyResolution, PolicyResolver, ResolvedPolicy, RolloutRoute, RoutedChoice, ShadowCopy } from './policy-resolver.js';
-export { DEFAULT_MAX_PENDING_COPIES } from './shadow-copies.js';
 export type { RolloutTally, RoutedObservation, ShadowComparison, ShadowOutcome, ShadowSample, ShadowSideResult } from './rollout-tally.js';
 export { declaredBatchSchema as batchEvaluationBodySchema, sourceSchema as sourceEvaluationBodySchema, storedSchema as storedEvaluationBodySchema } from './evaluation-request.js';
 export { createCallerGone, type CallerGone, type CallerGoneSource } from './caller-gone.js';

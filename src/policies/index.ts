@@ -44,9 +44,7 @@ export {
 } from './policy-errors.js';
 export {
   createRedisRolloutTally,
-  SHADOW_SAMPLE_ITEM_MAX_BYTES,
   SHADOW_SAMPLE_SIZE,
-  type RolloutTallyReport,
   type RoutedSide,
   type ShadowCounts,
   type ShadowReport,
@@ -55,13 +53,10 @@ export {
 export {
   createRolloutControl,
   ROLLOUT_STATUSES,
-  type EndRequest,
   type RolloutControl,
-  type RolloutControlDeps,
   type RolloutStatus,
   type RolloutVersionStats,
   type RolloutView,
-  type RoutedStats,
 } from './rollout-control.js';
 export { parsePolicyId, policyId, versionId, type ParsedPolicyId } from './policy-id.js';
 export { POLICY_AUDIT_EVENT_TYPES, POLICY_DEPLOYED, POLICY_ROLLED_BACK, POLICY_ROLLOUT_ABORTED, POLICY_ROLLOUT_PROMOTED, POLICY_ROLLOUT_STARTED } from './policy-events.js';
@@ -75,8 +70,6 @@ export {
   type ActivateVersionOutcome,
   type DeployVersionInput,
   type DeployVersionOutcome,
-  type EndRolloutInput,
-  type EndRolloutOutcome,
   type ModuleState,
   type RolloutPlan,
 } from './module-version-log.js';
