@@ -9,6 +9,8 @@ export const ApiErrorCode = {
   REQUEST_BODY_INCOMPLETE: 'ERR_REQUEST_BODY_INCOMPLETE',
   REQUEST_QUERY_INVALID: 'ERR_REQUEST_QUERY_INVALID',
   REQUEST_PATH_INVALID: 'ERR_REQUEST_PATH_INVALID',
+  /** 400: a request header the route reads is malformed (a stream's Last-Event-ID). */
+  REQUEST_HEADER_INVALID: 'ERR_REQUEST_HEADER_INVALID',
   /** 400: not HTTP the server can read (a bad request line, a raw non-ASCII byte in the target, …). */
   REQUEST_UNPARSABLE: 'ERR_REQUEST_UNPARSABLE',
   /** 408: the request did not arrive completely within the server's request timeout. */
@@ -23,6 +25,10 @@ export const ApiErrorCode = {
   ROUTE_METHOD_NOT_ALLOWED: 'ERR_ROUTE_METHOD_NOT_ALLOWED',
   ROUTE_METHOD_NOT_IMPLEMENTED: 'ERR_ROUTE_METHOD_NOT_IMPLEMENTED',
   RATE_LIMIT_EXCEEDED: 'ERR_RATE_LIMIT_EXCEEDED',
+  /** 429: the tenant has STREAM_MAX_PER_TENANT streams open on this server. */
+  STREAM_TENANT_LIMIT: 'ERR_STREAM_TENANT_LIMIT',
+  /** 503: this server holds STREAM_MAX_PER_PROCESS streams, or is stopping. */
+  STREAM_CAPACITY_REACHED: 'ERR_STREAM_CAPACITY_REACHED',
   IDEMPOTENCY_KEY_INVALID: 'ERR_IDEMPOTENCY_KEY_INVALID',
   /** 422: the key was first used with another request (method, path or body). */
   IDEMPOTENCY_KEY_REUSED: 'ERR_IDEMPOTENCY_KEY_REUSED',

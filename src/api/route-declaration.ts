@@ -25,7 +25,7 @@ export interface OperationText {
     headers?: Readonly<Record<string, string>>;
   };
   /** Error statuses of the route itself, besides those its authentication implies. */
-  errors: Partial<Record<400 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503, string>>;
+  errors: Partial<Record<400 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503, string>>;
   /** The body of the route's refusals when it is not the error envelope alone (a defect's 500 always is). */
   errorSchema?: z.ZodType;
 }

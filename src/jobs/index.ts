@@ -3,3 +3,14 @@ export { createRedisClient, type RedisConnection } from './redis-connection.js';
 export { openServiceQueues } from './service-queues.js';
 export type { BatchTransport, DeliverResult, SentBatch } from './batch-transport.js';
 export { createLocalBatchTransport } from './local-batch-transport.js';
+export {
+  appendNoticeChannel,
+  AUDIT_CHAIN_LOG,
+  createAppendAnnouncer,
+  createAppendListeners,
+  workflowLog,
+  type AnnounceAppend,
+  type AppendListener,
+  type AppendListeners,
+  type AppendNotice,
+} from './append-notices.js';

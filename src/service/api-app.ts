@@ -12,15 +12,19 @@ import {
   createOpenApiRoutes,
   createPolicyRoutes,
   createQueueBoard,
+  createOpenStreams,
   createRollupRoutes,
   createSigningSecretCache,
+  createStreamRoutes,
   createTenantRateLimiter,
   createVersionRoutes,
   createWorkflowRoutes,
+  type OpenStreams,
   type RouteGroup,
 } from '../api/index.js';
 import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
+import type { AppendListeners } from '../jobs/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, createRolloutControl, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
@@ -36,6 +40,8 @@ export interface ApiAppInputs {
   builtins: readonly BuiltinModule[];
   /** The API's per-request connection (rate limit, nonces, login throttle); `release` disconnects it. */
   requestRedis: Redis;
+  /** The append notices the streams wake on; `release` closes them. */
+  appendListeners: AppendListeners;
 }
 
 /** The Koa app with every route over one evaluation path, and what the API part stops. */
@@ -43,11 +49,13 @@ export interface ApiApp {
   app: ReturnType<typeof createApp>;
   auditVerifier: ReturnType<typeof createChainVerifier>;
   auditOutboxFollower: ReturnType<typeof createAuditOutboxFollower>;
+  /** The open streams, ended first when the API stops. */
+  streams: OpenStreams;
   /** Flushes and closes the evaluation path, the queues the routes feed, the chain threads and the request connection. */
   release(): Promise<void>;
 }
 
-export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis }: ApiAppInputs): ApiApp {
+export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRedis, appendListeners }: ApiAppInputs): ApiApp {
   const { config, logger, store } = runtime;
   // A caller waits on the API's evaluations: they answer 503 once the store is slower than EVALUATION_STORE_WAIT_MS.
   const { builtinVersions, versions, evaluation, rolloutTally, close: closeEvaluationPath } = createEvaluationPath(runtime, builtins, {
@@ -104,12 +112,31 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     await workflowQueue.close();
     await auditWriter.flush();
     await chainPageThreads.close();
+    await appendListeners.close();
     requestRedis.disconnect();
   };
+  const streams = createOpenStreams({
+    maxPerTenant: config.STREAM_MAX_PER_TENANT,
+    maxPerProcess: config.STREAM_MAX_PER_PROCESS,
+    onError: (error, tenantId) => logger.warn({ err: error, tenantId }, 'stream read failed; the stream ends and its client reconnects'),
+  });
   const tokenVerifier = createTokenVerifier(keyRing, {
     maxLifetimeSeconds: config.JWT_MAX_LIFETIME_SECONDS,
     identityProvider: identityProviderOf(config, logger),
     developmentTokens: config.JWT_DEVELOPMENT_TOKENS,
+  });
+  const workflowService = createWorkflowService({
+    workflows: observedWorkflowRepository(runtime.workflows, runtime.metrics),
+    quotas: {
+      contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
+      maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
+      maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
+    },
+    versions,
+    definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
+    enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
+    onRunNotQueued: (error, tenantId, workflowId) =>
+      logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
   });
   // Registered, and listed by the OpenAPI document built from them, in ROUTE_GROUP_ORDER.
   const routes: RouteGroup[] = inRouteGroupOrder({
@@ -157,23 +184,12 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       limits: requestLimits,
     }),
     workflows: createWorkflowRoutes({
-      service: createWorkflowService({
-        workflows: observedWorkflowRepository(store.workflows, runtime.metrics),
-        quotas: {
-          contextMaxBytes: config.WORKFLOW_CONTEXT_MAX_BYTES,
-          maxUnfinished: config.WORKFLOW_TENANT_MAX_UNFINISHED,
-          maxStoredBytes: config.WORKFLOW_TENANT_MAX_STORED_BYTES,
-        },
-        versions,
-        definitions: createWorkflowDefinitions({ versions, compile: evaluation.compile }),
-        enqueueRun: (tenantId, workflowId) => workflowQueue.enqueueRun(tenantId, workflowId),
-        onRunNotQueued: (error, tenantId, workflowId) =>
-          logger.warn({ err: error, tenantId, workflowId }, 'workflow run not queued; the resume sweep will run it'),
-      }),
+      service: workflowService,
       tenants: signingSecrets,
       nonceGuard,
       signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
     }),
+    streams: createStreamRoutes({ workflows: workflowService, audit: store.audit, notices: appendListeners, streams }),
     // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
     graphql: createGraphqlRoute({
       tenants: signingSecrets,
@@ -217,5 +233,5 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     trustProxy: config.TRUST_PROXY,
     routes,
   });
-  return { app, auditVerifier, auditOutboxFollower, release };
+  return { app, auditVerifier, auditOutboxFollower, streams, release };
 }

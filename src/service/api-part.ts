@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { answerUnparsableRequests } from '../api/index.js';
 import { loadJwtKeyRing, type JwtKeyRing } from '../auth/index.js';
 import { assembleApiApp } from './api-app.js';
+import { openAppendListeners } from './append-listeners.js';
 import { loadBuiltins } from './builtin-library.js';
 import { trackHandlers } from './handler-tracking.js';
 import { baseUrl, listen } from './http-listen.js';
@@ -23,7 +24,14 @@ export const startApi: PartStarter = async (runtime) => {
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
-  const { app, auditVerifier, auditOutboxFollower, release } = assembleApiApp(runtime, { keyRing, builtins, requestRedis });
+  let appendListeners;
+  try {
+    appendListeners = await openAppendListeners(config, logger);
+  } catch (error) {
+    requestRedis.disconnect();
+    throw error;
+  }
+  const { app, auditVerifier, auditOutboxFollower, streams, release } = assembleApiApp(runtime, { keyRing, builtins, requestRedis, appendListeners });
   const handlers = trackHandlers(app.callback());
   const server = createServer(handlers.handle);
   answerUnparsableRequests(server);
@@ -41,6 +49,8 @@ export const startApi: PartStarter = async (runtime) => {
     url: baseUrl(address),
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams never end on their own: end them first, and their connections close with them.
+      await streams.close();
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
       await closed;

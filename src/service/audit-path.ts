@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { createAuditTrail, createRedisLinkNotices, type AuditLinker, type AuditRecorder, type LinkNotices } from '../audit/index.js';
 import type { Config } from '../config/index.js';
-import { createRedisClient } from '../jobs/index.js';
+import { AUDIT_CHAIN_LOG, createRedisClient, type AnnounceAppend } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { observedAuditRecorder, type ServiceMetrics } from '../metrics/index.js';
 import { isStoreUnreachable, type Store } from '../store/index.js';
@@ -20,6 +20,8 @@ export interface AuditPathInputs {
   store: Store;
   redis: Redis;
   metrics: ServiceMetrics;
+  /** Told of each tenant's newly linked records, for the audit streams. */
+  announceAppend: AnnounceAppend;
 }
 
 /**
@@ -27,14 +29,15 @@ export interface AuditPathInputs {
  * lease it holds (on SQLite, right after the insert, since the one process that stores usually
  * holds them all) and tells the holder, over Redis, of records stored for a tenant held elsewhere.
  */
-export async function openAuditPath({ config, logger, store, redis, metrics }: AuditPathInputs): Promise<AuditPath> {
+export async function openAuditPath({ config, logger, store, redis, metrics, announceAppend }: AuditPathInputs): Promise<AuditPath> {
   let notices: LinkNotices | undefined;
   const trail = createAuditTrail(store.auditLinks, {
     recorder: { isUnavailable: isStoreUnreachable },
     linker: {
       leaseMs: config.AUDIT_LINK_LEASE_SECONDS * 1000,
-      onLinked: (_tenantId, _records, lagMs) => {
+      onLinked: (tenantId, records, lagMs) => {
         for (const lag of lagMs) metrics.auditLinkLag.observe(lag / 1000);
+        announceAppend({ tenantId, log: AUDIT_CHAIN_LOG, seq: records[records.length - 1]!.seq });
       },
       onHeldElsewhere: (tenantId) => notices?.announce(tenantId),
       onFenced: (tenantId) => logger.warn({ tenantId }, 'audit linker lost a lease while linking: another process links the tenant, nothing was written'),

@@ -1,11 +1,12 @@
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
-import { createRedisClient, openServiceQueues } from '../jobs/index.js';
+import { appendNoticeChannel, createAppendAnnouncer, createRedisClient, openServiceQueues, workflowLog, type AnnounceAppend } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { createServiceMetrics, observeQueueDepths, type ServiceMetrics } from '../metrics/index.js';
 import { createRedisActivationNotices, type ActivationNotices } from '../policies/index.js';
 import { openStore, type Store } from '../store/index.js';
+import { announcedWorkflowRepository, type WorkflowRepository } from '../workflows/index.js';
 import { openAuditPath, type AuditPath } from './audit-path.js';
 import { awaitRedisReady, probeRedis } from './redis-probe.js';
 import { StartupError } from './startup-error.js';
@@ -25,6 +26,10 @@ export interface Runtime {
   queues: Queue[];
   /** The one recorder every part stores audit records through, and this process's linker. */
   audit: AuditPath;
+  /** Tells the streams of every API process that a tenant's log grew (workflow appends, audit links). */
+  announceAppend: AnnounceAppend;
+  /** The workflow store every part appends through: each append is announced. */
+  workflows: WorkflowRepository;
 }
 
 async function openConfiguredStore(config: Config): Promise<Store> {
@@ -70,9 +75,15 @@ export async function openRuntime(config: Config, logger: Logger, role: ProcessR
   // The connection's own listener logs its errors; the queues' would repeat them once per queue.
   const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX, () => {});
   observeQueueDepths(metrics, queues);
+  const announceAppend = createAppendAnnouncer({
+    publisher: redis,
+    channel: appendNoticeChannel(config.REDIS_KEY_PREFIX),
+    onError: (error) => logger.warn({ err: error }, 'append notices: Redis failed (streams read on their timer)'),
+  });
+  const workflows = announcedWorkflowRepository(store.workflows, (tenantId, workflowId, seq) => announceAppend({ tenantId, log: workflowLog(workflowId), seq }));
   let audit: AuditPath;
   try {
-    audit = await openAuditPath({ config, logger, store, redis, metrics });
+    audit = await openAuditPath({ config, logger, store, redis, metrics, announceAppend });
   } catch (error) {
     await activationNotices.close();
     await Promise.allSettled(queues.map((queue) => queue.close()));
@@ -80,7 +91,7 @@ export async function openRuntime(config: Config, logger: Logger, role: ProcessR
     await store.close();
     throw error;
   }
-  return { config, logger, store, redis, activationNotices, metrics, queues, audit };
+  return { config, logger, store, redis, activationNotices, metrics, queues, audit, announceAppend, workflows };
 }
 
 /** Stops sharing: the audit path (stored, linked, leases given back), activation notices, the queues looked at, the runtime connection, then the store. */

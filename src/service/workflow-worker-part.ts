@@ -21,7 +21,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   const { versions, evaluation, close: closeEvaluationPath } = createEvaluationPath(runtime, await loadBuiltins(config));
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
-  const workflows = observedWorkflowRepository(store.workflows, runtime.metrics);
+  const workflows = observedWorkflowRepository(runtime.workflows, runtime.metrics);
   const runner = createWorkflowRunner({
     workflows,
     definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),

@@ -7,7 +7,8 @@ export {
   type WorkflowRepository,
   type WorkflowUsage,
 } from './workflow-store.js';
-export { WorkflowEventType, type WorkflowEventTypeValue } from './workflow-events.js';
+export { isTerminalEvent, WorkflowEventType, type WorkflowEventTypeValue } from './workflow-events.js';
+export { announcedWorkflowRepository } from './announced-appends.js';
 export { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 export { isTerminal, replay, WORKFLOW_STATUSES, type StepState, type StepStatus, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 export { createWorkflowDefinitions, type WorkflowDefinitions, type WorkflowDefinitionsDeps } from './workflow-definitions.js';

@@ -10,6 +10,7 @@ import {
   OPENAPI_ROUTES,
   POLICY_ROUTES,
   ROLLUP_ROUTES,
+  STREAM_ROUTES,
   VERSION_ROUTES,
   WORKFLOW_ROUTES,
   type OperationText,
@@ -30,6 +31,7 @@ export const SERVICE_ROUTES: readonly RouteSpec[] = inRouteGroupOrder<readonly R
   evaluation: EVALUATION_ROUTES,
   policies: POLICY_ROUTES,
   workflows: WORKFLOW_ROUTES,
+  streams: STREAM_ROUTES,
   graphql: GRAPHQL_ROUTES,
 }).flat();
 

@@ -14,7 +14,6 @@ import {
   type AuditChainRepository,
   type AuditLinkRepository,
   type AuditQuery,
-  type AuditRecord,
   type ChainVerifier,
   type FoundAuditRecord,
 } from '../../audit/index.js';
@@ -22,6 +21,7 @@ import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
 import { AUDIT_EVENT_TYPES } from '../audit-event-types.js';
+import { auditRecordView } from '../audit-record-view.js';
 import { ApiErrorCode } from '../error-codes.js';
 import { jsonArrayBody } from '../json-array-body.js';
 import * as answers from '../openapi/response-schemas.js';
@@ -39,12 +39,6 @@ function eventTypeParam(ctx: AppContext): string {
     );
   }
   return eventType;
-}
-
-/** The public shape of a record: stored fields only, whatever else an adapter carries. */
-function view(record: AuditRecord): AuditRecord {
-  const { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash } = record;
-  return { id, seq, eventType, policyModule, policyFunction, actorId, occurredAt, payload, hash, previousHash };
 }
 
 /**
@@ -242,7 +236,7 @@ export function createAuditRoutes({ records, links, verifier, now = Date.now }: 
     const release = await turns.take(tenantOf(ctx));
     try {
       const found = await readAuditList(records, tenantOf(ctx), query);
-      const body = jsonArrayBody(found.map(view), AUDIT_LIST_SLICE);
+      const body = jsonArrayBody(found.map(auditRecordView), AUDIT_LIST_SLICE);
       // The turn lasts until the answer is written (or the client is gone).
       body.once('close', release);
       ctx.type = 'json';

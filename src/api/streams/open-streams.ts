@@ -1,0 +1,84 @@
+import { ApiError } from '../api-error.js';
+import type { AppContext } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { runLogStream, STREAM_HEARTBEAT_MS, type LogStreamOptions } from './log-stream.js';
+import { SseResponse } from './sse-response.js';
+
+/** How long a refused client waits before it tries again: streams end when their clients leave. */
+export const STREAM_RETRY_AFTER_SECONDS = 10;
+
+export interface OpenStreamsOptions {
+  /** Streams of one tenant open at once in this process (STREAM_MAX_PER_TENANT). */
+  maxPerTenant: number;
+  /** Streams open at once in this process (STREAM_MAX_PER_PROCESS). */
+  maxPerProcess: number;
+  /** Default STREAM_HEARTBEAT_MS; tests shorten it. */
+  heartbeatMs?: number;
+  onError(error: unknown, tenantId: string): void;
+}
+
+/** A log to stream, less what the process supplies (heartbeat, error reporting). */
+export type StreamedLog = Omit<LogStreamOptions, 'heartbeatMs' | 'onError'>;
+
+/** The streams this process serves: admitted within their bounds, all closed when it stops. */
+export interface OpenStreams {
+  /**
+   * Answers the request with the log's stream, resolving when the stream ends; refuses it (429 over
+   * the tenant's bound, 503 over the process's or while stopping) before anything is sent.
+   */
+  serve(ctx: AppContext, tenantId: string, log: StreamedLog): Promise<void>;
+  /** Ends every stream and refuses new ones; resolves when none is left. */
+  close(): Promise<void>;
+}
+
+export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
+  const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
+  const perTenant = new Map<string, number>();
+  const open = new Map<SseResponse, Promise<void>>();
+  let closing = false;
+  const retryAfter = { 'Retry-After': String(STREAM_RETRY_AFTER_SECONDS) };
+
+  function admit(tenantId: string): void {
+    if (closing) throw new ApiError(503, ApiErrorCode.STREAM_CAPACITY_REACHED, 'the server is stopping; reconnect to another', retryAfter);
+    if (open.size >= options.maxPerProcess) {
+      throw new ApiError(503, ApiErrorCode.STREAM_CAPACITY_REACHED, `this server holds ${options.maxPerProcess} streams (STREAM_MAX_PER_PROCESS); retry later`, retryAfter);
+    }
+    if ((perTenant.get(tenantId) ?? 0) >= options.maxPerTenant) {
+      throw new ApiError(
+        429,
+        ApiErrorCode.STREAM_TENANT_LIMIT,
+        `the tenant has ${options.maxPerTenant} streams open on this server (STREAM_MAX_PER_TENANT); close one or retry later`,
+        retryAfter,
+      );
+    }
+  }
+
+  return {
+    async serve(ctx, tenantId, log) {
+      admit(tenantId);
+      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
+      const response = new SseResponse(ctx.res);
+      // Koa writes nothing: the stream is the answer.
+      ctx.respond = false;
+      ctx.status = 200;
+      const streaming = (async () => {
+        response.open(ctx.response.headers as Record<string, string | string[] | number | undefined>);
+        await runLogStream(response, { ...log, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
+      })();
+      open.set(response, streaming);
+      try {
+        await streaming;
+      } finally {
+        open.delete(response);
+        const left = (perTenant.get(tenantId) ?? 1) - 1;
+        if (left > 0) perTenant.set(tenantId, left);
+        else perTenant.delete(tenantId);
+      }
+    },
+    async close() {
+      closing = true;
+      for (const response of open.keys()) response.end();
+      await Promise.allSettled([...open.values()]);
+    },
+  };
+}
