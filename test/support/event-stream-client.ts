@@ -11,8 +11,8 @@ export interface EventStreamAnswer {
   refusal: { code: string; error: string } | null;
   /** The next frame; null when the stream is over. */
   next(): Promise<StreamFrame | null>;
-  /** The events (data parsed as JSON) until `done` holds for the last one, or the stream ends. */
-  eventsUntil<T = Record<string, unknown>>(done: (data: T, id: string | null) => boolean): Promise<Array<{ id: string | null; data: T }>>;
+  /** The events (data parsed as JSON) until `done` holds for the last one, `count` have come, or the stream ends. */
+  eventsUntil<T = Record<string, unknown>>(done: (data: T, id: string | null) => boolean, count?: number): Promise<Array<{ id: string | null; data: T }>>;
   /** Every event until the server ends the stream. */
   eventsToEnd<T = Record<string, unknown>>(): Promise<Array<{ id: string | null; data: T }>>;
   close(): void;
@@ -71,13 +71,13 @@ export async function openEventStream(url: string, headers: Record<string, strin
     return frames.shift()!;
   };
 
-  const eventsUntil = async <T>(done: (data: T, id: string | null) => boolean) => {
+  const eventsUntil = async <T>(done: (data: T, id: string | null) => boolean, count = Number.POSITIVE_INFINITY) => {
     const seen: Array<{ id: string | null; data: T }> = [];
     for (let frame = await next(); frame !== null; frame = await next()) {
       if (frame.kind !== 'event') continue;
       const data = JSON.parse(frame.data) as T;
       seen.push({ id: frame.id, data });
-      if (done(data, frame.id)) break;
+      if (done(data, frame.id) || seen.length >= count) break;
     }
     return seen;
   };
