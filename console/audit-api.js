@@ -31,5 +31,7 @@ export function auditApi(client) {
       return client.get(AUDIT, { limit, before });
     },
     verify: () => client.get(`${AUDIT}/verify`),
+    /** The records linked after `afterSeq`, ascending, as they are linked (Server-Sent Events); returns `stop()`. */
+    followRecords: (afterSeq, handlers) => client.stream(`${AUDIT}/stream`, { afterSeq }, handlers),
   };
 }

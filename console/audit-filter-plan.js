@@ -22,11 +22,21 @@ export function auditFilterPlan(filters) {
   if (timeInBrowser && to !== '') checks.push((record) => record.occurredAt <= to);
   if (timeInBrowser && from !== '') checks.push((record) => record.occurredAt >= from);
 
+  // What the source's endpoint filters, for records that no endpoint filtered (those the stream pushes).
+  const sourceChecks = {
+    policy: (record) => record.policyModule === policyModule && record.policyFunction === policyFunction,
+    type: (record) => record.eventType === eventType,
+    range: (record) => (from === '' || record.occurredAt >= from) && (to === '' || record.occurredAt <= to),
+    all: () => true,
+  };
+
   return {
     source,
     /** Whether the browser narrows the API's answer (then a page may take several calls). */
     narrowsInBrowser: checks.length > 0,
     matches: (record) => checks.every((check) => check(record)),
+    /** For a record read from no filtered endpoint (the stream): every filter of the page. */
+    matchesUnfiltered: (record) => sourceChecks[source.kind](record) && checks.every((check) => check(record)),
     /** True once the records read are older than the start time: nothing older can match. */
     pastTheStart: (record) => timeInBrowser && from !== '' && record.occurredAt < from,
   };

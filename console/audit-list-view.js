@@ -1,7 +1,9 @@
 // The tenant's audit chain, newest first: filters by event type, policy function and time range,
-// paging by `before`, and the chain's verification. Records of a workflow link to its page.
+// paging by `before`, and the chain's verification. Records of a workflow link to its page. The
+// newest page grows as records are linked (audit-follower.js), keeping its size.
 import { AUDIT_EVENT_TYPES } from './audit-api.js';
 import { auditFilterPlan } from './audit-filter-plan.js';
+import { followAuditRecords } from './audit-follower.js';
 import { readAuditPage } from './audit-page-reader.js';
 import { auditHref } from './audit-routes.js';
 import { chainVerifyPanel } from './chain-verify-panel.js';
@@ -127,36 +129,69 @@ export function auditListView({ api, session, params }) {
     results,
   );
 
-  readAuditPage(api, plan, { size: query.size, before: query.before ?? undefined }).then(
-    (page) => {
+  let stopFollowing = null;
+  let disposed = false;
+  const newest = query.before === null;
+  const load = async () => {
+    // The newest page follows the chain from its head as read before the page: nothing linked between is missed.
+    const headSeq = newest ? ((await api.list({ kind: 'all' }, { limit: 1 }))[0]?.seq ?? 0) : 0;
+    return { headSeq, page: await readAuditPage(api, plan, { size: query.size, before: query.before ?? undefined }) };
+  };
+  load().then(
+    ({ headSeq, page }) => {
       results.setAttribute('aria-busy', 'false');
       const newer = query.newer.length > 0;
+      const pageStatus = h('p', { 'aria-live': 'polite', 'data-testid': 'audit-page-status' }, page.records.length === 0 ? 'No records.' : `Seq ${page.records[0].seq} to ${page.records.at(-1).seq} · ${page.records.length} shown${plan.narrowsInBrowser ? ` of ${page.scanned} read` : ''}`);
+      let olderBefore = page.nextBefore;
+      const olderButton = h('button', { type: 'button', disabled: !page.hasOlder, onClick: () => go({ ...query, before: olderBefore, newer: [...query.newer, query.before ?? 'top'] }) }, 'Older records');
       const pager = h(
         'nav',
         { className: 'pager', 'aria-label': 'Pages' },
         h('button', { type: 'button', disabled: !newer, onClick: () => go({ ...query, before: query.newer.at(-1) === 'top' ? null : Number(query.newer.at(-1)), newer: query.newer.slice(0, -1) }) }, 'Newer records'),
-        h('p', { 'aria-live': 'polite', 'data-testid': 'audit-page-status' }, page.records.length === 0 ? 'No records.' : `Seq ${page.records[0].seq} to ${page.records.at(-1).seq} · ${page.records.length} shown${plan.narrowsInBrowser ? ` of ${page.scanned} read` : ''}`),
-        h('button', { type: 'button', disabled: !page.hasOlder, onClick: () => go({ ...query, before: page.nextBefore, newer: [...query.newer, query.before ?? 'top'] }) }, 'Older records'),
+        pageStatus,
+        olderButton,
       );
+      const body = h('tbody', {}, page.records.map(recordRow));
+      const table = h(
+        'table',
+        { className: 'record-table audit-table' },
+        h('caption', { className: 'visually-hidden' }, 'Audit records, newest first'),
+        h('thead', {}, h('tr', {}, ['Seq', 'Time', 'Type', 'Policy', 'Actor', 'Payload'].map((title) => h('th', { scope: 'col' }, title)))),
+        body,
+      );
+      const empty = h('p', { className: 'empty' }, query.before === null ? 'No records match these filters.' : 'No older records match these filters.');
       replaceChildren(
         results,
         page.stoppedEarly && h('p', { className: 'help' }, `Read ${page.scanned} records without filling the page; Older records reads on from seq ${page.nextBefore}.`),
-        page.records.length === 0
-          ? h('p', { className: 'empty' }, query.before === null ? 'No records match these filters.' : 'No older records match these filters.')
-          : h(
-              'table',
-              { className: 'record-table audit-table' },
-              h('caption', { className: 'visually-hidden' }, 'Audit records, newest first'),
-              h('thead', {}, h('tr', {}, ['Seq', 'Time', 'Type', 'Policy', 'Actor', 'Payload'].map((title) => h('th', { scope: 'col' }, title)))),
-              h('tbody', {}, page.records.map(recordRow)),
-            ),
+        page.records.length === 0 ? empty : table,
         pager,
       );
+      if (!newest || disposed) return;
+      stopFollowing = followAuditRecords(api, Math.max(headSeq, page.records[0]?.seq ?? 0), {
+        onRecords: (records) => {
+          const shown = records.filter(plan.matchesUnfiltered);
+          if (shown.length === 0) return;
+          if (!table.isConnected) empty.replaceWith(table);
+          for (const record of shown) body.prepend(recordRow(record));
+          // The page keeps its size: the oldest rows go to the next page.
+          while (body.rows.length > query.size) body.lastElementChild.remove();
+          const rows = [...body.rows];
+          pageStatus.textContent = `Seq ${rows[0].dataset.seq} to ${rows.at(-1).dataset.seq} · ${rows.length} shown`;
+          olderButton.disabled = false;
+          olderBefore = Number(rows.at(-1).dataset.seq);
+        },
+      });
     },
     (failure) => {
       results.setAttribute('aria-busy', 'false');
       replaceChildren(results, failureNotice(failure, session, 'the audit chain is for administrators (role ADMIN or OWNER).'));
     },
   );
-  return view;
+  return {
+    element: view,
+    dispose: () => {
+      disposed = true;
+      stopFollowing?.();
+    },
+  };
 }

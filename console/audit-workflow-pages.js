@@ -9,7 +9,10 @@ import { workflowView } from './workflow-view.js';
 const nothingToDispose = () => {};
 
 export function auditOrWorkflowPage(route, { client, session }) {
-  if (route.name === 'audit') return { title: 'Audit chain', element: auditListView({ api: auditApi(client), session, params: route.params }), dispose: nothingToDispose };
+  if (route.name === 'audit') {
+    const page = auditListView({ api: auditApi(client), session, params: route.params });
+    return { title: 'Audit chain', element: page.element, dispose: page.dispose };
+  }
   if (route.name === 'workflows') return { title: 'Workflows', element: workflowLookupView(), dispose: nothingToDispose };
   if (route.name === 'workflow') {
     const page = workflowView({ api: workflowApi(client), session, id: route.id });

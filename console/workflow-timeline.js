@@ -1,4 +1,4 @@
-// A workflow's events as a timeline, oldest first, growing as the follower finds new ones; while
+// A workflow's events as a timeline, oldest first, growing as the follower is sent new ones; while
 // the workflow waits or runs, a last entry says what it is doing now.
 import { h, replaceChildren } from './dom.js';
 import { workflowEventKind } from './workflow-event-kinds.js';
@@ -21,8 +21,8 @@ function eventItem(event) {
 }
 
 function nowText(state) {
-  if (state.status === 'WAITING') return `Waiting for a signal at step ${state.currentStep}; this page checks for new events.`;
-  if (state.status === 'RUNNING') return `Running${state.currentStep ? ` step ${state.currentStep}` : ''}; this page checks for new events.`;
+  if (state.status === 'WAITING') return `Waiting for a signal at step ${state.currentStep}; new events show here as they happen.`;
+  if (state.status === 'RUNNING') return `Running${state.currentStep ? ` step ${state.currentStep}` : ''}; new events show here as they happen.`;
   return null;
 }
 

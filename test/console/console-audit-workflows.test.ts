@@ -2,7 +2,9 @@
 // (API and worker in one process). An ADMIN pages the chain newest first, narrows it by event type
 // (alone, and with a policy function, which the API cannot combine in one call), and verifies it;
 // a workflow with an Await step is opened from its audit record: the timeline shows it waiting,
-// and after a signal sent over the API the page finds the signal and the completion by polling. A
+// and after a signal sent over the API the signal and the completion come over the workflow's event
+// stream, without a single poll of its events; the newest audit page grows by the records the audit
+// stream pushes, and a page whose stream is refused polls instead. A
 // MEMBER opens the workflow by id and is told the audit chain is for administrators. Both pages fit
 // a 390×844 phone. With CONSOLE_SCREENSHOTS=1 the screenshots go to docs/console/.
 import { join } from 'node:path';
@@ -131,7 +133,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
     }
   }, 180_000);
 
-  it('follows a workflow from its audit record: waiting, then the signal and the completion by polling', async () => {
+  it('follows a workflow from its audit record: waiting, then the signal and the completion pushed by its stream', async () => {
     const started = await call<{ workflowId: string }>(tenant, 'MEMBER', 'POST', '/api/v1/workflows', { policyModule: MODULE, workflow: WORKFLOW, context: { age: 30 } });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const id = started.body.workflowId;
@@ -141,6 +143,8 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       .toBe(true);
 
     const { context, page } = await openConsole(DESKTOP, 'ADMIN');
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     try {
       await page.goto(`${base}/console#/audit?type=POLICY_EVALUATED`);
       await page.getByRole('link', { name: `Workflow ${id}` }).first().click();
@@ -154,7 +158,11 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(await page.getByTestId('timeline-now').textContent()).toContain('Waiting for a signal at step review');
       expect(await lowContrastText(page)).toEqual([]);
 
-      // The signal goes over the API; the page finds it and the completion by polling.
+      // The page follows the event stream: from now on it never asks for the events list.
+      await expect.poll(() => requested.some((path) => path.endsWith('/events/stream')), { timeout: STEP_TIMEOUT_MS }).toBe(true);
+      const readsBefore = requested.length;
+
+      // The signal goes over the API; the stream pushes it and the completion.
       const signalled = await call(tenant, 'MEMBER', 'POST', `/api/v1/workflows/${id}/signals`, { signal: SIGNAL, approved: true });
       expect(signalled.status, JSON.stringify(signalled.body)).toBe(200);
       await expect.poll(() => timelineTypes(page), { timeout: STEP_TIMEOUT_MS }).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'SIGNAL_AWAITED', 'SIGNAL_RECEIVED', 'WORKFLOW_COMPLETED']);
@@ -162,6 +170,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       await expect.poll(() => stateStatus(page)).toBe('COMPLETED');
       expect(await page.getByTestId('follow-status').textContent()).toBe('Ended: COMPLETED.');
       expect(await page.getByTestId('timeline-now').count()).toBe(0);
+      expect(requested.slice(readsBefore).filter((path) => path.endsWith('/events'))).toEqual([]);
       const steps = await page.locator('table.steps-table tbody tr').evaluateAll((rows) => rows.map((row) => [row.getAttribute('data-step'), row.querySelector('[data-testid="status"]')?.textContent, row.lastElementChild?.textContent]));
       expect(steps).toEqual([['check', 'DONE', 'true'], ['review', 'DONE', 'true']]);
       expect(await fitsWidth(page)).toBe(true);
@@ -180,6 +189,49 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 180_000);
+
+  it('grows the newest audit page by the records the stream pushes, and polls when the stream is refused', async () => {
+    const { context, page } = await openConsole(DESKTOP, 'ADMIN');
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    try {
+      await page.goto(`${base}/console#/audit?type=POLICY_EVALUATED&size=10`);
+      const before = await auditSeqs('/api/v1/audit/type/POLICY_EVALUATED?limit=10');
+      await expect.poll(() => shownSeqs(page), { timeout: STEP_TIMEOUT_MS }).toEqual(before);
+      await expect.poll(() => requested.some((path) => path === '/api/v1/audit/stream'), { timeout: STEP_TIMEOUT_MS }).toBe(true);
+      const listReads = requested.filter((path) => path.startsWith('/api/v1/audit/type/')).length;
+
+      // A deploy (another type, not shown) and two evaluations: the evaluations come to the top.
+      const redeployed = await call(tenant, 'ADMIN', 'POST', '/api/v1/policies', { source: SOURCE.replace('at least 18', 'at least 17'), locale: 'en-US' });
+      expect(redeployed.status, JSON.stringify(redeployed.body)).toBe(201);
+      for (const age of [40, 41]) expect((await call(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate', { policyModule: MODULE, policyFunction: RULE, context: { age } })).status).toBe(200);
+      const after = await auditSeqs('/api/v1/audit/type/POLICY_EVALUATED?limit=10');
+      expect(after.slice(2)).toEqual(before.slice(0, 8));
+      await expect.poll(() => shownSeqs(page), { timeout: STEP_TIMEOUT_MS }).toEqual(after);
+      // Pushed, not polled: the list was not read again.
+      expect(requested.filter((path) => path.startsWith('/api/v1/audit/type/')).length).toBe(listReads);
+      expect(await page.getByTestId('audit-page-status').textContent()).toBe(`Seq ${after[0]} to ${after.at(-1)} · 10 shown`);
+      expect(pageProblems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+
+    // A proxy in the way that knows no stream: the page polls the chain instead.
+    const refused = await openConsole(DESKTOP, 'ADMIN');
+    try {
+      await refused.page.route('**/api/v1/audit/stream*', (route) =>
+        route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ result: null, error: 'no route', executionTimeMs: 0, code: 'ERR_ROUTE_NOT_FOUND' }) }),
+      );
+      await refused.page.goto(`${base}/console#/audit?size=10`);
+      const before = await auditSeqs('/api/v1/audit?limit=10');
+      await expect.poll(() => shownSeqs(refused.page), { timeout: STEP_TIMEOUT_MS }).toEqual(before);
+      expect((await call(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate', { policyModule: MODULE, policyFunction: RULE, context: { age: 50 } })).status).toBe(200);
+      const after = await auditSeqs('/api/v1/audit?limit=10');
+      await expect.poll(() => shownSeqs(refused.page), { timeout: STEP_TIMEOUT_MS }).toEqual(after);
+    } finally {
+      await refused.context.close();
     }
   }, 180_000);
 
