@@ -29,10 +29,12 @@ export function sseParser({ onEvent, onRetry }) {
   return {
     push(text) {
       buffer += text;
-      const lines = buffer.split(/\r\n|\r|\n/);
-      // The last piece may be a line not finished yet (or a `\r` whose `\n` follows).
-      buffer = lines.pop();
-      for (const text of lines) line(text);
+      // A `\r` at the end may be the first half of `\r\n`: it waits for what follows.
+      const held = buffer.endsWith('\r') ? '\r' : '';
+      const lines = (held ? buffer.slice(0, -1) : buffer).split(/\r\n|\r|\n/);
+      // The last piece is a line not finished yet.
+      buffer = lines.pop() + held;
+      for (const complete of lines) line(complete);
     },
   };
 }
