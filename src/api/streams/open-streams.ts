@@ -55,6 +55,12 @@ export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
 
   return {
     async serve(ctx, tenantId, log) {
+      // A HEAD request learns what the stream would be, and holds none.
+      if (ctx.method === 'HEAD') {
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        return;
+      }
       admit(tenantId);
       perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
       const response = new SseResponse(ctx.res);

@@ -9,9 +9,13 @@ export const STREAM_RETRY_MS = 3_000;
  */
 export class SseResponse {
   private readonly waiting = new Set<() => void>();
+  private gone = false;
 
   constructor(private readonly res: ServerResponse) {
-    res.once('close', () => this.wakeAll());
+    res.once('close', () => {
+      this.gone = true;
+      this.wakeAll();
+    });
   }
 
   /**
@@ -33,7 +37,7 @@ export class SseResponse {
 
   /** The client is gone or the stream was ended. */
   get closed(): boolean {
-    return this.res.writableEnded || this.res.destroyed;
+    return this.gone || this.res.writableEnded || this.res.destroyed;
   }
 
   /** Written data waits for the socket: nothing more should be read until it drains. */
