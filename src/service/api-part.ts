@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerUnparsableRequests } from '../api/index.js';
 import { loadJwtKeyRing, type JwtKeyRing } from '../auth/index.js';
+import type { AppendListeners } from '../jobs/index.js';
 import { assembleApiApp } from './api-app.js';
 import { openAppendListeners } from './append-listeners.js';
 import { loadBuiltins } from './builtin-library.js';
@@ -24,7 +25,7 @@ export const startApi: PartStarter = async (runtime) => {
   // Evaluations always travel through the `policy-evaluate` queue, also in role `all`, so any
   // worker process can take them and the queue semantics are the same in every deployment.
   const requestRedis = await openRequestRedis(config, logger);
-  let appendListeners;
+  let appendListeners: AppendListeners;
   try {
     appendListeners = await openAppendListeners(config, logger);
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
-import { appendNoticeChannel, createAppendAnnouncer, createRedisClient, openServiceQueues, workflowLog, type AnnounceAppend } from '../jobs/index.js';
+import { appendNoticeChannel, createAppendAnnouncer, createRedisClient, openServiceQueues, workflowLog } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { createServiceMetrics, observeQueueDepths, type ServiceMetrics } from '../metrics/index.js';
 import { createRedisActivationNotices, type ActivationNotices } from '../policies/index.js';
@@ -26,9 +26,7 @@ export interface Runtime {
   queues: Queue[];
   /** The one recorder every part stores audit records through, and this process's linker. */
   audit: AuditPath;
-  /** Tells the streams of every API process that a tenant's log grew (workflow appends, audit links). */
-  announceAppend: AnnounceAppend;
-  /** The workflow store every part appends through: each append is announced. */
+  /** The workflow store every part appends through: each append is announced to the event streams of every API process. */
   workflows: WorkflowRepository;
 }
 
@@ -75,6 +73,7 @@ export async function openRuntime(config: Config, logger: Logger, role: ProcessR
   // The connection's own listener logs its errors; the queues' would repeat them once per queue.
   const queues = openServiceQueues(redis, config.REDIS_KEY_PREFIX, () => {});
   observeQueueDepths(metrics, queues);
+  // Workflow appends and audit links tell the event streams of every API process.
   const announceAppend = createAppendAnnouncer({
     publisher: redis,
     channel: appendNoticeChannel(config.REDIS_KEY_PREFIX),
@@ -91,7 +90,7 @@ export async function openRuntime(config: Config, logger: Logger, role: ProcessR
     await store.close();
     throw error;
   }
-  return { config, logger, store, redis, activationNotices, metrics, queues, audit, announceAppend, workflows };
+  return { config, logger, store, redis, activationNotices, metrics, queues, audit, workflows };
 }
 
 /** Stops sharing: the audit path (stored, linked, leases given back), activation notices, the queues looked at, the runtime connection, then the store. */

@@ -3,10 +3,11 @@
 // the worker and through API process 2; API 1 is killed (SIGKILL) mid-stream, events are appended
 // while the client is away, and the client reconnects to API 2 with Last-Event-ID: what it saw is
 // exactly the workflow's log, no gap and no repeat. Then a graceful stop of API 2 with a stream
-// open: the stream ends and the process exits, however long SHUTDOWN_GRACE_SECONDS is.
+// open: the stream ends and the process exits, however long SHUTDOWN_GRACE_SECONDS is. On SQLite and
+// on MongoDB.
 import { describe, expect, it } from 'vitest';
 import { createJwtKeyRing, createTokenSigner, parseJwtKeysSpec } from '../../src/auth/index.js';
-import { openEventStream, separateProcesses, type ServiceProcess } from '../support/index.js';
+import { describeWithMongo, dropMongoDatabase, openEventStream, separateProcesses, uniqueDatabaseName, type ServiceProcess, type StoreEnv } from '../support/index.js';
 
 const MODULE = `Module acme.relay.
 
@@ -26,9 +27,10 @@ interface WorkflowEvent {
   payload: Record<string, unknown>;
 }
 
-describe('a workflow stream across API processes', () => {
+/** Registers the scenario in the enclosing describe, its processes on the store `storeEnv` names. */
+function streamAcrossProcesses(storeEnv: () => StoreEnv): void {
   // A graceful stop waiting on its streams would outlast the test: it must not.
-  const deployment = separateProcesses('fault-streams', () => ({ env: {}, dispose: async () => {} }), { SHUTDOWN_GRACE_SECONDS: '600' });
+  const deployment = separateProcesses('fault-streams', storeEnv, { SHUTDOWN_GRACE_SECONDS: '600' });
 
   it('resumes on another API process after a SIGKILL with nothing lost or repeated, and ends on a graceful stop', async () => {
     await deployment.start('worker');
@@ -82,4 +84,15 @@ describe('a workflow stream across API processes', () => {
     expect(await api2.exited).toBe(0);
     expect(api2.lines.some((line) => line.msg === 'stopped')).toBe(true);
   }, 120_000);
+}
+
+describe('a workflow stream across API processes (SQLite)', () => {
+  streamAcrossProcesses(() => ({ env: {}, dispose: async () => {} }));
+});
+
+describeWithMongo('a workflow stream across API processes (MongoDB)', (url) => {
+  streamAcrossProcesses(() => {
+    const database = uniqueDatabaseName('fault_streams');
+    return { env: { MONGODB_URL: url, MONGODB_DATABASE: database }, dispose: () => dropMongoDatabase(url, database) };
+  });
 });

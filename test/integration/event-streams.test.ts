@@ -1,6 +1,6 @@
-// The Server-Sent Event streams against the built service (role `all`, SQLite, Redis): a workflow's
-// events as they are appended, ending after the final one, resumed from fromSeq or Last-Event-ID;
-// the tenant's audit records as they are linked, never another tenant's; the refusals (as the error
+// The Server-Sent Event streams against the built service (role `all`, SQLite and MongoDB, Redis):
+// a workflow's events as they are appended, ending after the final one, resumed from fromSeq or
+// Last-Event-ID; the tenant's audit records as they are linked, never another tenant's; the refusals (as the error
 // envelope, before any stream) and the per-tenant and per-process bounds. The heartbeat, with a
 // short interval, on an app of the suite's own.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +16,8 @@ import {
   buildChain,
   connectRedis,
   createTestApp,
+  describeWithMongo,
+  dropMongoDatabase,
   linkChain,
   listen,
   newKeyRing,
@@ -23,8 +25,10 @@ import {
   REDIS_URL,
   removeRedisPrefix,
   separateProcesses,
+  uniqueDatabaseName,
   type HttpListener,
   type ServiceProcess,
+  type StoreEnv,
 } from '../support/index.js';
 
 const MODULE = `Module acme.review.
@@ -54,8 +58,9 @@ interface AuditRecord {
   actorId: string;
 }
 
-describe('event streams of the service', () => {
-  const deployment = separateProcesses('streams', () => ({ env: {}, dispose: async () => {} }), { STREAM_MAX_PER_TENANT: '3', STREAM_MAX_PER_PROCESS: '8' });
+/** Registers the suite in the enclosing describe, the service on the store `storeEnv` names. */
+function streamsOfTheService(storeEnv: () => StoreEnv): void {
+  const deployment = separateProcesses('streams', storeEnv, { STREAM_MAX_PER_TENANT: '3', STREAM_MAX_PER_PROCESS: '8' });
   let service: ServiceProcess;
   let base: string;
   let tokenOf: (tenantId: string, role: Role) => Promise<string>;
@@ -206,6 +211,17 @@ describe('event streams of the service', () => {
     }
     expect(again.status).toBe(200);
     again.close();
+  });
+}
+
+describe('event streams of the service (SQLite)', () => {
+  streamsOfTheService(() => ({ env: {}, dispose: async () => {} }));
+});
+
+describeWithMongo('event streams of the service (MongoDB)', (url) => {
+  streamsOfTheService(() => {
+    const database = uniqueDatabaseName('event_streams');
+    return { env: { MONGODB_URL: url, MONGODB_DATABASE: database }, dispose: () => dropMongoDatabase(url, database) };
   });
 });
 
