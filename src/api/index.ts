@@ -55,8 +55,8 @@ export {
 } from './middleware/idempotency.js';
 export { createWorkflowRoutes, WORKFLOW_ROUTES, WORKFLOWS_ROUTE, type WorkflowRouteOptions } from './routes/workflows.js';
 export { createRollupRoutes, ROLLUP_ROUTES, ROLLUPS_ROUTE } from './routes/rollups.js';
-export { createStreamRoutes, STREAM_ROUTES, type StreamRouteDeps } from './routes/streams.js';
-export { createOpenStreams, type OpenStreams, type OpenStreamsOptions } from './streams/open-streams.js';
+export { createStreamRoutes, STREAM_ROUTES } from './routes/streams.js';
+export { createOpenStreams, type OpenStreams } from './streams/open-streams.js';
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';
 export { createQueueBoard, OPERATOR_LOGIN_PATH, OPERATOR_LOGOUT_PATH, QUEUE_BOARD_ADMIN_PATH, QUEUE_BOARD_PATH, type QueueBoardOptions } from './admin/queue-board.js';

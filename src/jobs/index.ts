@@ -10,7 +10,5 @@ export {
   createAppendListeners,
   workflowLog,
   type AnnounceAppend,
-  type AppendListener,
   type AppendListeners,
-  type AppendNotice,
 } from './append-notices.js';
