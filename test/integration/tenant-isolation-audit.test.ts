@@ -1,10 +1,10 @@
 // One tenant's audit chain work, and its printing of sources in other locales, cost only that
 // tenant. The built service runs as its own process (role `all`, SQLite, as `npm start` runs it),
 // so the test's own HTTP work never counts as the service's. A tenant with a chain of 120,000
-// records (written straight into the store before the service starts) verifies it and lists it at
-// the largest page, and prints a 60 KB module in other locales, many requests at once, while a
-// bystander tenant sends an evaluation, a short audit list and a verification of its own every
-// 200 ms: all of them must succeed, each within BYSTANDER_BOUND_MS. Needs `npm run build`.
+// records (written straight into the store before the service starts) verifies it, lists it at the
+// largest page, streams it from seq 1, and prints a 60 KB module in other locales, many requests at
+// once, while a bystander tenant sends an evaluation, a short audit list and a verification of its
+// own every 200 ms: all of them must succeed, each within BYSTANDER_BOUND_MS. Needs `npm run build`.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { runTokenCli } from '../../scripts/token.js';
 import type { AuditRecord } from '../../src/audit/index.js';
 import { createPolicyClient, type PolicyClient } from '../../clients/typescript/src/index.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/index.js';
-import { assertServiceBuilt, buildChain, linkChain, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, buildChain, linkChain, openEventStream, REDIS_URL, removeRedisPrefix, runService, type ServiceProcess } from '../support/index.js';
 
 const ATTACKER = 'hoarder';
 const BYSTANDER = 'bystander';
@@ -250,6 +250,25 @@ describe('a tenant’s audit chain work and source printing cost only that tenan
       expect(answer.body.locale).toBe(locale);
       expect(answer.body.source.startsWith(locale === 'de-DE' ? 'Modul hoarder.large.' : '模块 hoarder.large。')).toBe(true);
     });
+  });
+
+  it('streams its chain from seq 1, 20 streams at once (the bound), while the bystander is answered', async () => {
+    const READ = 20_000;
+    const { outcome, samples } = await whileAttacked(() =>
+      Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const events = await openEventStream(`${base}/api/v1/audit/stream?afterSeq=0`, { authorization: `Bearer ${tokens[ATTACKER]}`, 'x-tenant-id': ATTACKER });
+          const seqs = (await events.eventsUntil<AuditRecord>(() => false, READ)).map((event) => event.data.seq);
+          events.close();
+          return { status: events.status, seqs };
+        }),
+      ),
+    );
+    expectUnharmed(samples);
+    for (const { status, seqs } of outcome) {
+      expect(status).toBe(200);
+      expect(seqs).toEqual(Array.from({ length: READ }, (_, i) => i + 1));
+    }
   });
 
   it('refuses a page larger than the largest one with 400 naming the bound', async () => {

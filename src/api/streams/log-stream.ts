@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SseResponse } from './sse-response.js';
 
 /** A heartbeat comment every this many ms keeps proxies and clients from taking the stream for dead. */
@@ -57,6 +58,8 @@ export async function runLogStream(response: SseResponse, options: LogStreamOpti
           continue;
         }
         wanted = false;
+        // A stream catching up reads page after page: other requests are answered between them.
+        await nextTurn();
         page = await options.readAfter(afterSeq);
       }
       for (const item of page.items) {

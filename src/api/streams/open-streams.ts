@@ -1,3 +1,4 @@
+import { createTenantTurns } from '../../audit/index.js';
 import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
 import { ApiErrorCode } from '../error-codes.js';
@@ -6,6 +7,12 @@ import { SseResponse } from './sse-response.js';
 
 /** How long a refused client waits before it tries again: streams end when their clients leave. */
 export const STREAM_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * Pages of one tenant's streams read at once in a process; the others wait their turn, so a tenant
+ * whose streams catch up on long logs shares the store and the event loop like two lists would.
+ */
+export const STREAM_READS_PER_TENANT = 2;
 
 export interface OpenStreamsOptions {
   /** Streams of one tenant open at once in this process (STREAM_MAX_PER_TENANT). */
@@ -34,6 +41,7 @@ export interface OpenStreams {
 export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
   const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   const perTenant = new Map<string, number>();
+  const reads = createTenantTurns(STREAM_READS_PER_TENANT);
   const open = new Map<SseResponse, Promise<void>>();
   let closing = false;
   const retryAfter = { 'Retry-After': String(STREAM_RETRY_AFTER_SECONDS) };
@@ -69,7 +77,15 @@ export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
       ctx.status = 200;
       const streaming = (async () => {
         response.open(ctx.response.headers as Record<string, string | string[] | number | undefined>);
-        await runLogStream(response, { ...log, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
+        const readAfter = async (afterSeq: number) => {
+          const release = await reads.take(tenantId);
+          try {
+            return await log.readAfter(afterSeq);
+          } finally {
+            release();
+          }
+        };
+        await runLogStream(response, { ...log, readAfter, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
       })();
       open.set(response, streaming);
       try {
