@@ -77,11 +77,10 @@ export const STREAM_ROUTES = declareRoutes<StreamRouteDeps>([
       const afterSeq = lastEventId(ctx) ?? fromSeq - 1;
       const workflowId = pathValue(ctx, 'workflowId');
       const tenantId = tenantOf(ctx);
-      // Read before the stream opens: another tenant's workflow (403) or none (404) is answered as usual.
-      const first = await workflowPage(ctx, workflows, workflowId, afterSeq);
+      // The first page is read before the stream opens: another tenant's workflow (403) or none (404)
+      // is answered as the events list answers it.
       await streams.serve(ctx, tenantId, {
         afterSeq,
-        first,
         readAfter: (after) => workflowPage(ctx, workflows, workflowId, after),
         listen: (wake) => notices.listen(tenantId, workflowLog(workflowId), wake),
       });
@@ -108,7 +107,6 @@ export const STREAM_ROUTES = declareRoutes<StreamRouteDeps>([
       const afterSeq = lastEventId(ctx) ?? given ?? (await audit.head(tenantId))?.seq ?? 0;
       await streams.serve(ctx, tenantId, {
         afterSeq,
-        first: await auditPage(audit, tenantId, afterSeq),
         readAfter: (after) => auditPage(audit, tenantId, after),
         listen: (wake) => notices.listen(tenantId, AUDIT_CHAIN_LOG, wake),
       });

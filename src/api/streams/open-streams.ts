@@ -24,14 +24,15 @@ export interface OpenStreamsOptions {
   onError(error: unknown, tenantId: string): void;
 }
 
-/** A log to stream, less what the process supplies (heartbeat, error reporting). */
-export type StreamedLog = Omit<LogStreamOptions, 'heartbeatMs' | 'onError'>;
+/** A log to stream, less what the process supplies (its first page, heartbeat, error reporting). */
+export type StreamedLog = Omit<LogStreamOptions, 'first' | 'heartbeatMs' | 'onError'>;
 
 /** The streams this process serves: admitted within their bounds, all closed when it stops. */
 export interface OpenStreams {
   /**
-   * Answers the request with the log's stream, resolving when the stream ends; refuses it (429 over
-   * the tenant's bound, 503 over the process's or while stopping) before anything is sent.
+   * Answers the request with the log's stream, resolving when the stream ends. Refuses it before
+   * anything is sent: 429 over the tenant's bound, 503 over the process's or while stopping, and
+   * whatever the first read throws (another tenant's workflow, none).
    */
   serve(ctx: AppContext, tenantId: string, log: StreamedLog): Promise<void>;
   /** Ends every stream and refuses new ones; resolves when none is left. */
@@ -40,18 +41,23 @@ export interface OpenStreams {
 
 export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
   const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
+  /** Streams held per tenant, and in all: admitted, reading their first page or open. */
   const perTenant = new Map<string, number>();
+  let held = 0;
   const reads = createTenantTurns(STREAM_READS_PER_TENANT);
   const open = new Map<SseResponse, Promise<void>>();
   let closing = false;
   const retryAfter = { 'Retry-After': String(STREAM_RETRY_AFTER_SECONDS) };
+  const stopping = () => new ApiError(503, ApiErrorCode.STREAM_CAPACITY_REACHED, 'the server is stopping; reconnect to another', retryAfter);
 
-  function admit(tenantId: string): void {
-    if (closing) throw new ApiError(503, ApiErrorCode.STREAM_CAPACITY_REACHED, 'the server is stopping; reconnect to another', retryAfter);
-    if (open.size >= options.maxPerProcess) {
+  /** Takes one of the tenant's and the process's places, or refuses; returns the function that gives them back. */
+  function admit(tenantId: string): () => void {
+    if (closing) throw stopping();
+    if (held >= options.maxPerProcess) {
       throw new ApiError(503, ApiErrorCode.STREAM_CAPACITY_REACHED, `this server holds ${options.maxPerProcess} streams (STREAM_MAX_PER_PROCESS); retry later`, retryAfter);
     }
-    if ((perTenant.get(tenantId) ?? 0) >= options.maxPerTenant) {
+    const tenantHeld = perTenant.get(tenantId) ?? 0;
+    if (tenantHeld >= options.maxPerTenant) {
       throw new ApiError(
         429,
         ApiErrorCode.STREAM_TENANT_LIMIT,
@@ -59,24 +65,20 @@ export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
         retryAfter,
       );
     }
+    held += 1;
+    perTenant.set(tenantId, tenantHeld + 1);
+    return () => {
+      held -= 1;
+      const left = (perTenant.get(tenantId) ?? 1) - 1;
+      if (left > 0) perTenant.set(tenantId, left);
+      else perTenant.delete(tenantId);
+    };
   }
 
   return {
     async serve(ctx, tenantId, log) {
-      // A HEAD request learns what the stream would be, and holds none.
-      if (ctx.method === 'HEAD') {
-        ctx.status = 200;
-        ctx.type = 'text/event-stream';
-        return;
-      }
-      admit(tenantId);
-      perTenant.set(tenantId, (perTenant.get(tenantId) ?? 0) + 1);
-      const response = new SseResponse(ctx.res);
-      // Koa writes nothing: the stream is the answer.
-      ctx.respond = false;
-      ctx.status = 200;
-      const streaming = (async () => {
-        response.open(ctx.response.headers as Record<string, string | string[] | number | undefined>);
+      const leave = admit(tenantId);
+      try {
         const readAfter = async (afterSeq: number) => {
           const release = await reads.take(tenantId);
           try {
@@ -85,16 +87,29 @@ export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
             release();
           }
         };
-        await runLogStream(response, { ...log, readAfter, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
-      })();
-      open.set(response, streaming);
-      try {
-        await streaming;
+        // Read before anything is sent: a refusal of the read is answered in the envelope.
+        const first = await readAfter(log.afterSeq);
+        if (closing) throw stopping();
+        // A HEAD request learns what the stream would be, and holds none.
+        if (ctx.method === 'HEAD') {
+          ctx.status = 200;
+          ctx.type = 'text/event-stream';
+          return;
+        }
+        const response = new SseResponse(ctx.res);
+        // Koa writes nothing: the stream is the answer.
+        ctx.respond = false;
+        ctx.status = 200;
+        response.open(ctx.response.headers as Record<string, string | string[] | number | undefined>);
+        const streaming = runLogStream(response, { ...log, first, readAfter, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
+        open.set(response, streaming);
+        try {
+          await streaming;
+        } finally {
+          open.delete(response);
+        }
       } finally {
-        open.delete(response);
-        const left = (perTenant.get(tenantId) ?? 1) - 1;
-        if (left > 0) perTenant.set(tenantId, left);
-        else perTenant.delete(tenantId);
+        leave();
       }
     },
     async close() {
