@@ -163,6 +163,10 @@ function streamsOfTheService(storeEnv: () => StoreEnv): void {
     }
     const badAfter = await stream('acme', 'ADMIN', '/api/v1/audit/stream?afterSeq=-2');
     expect([badAfter.status, badAfter.refusal?.code]).toEqual([400, 'ERR_REQUEST_QUERY_INVALID']);
+    // HEAD says what the stream would be, and is over: it holds no stream.
+    const head = await fetch(`${base}${path}`, { method: 'HEAD', headers: await headersOf('acme', 'MEMBER') });
+    expect([head.status, head.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    expect(await head.text()).toBe('');
   });
 
   it('delivers the tenant’s newly linked audit records, as the list shows them, and never a bystander’s evaluating meanwhile', async () => {
