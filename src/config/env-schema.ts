@@ -165,7 +165,7 @@ export const envSchema = z.object({
   LOG_FORMAT: z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('json'),
   TRUST_PROXY: boolean().default(false),
   SHUTDOWN_GRACE_SECONDS: integer(0, 600).default(10),
-  // Server-Sent Event streams (docs/operations.md, Streams) open at once per API process: one tenant's, and all.
+  // Server-Sent Event streams (docs/operations.md, Event streams) open at once per API process: one tenant's, and all.
   STREAM_MAX_PER_TENANT: integer(1, 100_000).default(20),
   STREAM_MAX_PER_PROCESS: integer(1, 1_000_000).default(1000),
   // Evaluation engine (src/engine/README.md): worker-side pool, API-side dispatcher, endpoints.
