@@ -4,9 +4,9 @@
 // a workflow with an Await step is opened from its audit record: the timeline shows it waiting,
 // and after a signal sent over the API the signal and the completion come over the workflow's event
 // stream, without a single poll of its events; the newest audit page grows by the records the audit
-// stream pushes, and a page whose stream is refused polls instead. A
-// MEMBER opens the workflow by id and is told the audit chain is for administrators. Both pages fit
-// a 390×844 phone. With CONSOLE_SCREENSHOTS=1 the screenshots go to docs/console/.
+// stream pushes; a page whose stream is refused (workflow or audit) polls instead. A MEMBER opens
+// the workflow by id and is told the audit chain is for administrators. Both pages fit a 390×844
+// phone. With CONSOLE_SCREENSHOTS=1 the screenshots go to docs/console/.
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -234,6 +234,34 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       await refused.context.close();
     }
   }, 180_000);
+
+  it('follows a workflow by asking for its events when the stream is refused', async () => {
+    const started = await call<{ workflowId: string }>(tenant, 'MEMBER', 'POST', '/api/v1/workflows', { policyModule: MODULE, workflow: WORKFLOW, context: { age: 30 } });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const id = started.body.workflowId;
+    const { context, page } = await openConsole(DESKTOP, 'MEMBER');
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    try {
+      // A proxy in the way that knows no stream.
+      await page.route('**/events/stream*', (route) =>
+        route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ result: null, error: 'no route', executionTimeMs: 0, code: 'ERR_ROUTE_NOT_FOUND' }) }),
+      );
+      await page.goto(`${base}/console#/workflows/${encodeURIComponent(id)}`);
+      await expect.poll(() => stateStatus(page), { timeout: STEP_TIMEOUT_MS }).toBe('WAITING');
+      await expect.poll(() => requested.some((path) => path.endsWith('/events/stream')), { timeout: STEP_TIMEOUT_MS }).toBe(true);
+      const signalled = await call(tenant, 'MEMBER', 'POST', `/api/v1/workflows/${id}/signals`, { signal: SIGNAL, approved: true });
+      expect(signalled.status, JSON.stringify(signalled.body)).toBe(200);
+      await expect.poll(() => timelineTypes(page), { timeout: STEP_TIMEOUT_MS }).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'SIGNAL_AWAITED', 'SIGNAL_RECEIVED', 'WORKFLOW_COMPLETED']);
+      // Found by asking for the events after the last one shown, once the stream was refused.
+      const refusedAt = requested.findIndex((path) => path.endsWith('/events/stream'));
+      expect(requested.slice(refusedAt).filter((path) => path.endsWith('/events')).length).toBeGreaterThan(0);
+      expect(await page.getByTestId('follow-status').textContent()).toBe('Ended: COMPLETED.');
+      expect(pageProblems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 
   it('lets a MEMBER open a workflow by id and tells it the audit chain is for administrators', async () => {
     const started = await call<{ workflowId: string }>(tenant, 'MEMBER', 'POST', '/api/v1/workflows', { policyModule: MODULE, workflow: WORKFLOW, context: { age: 12 } });
