@@ -8,13 +8,18 @@ import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
-import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
+import { storedBytesOf, type WorkflowListItem, type WorkflowListQuery, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
+import { storeSummary, summaryOf } from './workflow-summary.js';
 
 /**
  * The most events one read returns (a page of the log): some 50 KB of JSON, built on the API's
  * event loop for one rate-limit point. A client asks again from the last sequence + 1 until `[]`.
  */
 export const WORKFLOW_EVENTS_PAGE = 1_000;
+/** The list's page sizes, as the anomaly and policy lists have them, and its last page number (keeps page × size a safe offset). */
+export const WORKFLOW_PAGE_DEFAULT_SIZE = 20;
+export const WORKFLOW_PAGE_MAX_SIZE = 100;
+export const WORKFLOW_PAGE_MAX_PAGE = 1_000_000;
 const MAX_ROUNDS = 100;
 
 export interface WorkflowCaller {
@@ -45,8 +50,22 @@ export interface WorkflowEventView {
   occurredAt: string;
 }
 
+/** A page of the list: zero-based `page` of `size`, and the filters of the store's query. */
+export type WorkflowListRequest = Omit<WorkflowListQuery, 'offset' | 'limit'> & { page: number; size: number };
+
+/** The interface's page envelope. */
+export interface WorkflowPage {
+  content: WorkflowListItem[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
+}
+
 export interface WorkflowService {
   start(caller: WorkflowCaller, body: unknown): Promise<{ workflowId: string }>;
+  /** The caller's tenant's workflows, newest start first, from their summaries (no replay). */
+  list(caller: WorkflowCaller, request: WorkflowListRequest): Promise<WorkflowPage>;
   get(caller: WorkflowCaller, workflowId: string): Promise<WorkflowView>;
   events(caller: WorkflowCaller, workflowId: string, fromSeq: number): Promise<WorkflowEventView[]>;
   signal(caller: WorkflowCaller, workflowId: string, body: unknown): Promise<WorkflowView>;
@@ -197,8 +216,10 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         { sequence: state.nextSequence, ...event, occurredAt: now().toISOString() },
       ]);
       if (stored === 1) {
+        const after = (await current(caller, record)).state;
+        await storeSummary(deps.workflows, caller.tenantId, record.workflowId, summaryOf(after));
         await queueRun(caller.tenantId, record.workflowId);
-        return view(record, (await current(caller, record)).state);
+        return view(record, after);
       }
     }
     throw conflict('the workflow kept changing concurrently: retry');
@@ -252,9 +273,16 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         startedAt,
       };
       if (!(await deps.workflows.create(caller.tenantId, record))) throw new Error(`workflow id ${record.workflowId} is already taken`);
-      await deps.workflows.append(caller.tenantId, record.workflowId, [{ sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt }]);
+      const started = { sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt } as const;
+      await deps.workflows.append(caller.tenantId, record.workflowId, [started]);
+      await storeSummary(deps.workflows, caller.tenantId, record.workflowId, summaryOf(replay(definition, [started])));
       await queueRun(caller.tenantId, record.workflowId);
       return { workflowId: record.workflowId };
+    },
+
+    async list(caller, { page, size, ...filters }) {
+      const { items, total } = await deps.workflows.list(caller.tenantId, { ...filters, offset: page * size, limit: size });
+      return { content: items, totalElements: total, totalPages: Math.ceil(total / size), page, size };
     },
 
     async get(caller, workflowId) {
