@@ -7,11 +7,17 @@ import { WORKFLOW_ENDED } from './workflow-api.js';
 const FIRST_WAIT_MS = 1000;
 const LONGEST_WAIT_MS = 5000;
 
-/** `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns `stop()`. */
+/**
+ * `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns
+ * `stop()`, and `refresh()` to read at once (after the page itself changed the workflow).
+ */
 export function followWorkflow(api, id, { onUpdate, onFailure }) {
   let stopped = false;
   let timer = null;
   let lastSequence = 0;
+  /** A round is reading; a refresh meanwhile makes the next one start at once. */
+  let reading = false;
+  let refreshed = false;
 
   const readNewEvents = async () => {
     const events = [];
@@ -27,6 +33,8 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
   const round = async (wait) => {
     timer = null;
     if (stopped) return;
+    reading = true;
+    refreshed = false;
     let next = Math.min(wait * 1.5, LONGEST_WAIT_MS);
     try {
       const events = await readNewEvents();
@@ -44,13 +52,26 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
       const retrying = failure.status === 0 || failure.status >= 500;
       onFailure(failure, { retrying });
       if (!retrying) return;
+    } finally {
+      reading = false;
     }
-    timer = setTimeout(() => round(next), next);
+    timer = setTimeout(() => round(next), refreshed ? 0 : next);
   };
 
   void round(FIRST_WAIT_MS);
-  return () => {
-    stopped = true;
-    if (timer !== null) clearTimeout(timer);
+  return {
+    stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+    },
+    refresh() {
+      if (stopped) return;
+      if (reading) {
+        refreshed = true;
+      } else if (timer !== null) {
+        clearTimeout(timer);
+        void round(FIRST_WAIT_MS);
+      }
+    },
   };
 }
