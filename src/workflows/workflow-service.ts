@@ -6,10 +6,10 @@ import { PolicyRegistryError, type VersionResolver } from '../policies/index.js'
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
-import { WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
+import { isTerminalEvent, WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
 import { storedBytesOf, type WorkflowListItem, type WorkflowListQuery, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
-import { storeSummary, summaryOf } from './workflow-summary.js';
+import { endedSummary, storeSummary, summaryOf } from './workflow-summary.js';
 
 /**
  * The most events one read returns (a page of the log): some 50 KB of JSON, built on the API's
@@ -168,6 +168,23 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   }
 
   /**
+   * A listed workflow marked finished whose summary says it has not ended: its summary write was
+   * lost to a concurrent one of the same record (FerretDB applies filtered updates without
+   * isolation), after which the resume sweep, which reads only unfinished workflows, would never see
+   * it. Its terminal event tells the summary: stored again, and shown. One indexed read, only for
+   * such an item.
+   */
+  async function repairedItem(tenantId: string, item: WorkflowListItem): Promise<WorkflowListItem> {
+    if (item.finishedAt === null || isTerminal(item.status)) return item;
+    const last = await deps.workflows.lastEvent(tenantId, item.workflowId);
+    // A workflow whose start failed before its first event is marked finished with no event: RUNNING, as GET says.
+    if (last === null || !isTerminalEvent(last.eventType)) return item;
+    const summary = endedSummary(last);
+    await deps.workflows.saveSummary(tenantId, item.workflowId, summary);
+    return { ...item, status: summary.status, currentStep: summary.currentStep, finalResult: summary.finalResult };
+  }
+
+  /**
    * Queues the run for an event already stored. Failing the request now would be wrong: the event
    * stands (a client retrying a start would start a second workflow, a retried signal gets 409),
    * and the workers' resume sweep queues the run within about two of its intervals anyway.
@@ -282,7 +299,8 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
 
     async list(caller, { page, size, ...filters }) {
       const { items, total } = await deps.workflows.list(caller.tenantId, { ...filters, offset: page * size, limit: size });
-      return { content: items, totalElements: total, totalPages: Math.ceil(total / size), page, size };
+      const content = await Promise.all(items.map((item) => repairedItem(caller.tenantId, item)));
+      return { content, totalElements: total, totalPages: Math.ceil(total / size), page, size };
     },
 
     async get(caller, workflowId) {

@@ -48,10 +48,9 @@ export interface WorkflowRepository {
   lastEvent(tenantId: string, workflowId: string): Promise<StoredWorkflowEvent | null>;
   /**
    * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
-   * leaves it out, and keeps `summary` (the ended log's, see `saveSummary`) when given: the
-   * summary first, then the mark, so a writer stopped between them leaves the workflow unfinished
-   * and the resume sweep does both again. The first mark stays; an unknown workflow or another
-   * tenant's is a no-op.
+   * leaves it out, and keeps `summary` (the ended log's, see `saveSummary`) when given, in the same
+   * write as the mark. The first mark stays (a later call keeps only a newer summary); an unknown
+   * workflow or another tenant's is a no-op.
    */
   markFinished(tenantId: string, workflowId: string, finishedAt: string, summary?: WorkflowSummary): Promise<void>;
   /**

@@ -189,8 +189,20 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
       const at = normaliseInstant(finishedAt, 'finishedAt');
       const normalised = summary === undefined ? undefined : normaliseSummary(summary);
       if (!isWorkflowId(workflowId)) return;
-      // The summary first: a writer stopped before the mark leaves the workflow to the resume sweep, which writes both.
-      if (normalised !== undefined) await saveWorkflowSummary(workflows, { _id: workflowId, tenantId }, normalised);
+      if (normalised !== undefined) {
+        // The mark and the ended log's summary in one update: FerretDB rewrites a whole document per
+        // update, so a concurrent older summary either lands before it (and is overwritten) or takes
+        // the mark with it (and the resume sweep marks the workflow again, with its summary).
+        const { status, currentStep, finalResult, seq } = normalised;
+        const marked = await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at, status, currentStep, finalResult, summarySeq: seq } });
+        if (marked.modifiedCount === 1) {
+          await usage.add(tenantId, { finished: 1 });
+          return;
+        }
+        // Marked before: the summary alone, over an older one.
+        await saveWorkflowSummary(workflows, { _id: workflowId, tenantId }, normalised);
+        return;
+      }
       // `finishedAt: null` also matches a document stored before the field existed; the first mark stays.
       const marked = await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at } });
       // Exact on MongoDB; on FerretDB two marks racing for one workflow could both count.
