@@ -93,7 +93,7 @@ const NO_WORKER = 'no worker compiled the module in time; retry later';
 /**
  * Workflows: start, state, signals and cancel take a signature or a bearer token (MEMBER), like the
  * evaluation endpoints; the event history is a REST read with a bearer token (MEMBER), as the
- * interface has it.
+ * interface has it, and so is the list of the tenant's workflows.
  */
 export const WORKFLOW_ROUTES = declareRoutes<WorkflowService>([
   {
