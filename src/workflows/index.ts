@@ -24,7 +24,6 @@ export {
   type WorkflowCaller,
   type WorkflowEventView,
   type WorkflowListRequest,
-  type WorkflowPage,
   type WorkflowQuotas,
   type WorkflowService,
   type WorkflowServiceDeps,
