@@ -3,7 +3,7 @@
 import { auditApi } from './audit-api.js';
 import { auditListView } from './audit-list-view.js';
 import { workflowApi } from './workflow-api.js';
-import { workflowLookupView } from './workflow-lookup-view.js';
+import { workflowListView } from './workflow-list-view.js';
 import { workflowView } from './workflow-view.js';
 
 const nothingToDispose = () => {};
@@ -13,7 +13,7 @@ export function auditOrWorkflowPage(route, { client, session }) {
     const page = auditListView({ api: auditApi(client), session, params: route.params });
     return { title: 'Audit chain', element: page.element, dispose: page.dispose };
   }
-  if (route.name === 'workflows') return { title: 'Workflows', element: workflowLookupView(), dispose: nothingToDispose };
+  if (route.name === 'workflows') return { title: 'Workflows', element: workflowListView({ api: workflowApi(client), session, params: route.params }), dispose: nothingToDispose };
   if (route.name === 'workflow') {
     const page = workflowView({ api: workflowApi(client), session, id: route.id });
     return { title: 'Workflow', element: page.element, dispose: page.dispose };

@@ -4,13 +4,13 @@
 import { h } from './dom.js';
 
 /**
- * Shows `content` (the title, the consequence, any fields) above Cancel and `confirmLabel`; on
- * confirm, disables the buttons and `fields`, shows `busyLabel` and runs `act`. Resolves with what
- * `act` answered, or null when cancelled; rejects with its failure.
+ * Shows `content` (the title, the consequence, any fields) above `dismissLabel` (Cancel) and
+ * `confirmLabel`; on confirm, disables the buttons and `fields`, shows `busyLabel` and runs `act`.
+ * Resolves with what `act` answered, or null when cancelled; rejects with its failure.
  */
-export function confirmAction({ labelledBy, describedBy, content, confirmLabel, busyLabel, fields = [], act }) {
+export function confirmAction({ labelledBy, describedBy, content, confirmLabel, busyLabel, dismissLabel = 'Cancel', fields = [], act }) {
   return new Promise((resolve, reject) => {
-    const cancel = h('button', { type: 'button', className: 'quiet' }, 'Cancel');
+    const cancel = h('button', { type: 'button', className: 'quiet' }, dismissLabel);
     const confirm = h('button', { type: 'button', className: 'primary' }, confirmLabel);
     const dialog = h(
       'dialog',

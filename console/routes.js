@@ -11,7 +11,7 @@ export function currentRoute() {
   if (detail) return { name: 'anomaly', id: decodeURIComponent(detail[1]) };
   const policyRoute = policyRouteOf(path, search);
   if (policyRoute) return policyRoute;
-  const auditOrWorkflowRoute = auditRouteOf(path, search) ?? workflowRouteOf(path);
+  const auditOrWorkflowRoute = auditRouteOf(path, search) ?? workflowRouteOf(path, search);
   if (auditOrWorkflowRoute) return auditOrWorkflowRoute;
   return { name: 'anomalies', params: new URLSearchParams(search) };
 }

@@ -9,12 +9,18 @@ import { FINAL_EVENTS, WORKFLOW_ENDED } from './workflow-api.js';
 const FIRST_WAIT_MS = 1000;
 const LONGEST_WAIT_MS = 5000;
 
-/** `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns `stop()`. */
+/**
+ * `onUpdate({state, events})` gets the new events only; `onFailure(failure, {retrying})`. Returns
+ * `stop()`, and `refresh()` to read at once (after the page itself changed the workflow).
+ */
 export function followWorkflow(api, id, { onUpdate, onFailure }) {
   let stopped = false;
   let timer = null;
   let stopStream = null;
   let lastSequence = 0;
+  /** A polling round is reading; a refresh meanwhile makes the next one start at once. */
+  let reading = false;
+  let refreshed = false;
 
   const readNewEvents = async () => {
     const events = [];
@@ -37,6 +43,8 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
   const round = async (wait) => {
     timer = null;
     if (stopped) return;
+    reading = true;
+    refreshed = false;
     let next = Math.min(wait * 1.5, LONGEST_WAIT_MS);
     try {
       const events = await readNewEvents();
@@ -50,8 +58,10 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
       }
     } catch (failure) {
       if (stopped || !failed(failure)) return;
+    } finally {
+      reading = false;
     }
-    timer = setTimeout(() => round(next), next);
+    timer = setTimeout(() => round(next), refreshed ? 0 : next);
   };
 
   /** Events pushed since the last update, shown with the state read after them. */
@@ -105,9 +115,21 @@ export function followWorkflow(api, id, { onUpdate, onFailure }) {
   };
 
   void start();
-  return () => {
-    stopped = true;
-    stopStream?.();
-    if (timer !== null) clearTimeout(timer);
+  return {
+    stop() {
+      stopped = true;
+      stopStream?.();
+      if (timer !== null) clearTimeout(timer);
+    },
+    refresh() {
+      // A held stream brings the page's own change like any other.
+      if (stopped || stopStream !== null) return;
+      if (reading) {
+        refreshed = true;
+      } else if (timer !== null) {
+        clearTimeout(timer);
+        void round(FIRST_WAIT_MS);
+      }
+    },
   };
 }

@@ -25,6 +25,7 @@ const (
 	DeployPolicyPath        = "/api/v1/policies"
 	GraphQLPath             = "/graphql"
 	AuditRecordPath         = "/api/v1/audit/records/"
+	WorkflowsPath           = "/api/v1/workflows"
 )
 
 // DefaultAttemptTimeout bounds each attempt of a client made without an HTTPClient, as the
@@ -440,6 +441,22 @@ func (c *Client) AuditRecord(ctx context.Context, id string, opts ...CallOption)
 	resp, err := c.doJSON(ctx, http.MethodGet, AuditRecordPath+url.PathEscape(id), nil, collect(opts), &out)
 	if err != nil {
 		return nil, err
+	}
+	out.ResponseMeta = resp.ResponseMeta
+	return &out, nil
+}
+
+// ListWorkflows reads a page of the tenant's workflows, newest start first, narrowed by the query's
+// filters (GET /api/v1/workflows; role MEMBER, which takes a bearer token). A bad filter (an unknown
+// status, a malformed time, a page or size out of range) is an *APIError 400 ERR_REQUEST_QUERY_INVALID.
+func (c *Client) ListWorkflows(ctx context.Context, query WorkflowListQuery, opts ...CallOption) (*WorkflowPage, error) {
+	var out WorkflowPage
+	resp, err := c.doJSON(ctx, http.MethodGet, WorkflowsPath+query.encode(), nil, collect(opts), &out)
+	if err != nil {
+		return nil, err
+	}
+	if out.Content == nil {
+		return nil, &ProtocolError{StatusCode: resp.StatusCode, Message: "workflow page has no content", Body: resp.Body}
 	}
 	out.ResponseMeta = resp.ResponseMeta
 	return &out, nil

@@ -359,3 +359,65 @@ func TestBearerTokenOfAnotherTenantIs403(t *testing.T) {
 		t.Errorf("a 403 was retried: %+v", apiErr)
 	}
 }
+
+func TestListWorkflowsNewestFirstAndFiltered(t *testing.T) {
+	ctx := testContext(t)
+	module := "acme.listing"
+	source := "Module " + module + ".\n\nWorkflow review given age as Int:\n  Step approval: Await \"go\".\n"
+	if _, err := bearerClient(t).DeployPolicy(ctx, policyclient.DeployRequest{Source: source, Locale: "en-US"}); err != nil {
+		t.Fatal(err)
+	}
+	var started []string
+	for i := 0; i < 2; i++ {
+		resp, err := signedClient(t).Do(ctx, http.MethodPost, policyclient.WorkflowsPath, map[string]any{"policyModule": module, "workflow": "review", "context": map[string]any{"age": 30}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answer struct {
+			WorkflowID string `json:"workflowId"`
+		}
+		if err := json.Unmarshal(resp.Body, &answer); err != nil || answer.WorkflowID == "" {
+			t.Fatalf("start answered %s (%v)", resp.Body, err)
+		}
+		started = append(started, answer.WorkflowID)
+	}
+
+	page, err := bearerClient(t).ListWorkflows(ctx, policyclient.WorkflowListQuery{PolicyModule: module, Workflow: "review", Size: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.StatusCode != http.StatusOK || page.TotalElements != 2 || page.TotalPages != 1 || page.Page != 0 || page.Size != 5 || len(page.Content) != 2 {
+		t.Fatalf("page %+v", page)
+	}
+	first, second := page.Content[0], page.Content[1]
+	// Newest start first; ties by id, descending.
+	if first.StartedAt < second.StartedAt || (first.StartedAt == second.StartedAt && first.WorkflowID < second.WorkflowID) {
+		t.Errorf("not newest first: %+v", page.Content)
+	}
+	for _, item := range page.Content {
+		if item.PolicyModule != module || item.Workflow != "review" || item.Version != 1 || (item.Status != "RUNNING" && item.Status != "WAITING") ||
+			item.FinalResult != nil || item.FinishedAt != nil || (item.WorkflowID != started[0] && item.WorkflowID != started[1]) {
+			t.Errorf("item %+v", item)
+		}
+	}
+
+	ended, err := bearerClient(t).ListWorkflows(ctx, policyclient.WorkflowListQuery{PolicyModule: module, Status: "COMPLETED"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ended.TotalElements != 0 || len(ended.Content) != 0 {
+		t.Errorf("completed: %+v", ended)
+	}
+	later, err := bearerClient(t).ListWorkflows(ctx, policyclient.WorkflowListQuery{PolicyModule: module, StartedAfter: "2999-01-01T00:00:00+01:00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if later.TotalElements != 0 {
+		t.Errorf("started after 2999: %+v", later)
+	}
+
+	_, err = bearerClient(t).ListWorkflows(ctx, policyclient.WorkflowListQuery{Status: "DONE"})
+	asAPIError(t, err, http.StatusBadRequest, "ERR_REQUEST_QUERY_INVALID")
+	_, err = bearerClient(t).ListWorkflows(ctx, policyclient.WorkflowListQuery{Size: 101})
+	asAPIError(t, err, http.StatusBadRequest, "ERR_REQUEST_QUERY_INVALID")
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 )
 
 // Roles, in increasing order of rights.
@@ -320,5 +322,66 @@ type AuditRecord struct {
 	Linked         bool           `json:"linked"`
 	// ContentHash is the service's hash of the content as read: a receipt's ContentHash.
 	ContentHash string `json:"contentHash"`
+	ResponseMeta
+}
+
+// WorkflowListQuery narrows ListWorkflows; zero values are left out (the service's defaults: every
+// workflow, page 0, 20 a page).
+type WorkflowListQuery struct {
+	// Status is RUNNING, WAITING, COMPLETED, FAILED or CANCELLED.
+	Status       string
+	PolicyModule string
+	// Workflow is the workflow's declared name.
+	Workflow string
+	// StartedAfter and StartedBefore are ISO 8601 date-times with a zone: started at or after the
+	// first, before the second.
+	StartedAfter  string
+	StartedBefore string
+	// Page is zero-based; Size at most 100.
+	Page int
+	Size int
+}
+
+func (q WorkflowListQuery) encode() string {
+	values := url.Values{}
+	for name, value := range map[string]string{"status": q.Status, "policyModule": q.PolicyModule, "workflow": q.Workflow, "startedAfter": q.StartedAfter, "startedBefore": q.StartedBefore} {
+		if value != "" {
+			values.Set(name, value)
+		}
+	}
+	if q.Page != 0 {
+		values.Set("page", strconv.Itoa(q.Page))
+	}
+	if q.Size != 0 {
+		values.Set("size", strconv.Itoa(q.Size))
+	}
+	if len(values) == 0 {
+		return ""
+	}
+	return "?" + values.Encode()
+}
+
+// WorkflowSummary is a workflow as the list shows it: no context, no steps.
+type WorkflowSummary struct {
+	WorkflowID   string `json:"workflowId"`
+	PolicyModule string `json:"policyModule"`
+	Workflow     string `json:"workflow"`
+	Version      int    `json:"version"`
+	Status       string `json:"status"`
+	// FinalResult is set once COMPLETED: true when every step passed, false when a step or a signal said no.
+	FinalResult *bool   `json:"finalResult"`
+	CurrentStep *string `json:"currentStep"`
+	StartedAt   string  `json:"startedAt"`
+	// FinishedAt is nil while the workflow runs or waits.
+	FinishedAt *string `json:"finishedAt"`
+}
+
+// WorkflowPage is one page of ListWorkflows, in the interface's page envelope.
+type WorkflowPage struct {
+	Content       []WorkflowSummary `json:"content"`
+	TotalElements int               `json:"totalElements"`
+	TotalPages    int               `json:"totalPages"`
+	Page          int               `json:"page"`
+	Size          int               `json:"size"`
 	ResponseMeta
 }

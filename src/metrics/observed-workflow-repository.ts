@@ -9,7 +9,9 @@ export function observedWorkflowRepository(repository: WorkflowRepository, metri
     ownerOf: (workflowId) => repository.ownerOf(workflowId),
     events: (tenantId, workflowId, fromSeq, limit) => repository.events(tenantId, workflowId, fromSeq, limit),
     lastEvent: (tenantId, workflowId) => repository.lastEvent(tenantId, workflowId),
-    markFinished: (tenantId, workflowId, finishedAt) => repository.markFinished(tenantId, workflowId, finishedAt),
+    markFinished: (tenantId, workflowId, finishedAt, summary) => repository.markFinished(tenantId, workflowId, finishedAt, summary),
+    saveSummary: (tenantId, workflowId, summary) => repository.saveSummary(tenantId, workflowId, summary),
+    list: (tenantId, query) => repository.list(tenantId, query),
     listUnfinished: (afterWorkflowId, limit) => repository.listUnfinished(afterWorkflowId, limit),
     usage: (tenantId) => repository.usage(tenantId),
     async append(tenantId, workflowId, events) {

@@ -1,4 +1,5 @@
-import type { WorkflowEvent, WorkflowRecord } from '../workflows/workflow-store.js';
+import { WORKFLOW_STATUSES } from '../workflows/workflow-replay.js';
+import type { WorkflowEvent, WorkflowListQuery, WorkflowRecord, WorkflowSummary } from '../workflows/workflow-store.js';
 import { assertCount, assertPolicyName } from './policy-store-rules.js';
 import { StoreArgumentError } from './store-argument-error.js';
 import { normaliseInstant } from './store-rules.js';
@@ -44,4 +45,29 @@ export function assertWorkflowEvents(events: readonly WorkflowEvent[]): void {
 export function assertUnfinishedPage(afterWorkflowId: string | null, limit: number): void {
   if (afterWorkflowId !== null && !isWorkflowId(afterWorkflowId)) throw new StoreArgumentError('afterWorkflowId must be a workflow id or null');
   assertCount(limit, 'limit', 1);
+}
+
+/** A summary as both adapters keep it: a status of the set, the sequence it reflects, its instant normalised. */
+export function normaliseSummary(summary: WorkflowSummary): WorkflowSummary {
+  if (!(WORKFLOW_STATUSES as readonly string[]).includes(summary.status)) throw new StoreArgumentError(`status must be one of ${WORKFLOW_STATUSES.join(', ')}`);
+  if (summary.currentStep !== null && typeof summary.currentStep !== 'string') throw new StoreArgumentError('currentStep must be a string or null');
+  if (summary.finalResult !== null && typeof summary.finalResult !== 'boolean') throw new StoreArgumentError('finalResult must be a boolean or null');
+  assertCount(summary.seq, 'seq', 0);
+  return { ...summary, finishedAt: summary.finishedAt === null ? null : normaliseInstant(summary.finishedAt, 'finishedAt') };
+}
+
+/** A list query whose fields were checked, its instants normalised. */
+export function normaliseListQuery(query: WorkflowListQuery): WorkflowListQuery {
+  if (query.status !== undefined && !(WORKFLOW_STATUSES as readonly string[]).includes(query.status)) {
+    throw new StoreArgumentError(`status must be one of ${WORKFLOW_STATUSES.join(', ')}`);
+  }
+  if (query.policyModule !== undefined) assertPolicyName(query.policyModule, 'policyModule');
+  if (query.workflow !== undefined) assertPolicyName(query.workflow, 'workflow');
+  assertCount(query.offset, 'offset', 0);
+  assertCount(query.limit, 'limit', 1);
+  return {
+    ...query,
+    ...(query.startedFrom === undefined ? {} : { startedFrom: normaliseInstant(query.startedFrom, 'startedFrom') }),
+    ...(query.startedBefore === undefined ? {} : { startedBefore: normaliseInstant(query.startedBefore, 'startedBefore') }),
+  };
 }

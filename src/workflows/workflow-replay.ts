@@ -26,6 +26,8 @@ export interface WorkflowState {
   failedStep: string | null;
   compensating: boolean;
   cancelRequested: boolean;
+  /** When its terminal event occurred; null until the workflow ended. */
+  endedAt: string | null;
   /** The sequence the next event takes. */
   nextSequence: number;
 }
@@ -72,6 +74,7 @@ export class WorkflowReplay {
       failedStep: null,
       compensating: false,
       cancelRequested: false,
+      endedAt: null,
       nextSequence: 1,
     };
     this.derive();
@@ -163,12 +166,15 @@ export class WorkflowReplay {
       case E.COMPLETED:
         state.status = 'COMPLETED';
         state.finalResult = event.payload.finalResult;
+        state.endedAt = event.occurredAt;
         break;
       case E.FAILED:
         state.status = 'FAILED';
+        state.endedAt = event.occurredAt;
         break;
       case E.CANCELLED:
         state.status = 'CANCELLED';
+        state.endedAt = event.occurredAt;
         break;
       case E.STARTED:
         break;

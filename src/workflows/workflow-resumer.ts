@@ -1,8 +1,9 @@
 import { isTerminalEvent, readWorkflowEvent, WorkflowEventType as E, type StoredWorkflowEvent } from './workflow-events.js';
 import type { WorkflowRepository } from './workflow-store.js';
+import { endedSummary, storeSummary } from './workflow-summary.js';
 
 export interface WorkflowResumerDeps {
-  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'get'>;
+  workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'saveSummary' | 'get'>;
   /**
    * Queues a `workflow-run` job (with `timedOutStep`: that step's time limit has passed), unless
    * one queued this way for the workflow has not finished yet.
@@ -26,11 +27,14 @@ export interface WorkflowSweep {
   next: string | null;
   /** Unfinished workflows read. */
   read: number;
-  /** `workflow-run` jobs queued for workflows that were running, or whose time limit has passed. */
+  /**
+   * `workflow-run` jobs queued for workflows that were running, whose time limit has passed, or
+   * whose stored summary is behind their log (the run stores it again).
+   */
   resumed: number;
   /** Time limits not yet overdue whose job was scheduled again (a no-op where it still exists). */
   timeLimits: number;
-  /** Workflows whose log had ended and that are now marked finished. */
+  /** Workflows whose log had ended and that are now marked finished, with the ended log's summary. */
   finished: number;
 }
 
@@ -75,7 +79,7 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
     async sweep(after) {
       const page = await deps.workflows.listUnfinished(after, pageSize);
       const sweep: WorkflowSweep = { next: page.length < pageSize ? null : page.at(-1)!.workflowId, read: page.length, resumed: 0, timeLimits: 0, finished: 0 };
-      for (const { tenantId, workflowId } of page) {
+      for (const { tenantId, workflowId, summarySeq } of page) {
         const last = await deps.workflows.lastEvent(tenantId, workflowId);
         if (last === null) {
           // Its start request failed before WORKFLOW_STARTED was stored (the client got an error, not
@@ -91,25 +95,36 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
         }
         const need = needOf(last);
         if (need.kind === 'finished') {
-          await deps.workflows.markFinished(tenantId, workflowId, last.occurredAt);
+          // The ended log's summary with the mark: it also repairs a summary a lost write left behind.
+          await storeSummary(deps.workflows, tenantId, workflowId, endedSummary(last));
           sweep.finished += 1;
           continue;
         }
         const at = now().getTime();
         if (at - Date.parse(last.occurredAt) < deps.graceMs) continue;
+        // A writer that stopped after its append, or a summary write FerretDB lost to a concurrent
+        // one: the summary is behind the still log. Deriving it needs the definition, so a run does it.
+        const summaryBehind = summarySeq < last.sequence;
         if (need.kind === 'run') {
           await deps.resume(tenantId, workflowId);
           sweep.resumed += 1;
         } else if (need.kind === 'timeLimit' && at - need.timeoutAt < deps.graceMs) {
           await deps.scheduleTimeout(tenantId, workflowId, need.step, Math.max(0, need.timeoutAt - at));
           sweep.timeLimits += 1;
+          if (summaryBehind) {
+            await deps.resume(tenantId, workflowId);
+            sweep.resumed += 1;
+          }
         } else if (need.kind === 'timeLimit') {
           // Still waiting a grace period after its limit: the timer's job is lost, or was given up
           // after its retries (then its id is kept, and scheduling it again would do nothing).
           await deps.resume(tenantId, workflowId, need.step);
           sweep.resumed += 1;
+        } else if (summaryBehind) {
+          // A wait without a time limit needs nothing else: the signal request queues the run.
+          await deps.resume(tenantId, workflowId);
+          sweep.resumed += 1;
         }
-        // A wait without a time limit needs nothing: the signal request queues the run.
       }
       return sweep;
     },

@@ -4,6 +4,7 @@ import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E, type WorkflowEvent, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
 import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
+import { endedSummary, storeSummary, summaryOf } from './workflow-summary.js';
 
 /** How far one call of `advance` takes a workflow before it hands the worker back. */
 export interface WorkflowSlice {
@@ -141,7 +142,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       occurredAt: now().toISOString(),
     };
     // A lost race is another writer's event: the next run reads it and decides again.
-    if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+    if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await storeSummary(deps.workflows, tenantId, workflowId, endedSummary(event));
   }
 
   /** Runs a rule of the pinned version on the workflow parameters `run.args` names. */
@@ -181,8 +182,9 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
         appended += 1;
         lostRaces = 0;
         await decided.after?.();
-        // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
-        if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+        // Separate writes (the summary; the finished mark after a terminal event): if this process
+        // dies before them, the resume sweep finds the summary behind the log and has it written again.
+        await storeSummary(deps.workflows, tenantId, workflowId, summaryOf(log.state));
         continue;
       }
       // Zero stored: another writer appended this sequence first; read its events and decide again.
@@ -190,6 +192,9 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       if (lostRaces >= MAX_LOST_RACES) throw new Error(`workflow \`${workflowId}\` kept changing under this worker: ${MAX_LOST_RACES} races lost in a row`);
       await catchUp(tenantId, workflowId, log);
     }
+    // A run that appended nothing (queued by the resume sweep, or by a writer whose summary was
+    // lost) stores the summary of the log it read: a no-op when the stored one is as recent.
+    if (appended === 0) await storeSummary(deps.workflows, tenantId, workflowId, summaryOf(log.state));
     keep(loaded);
     return { state: log.state, more: false };
   }
@@ -211,7 +216,10 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
           occurredAt: now().toISOString(),
         };
         // A lost race is a signal or a cancel that came first: the step no longer waits.
-        if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) loaded.log.apply([event]);
+        if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) {
+          loaded.log.apply([event]);
+          await storeSummary(deps.workflows, tenantId, workflowId, summaryOf(loaded.log.state));
+        }
       }
       keep(loaded);
     },

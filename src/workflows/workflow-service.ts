@@ -6,15 +6,20 @@ import { PolicyRegistryError, type VersionResolver } from '../policies/index.js'
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
-import { WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
+import { isTerminalEvent, WorkflowEventType as E, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, replay, type StepState, type WorkflowState, type WorkflowStatus } from './workflow-replay.js';
-import { storedBytesOf, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
+import { storedBytesOf, type WorkflowListItem, type WorkflowListQuery, type WorkflowRecord, type WorkflowRepository } from './workflow-store.js';
+import { endedSummary, storeSummary, summaryOf } from './workflow-summary.js';
 
 /**
  * The most events one read returns (a page of the log): some 50 KB of JSON, built on the API's
  * event loop for one rate-limit point. A client asks again from the last sequence + 1 until `[]`.
  */
 export const WORKFLOW_EVENTS_PAGE = 1_000;
+/** The list's page sizes, as the anomaly and policy lists have them, and its last page number (keeps page × size a safe offset). */
+export const WORKFLOW_PAGE_DEFAULT_SIZE = 20;
+export const WORKFLOW_PAGE_MAX_SIZE = 100;
+export const WORKFLOW_PAGE_MAX_PAGE = 1_000_000;
 const MAX_ROUNDS = 100;
 
 export interface WorkflowCaller {
@@ -45,8 +50,22 @@ export interface WorkflowEventView {
   occurredAt: string;
 }
 
+/** A page of the list: zero-based `page` of `size`, and the filters of the store's query. */
+export type WorkflowListRequest = Omit<WorkflowListQuery, 'offset' | 'limit'> & { page: number; size: number };
+
+/** The interface's page envelope. */
+export interface WorkflowPage {
+  content: WorkflowListItem[];
+  totalElements: number;
+  totalPages: number;
+  page: number;
+  size: number;
+}
+
 export interface WorkflowService {
   start(caller: WorkflowCaller, body: unknown): Promise<{ workflowId: string }>;
+  /** The caller's tenant's workflows, newest start first, from their summaries (no replay). */
+  list(caller: WorkflowCaller, request: WorkflowListRequest): Promise<WorkflowPage>;
   get(caller: WorkflowCaller, workflowId: string): Promise<WorkflowView>;
   events(caller: WorkflowCaller, workflowId: string, fromSeq: number): Promise<WorkflowEventView[]>;
   signal(caller: WorkflowCaller, workflowId: string, body: unknown): Promise<WorkflowView>;
@@ -149,6 +168,23 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   }
 
   /**
+   * A listed workflow marked finished whose summary says it has not ended: its summary write was
+   * lost to a concurrent one of the same record (FerretDB applies filtered updates without
+   * isolation), after which the resume sweep, which reads only unfinished workflows, would never see
+   * it. Its terminal event tells the summary: stored again, and shown. One indexed read, only for
+   * such an item.
+   */
+  async function repairedItem(tenantId: string, item: WorkflowListItem): Promise<WorkflowListItem> {
+    if (item.finishedAt === null || isTerminal(item.status)) return item;
+    const last = await deps.workflows.lastEvent(tenantId, item.workflowId);
+    // A workflow whose start failed before its first event is marked finished with no event: RUNNING, as GET says.
+    if (last === null || !isTerminalEvent(last.eventType)) return item;
+    const summary = endedSummary(last);
+    await deps.workflows.saveSummary(tenantId, item.workflowId, summary);
+    return { ...item, status: summary.status, currentStep: summary.currentStep, finalResult: summary.finalResult };
+  }
+
+  /**
    * Queues the run for an event already stored. Failing the request now would be wrong: the event
    * stands (a client retrying a start would start a second workflow, a retried signal gets 409),
    * and the workers' resume sweep queues the run within about two of its intervals anyway.
@@ -197,8 +233,10 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         { sequence: state.nextSequence, ...event, occurredAt: now().toISOString() },
       ]);
       if (stored === 1) {
+        const after = (await current(caller, record)).state;
+        await storeSummary(deps.workflows, caller.tenantId, record.workflowId, summaryOf(after));
         await queueRun(caller.tenantId, record.workflowId);
-        return view(record, (await current(caller, record)).state);
+        return view(record, after);
       }
     }
     throw conflict('the workflow kept changing concurrently: retry');
@@ -252,9 +290,17 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         startedAt,
       };
       if (!(await deps.workflows.create(caller.tenantId, record))) throw new Error(`workflow id ${record.workflowId} is already taken`);
-      await deps.workflows.append(caller.tenantId, record.workflowId, [{ sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt }]);
+      const started = { sequence: 1, eventType: E.STARTED, payload: {}, occurredAt: startedAt } as const;
+      await deps.workflows.append(caller.tenantId, record.workflowId, [started]);
+      await storeSummary(deps.workflows, caller.tenantId, record.workflowId, summaryOf(replay(definition, [started])));
       await queueRun(caller.tenantId, record.workflowId);
       return { workflowId: record.workflowId };
+    },
+
+    async list(caller, { page, size, ...filters }) {
+      const { items, total } = await deps.workflows.list(caller.tenantId, { ...filters, offset: page * size, limit: size });
+      const content = await Promise.all(items.map((item) => repairedItem(caller.tenantId, item)));
+      return { content, totalElements: total, totalPages: Math.ceil(total / size), page, size };
     },
 
     async get(caller, workflowId) {

@@ -1,8 +1,9 @@
 import type { StoredWorkflowEvent, WorkflowEvent } from './workflow-events.js';
+import type { WorkflowStatus } from './workflow-replay.js';
 
 /**
  * A started workflow: what it runs and with which input. Stored once, never changed (beside it the
- * store keeps only when the workflow finished: see `markFinished`).
+ * store keeps when the workflow finished, see `markFinished`, and its summary, see `saveSummary`).
  */
 export interface WorkflowRecord {
   /** Opaque and unique across tenants (the events endpoint tells another tenant's apart: 403). */
@@ -47,9 +48,22 @@ export interface WorkflowRepository {
   lastEvent(tenantId: string, workflowId: string): Promise<StoredWorkflowEvent | null>;
   /**
    * Notes that the workflow's log ended (a terminal event at `finishedAt`), so `listUnfinished`
-   * leaves it out. The first mark stays; an unknown workflow or another tenant's is a no-op.
+   * leaves it out, and keeps `summary` (the ended log's, see `saveSummary`) when given, in the same
+   * write as the mark. The first mark stays (a later call keeps only a newer summary); an unknown
+   * workflow or another tenant's is a no-op.
    */
-  markFinished(tenantId: string, workflowId: string, finishedAt: string): Promise<void>;
+  markFinished(tenantId: string, workflowId: string, finishedAt: string, summary?: WorkflowSummary): Promise<void>;
+  /**
+   * Keeps the summary the list shows, unless the stored one reflects the same or a later sequence
+   * (an older summary never overwrites a newer one); returns whether it was kept. An unknown
+   * workflow or another tenant's is a no-op.
+   */
+  saveSummary(tenantId: string, workflowId: string, summary: WorkflowSummary): Promise<boolean>;
+  /**
+   * The tenant's workflows matching the query, newest start first (ties: id descending), from its
+   * own index range: other tenants' workflows are never read.
+   */
+  list(tenantId: string, query: WorkflowListQuery): Promise<WorkflowListPage>;
   /**
    * Workflows of every tenant not marked finished, by ascending id after `afterWorkflowId` (null:
    * from the first), at most `limit`: a page of an indexed range, however many have finished. A
@@ -75,6 +89,55 @@ export interface WorkflowUsage {
 export interface UnfinishedWorkflow {
   tenantId: string;
   workflowId: string;
+  /** The sequence its stored summary reflects (0: none yet), so the sweep finds a summary behind the log. */
+  summarySeq: number;
+}
+
+/**
+ * What the list shows of a workflow's state, kept beside its record by whoever appended to its log
+ * (derived in one place: `summaryOf`, workflow-summary.ts).
+ */
+export interface WorkflowSummary {
+  status: WorkflowStatus;
+  currentStep: string | null;
+  finalResult: boolean | null;
+  /** The terminal event's time; null until the workflow ended. */
+  finishedAt: string | null;
+  /** The log sequence the summary reflects: the last event replayed. */
+  seq: number;
+}
+
+/** Which of a tenant's workflows a page lists. */
+export interface WorkflowListQuery {
+  status?: WorkflowStatus;
+  policyModule?: string;
+  /** The workflow's declared name. */
+  workflow?: string;
+  /** Inclusive lower bound on startedAt. */
+  startedFrom?: string;
+  /** Exclusive upper bound on startedAt. */
+  startedBefore?: string;
+  offset: number;
+  limit: number;
+}
+
+/** A workflow as the list shows it: its record without the context, and its summary. */
+export interface WorkflowListItem {
+  workflowId: string;
+  policyModule: string;
+  workflow: string;
+  version: number;
+  status: WorkflowStatus;
+  currentStep: string | null;
+  finalResult: boolean | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface WorkflowListPage {
+  items: WorkflowListItem[];
+  /** Every workflow matching the query, whatever the offset and limit. */
+  total: number;
 }
 
 /** What a stored context or event payload counts against its tenant's stored bytes: its JSON text in UTF-8. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StoreArgumentError, type Store } from '../../src/store/index.js';
-import type { StoredWorkflowEvent, WorkflowEvent, WorkflowRecord } from '../../src/workflows/index.js';
+import type { StoredWorkflowEvent, WorkflowEvent, WorkflowListItem, WorkflowRecord } from '../../src/workflows/index.js';
 import type { StoreTarget } from '../support/store-targets.js';
 
 function record(workflowId: string, spec: Partial<WorkflowRecord> = {}): WorkflowRecord {
@@ -150,6 +150,111 @@ export function runWorkflowStoreContract(getStore: () => Store, getTarget: () =>
       await expect(store.workflows.listUnfinished('not an id!', 10)).rejects.toBeInstanceOf(StoreArgumentError);
       await expect(store.workflows.markFinished(tenants[0]!, ids[0]!, 'yesterday')).rejects.toBeInstanceOf(StoreArgumentError);
       expect(await store.workflows.get(tenants[1]!, ids[1]!)).toEqual(record(ids[1]!));
+    });
+
+    it('lists a tenant’s workflows newest start first (ties: id descending), filtered, in pages, with their summaries', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf-list');
+      const bystander = newTenant('wf-list-bystander');
+      const at = (minute: number) => `2026-05-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+      const specs: Array<[id: string, minute: number, spec: Partial<WorkflowRecord>]> = [
+        ['a-early', 1, {}],
+        ['b-tie', 5, {}],
+        ['c-tie', 5, { policyModule: 'lending.servicing' }],
+        ['d-late', 9, { workflow: 'closeLoan' }],
+        ['e-latest', 12, { policyModule: 'lending.servicing', workflow: 'closeLoan' }],
+      ];
+      for (const [id, minute, spec] of specs) {
+        expect(await store.workflows.create(tenant, record(id + tenant, { ...spec, startedAt: at(minute) }))).toBe(true);
+      }
+      // Another tenant's workflows in the same range, with the same names and statuses.
+      for (const [id, minute, spec] of specs) await store.workflows.create(bystander, record(`${id}${bystander}`, { ...spec, startedAt: at(minute) }));
+      const id = (name: string) => name + tenant;
+      await store.workflows.saveSummary(tenant, id('b-tie'), { status: 'WAITING', currentStep: 'review', finalResult: null, finishedAt: null, seq: 4 });
+      await store.workflows.markFinished(tenant, id('c-tie'), '2026-05-01T11:00:00+01:00', {
+        status: 'COMPLETED', currentStep: null, finalResult: false, finishedAt: '2026-05-01T11:00:00+01:00', seq: 3,
+      });
+      await store.workflows.markFinished(tenant, id('d-late'), at(30), { status: 'COMPLETED', currentStep: null, finalResult: true, finishedAt: at(30), seq: 7 });
+      await store.workflows.saveSummary(bystander, `b-tie${bystander}`, { status: 'WAITING', currentStep: 'review', finalResult: null, finishedAt: null, seq: 4 });
+
+      const list = (query: Record<string, unknown> = {}) => store.workflows.list(tenant, { offset: 0, limit: 100, ...query });
+      const ids = async (query: Record<string, unknown> = {}) => (await list(query)).items.map((w) => w.workflowId.slice(0, -tenant.length));
+
+      const all = await list();
+      expect(all.total).toBe(5);
+      expect(all.items.map((w) => w.workflowId)).toEqual(['e-latest', 'd-late', 'c-tie', 'b-tie', 'a-early'].map(id));
+      const byId = Object.fromEntries(all.items.map((w) => [w.workflowId.slice(0, -tenant.length), w]));
+      expect(byId['b-tie']).toEqual<WorkflowListItem>({
+        workflowId: id('b-tie'), policyModule: 'lending.origination', workflow: 'originateLoan', version: 2,
+        status: 'WAITING', currentStep: 'review', finalResult: null, startedAt: at(5), finishedAt: null,
+      });
+      expect(byId['c-tie']).toMatchObject({ status: 'COMPLETED', finalResult: false, currentStep: null, finishedAt: '2026-05-01T10:00:00.000Z' });
+      expect(byId['d-late']).toMatchObject({ status: 'COMPLETED', finalResult: true, finishedAt: at(30) });
+      // Created and not yet appended to: running, before its first step.
+      expect(byId['a-early']).toMatchObject({ status: 'RUNNING', currentStep: null, finalResult: null, finishedAt: null });
+      expect(Object.keys(byId['a-early']!).sort()).toEqual(['currentStep', 'finalResult', 'finishedAt', 'policyModule', 'startedAt', 'status', 'version', 'workflow', 'workflowId']);
+
+      expect(await ids({ status: 'COMPLETED' })).toEqual(['d-late', 'c-tie']);
+      expect(await ids({ status: 'RUNNING' })).toEqual(['e-latest', 'a-early']);
+      expect(await ids({ status: 'CANCELLED' })).toEqual([]);
+      expect(await ids({ policyModule: 'lending.servicing' })).toEqual(['e-latest', 'c-tie']);
+      expect(await ids({ workflow: 'closeLoan' })).toEqual(['e-latest', 'd-late']);
+      expect(await ids({ workflow: 'closeLoan', status: 'RUNNING', policyModule: 'lending.servicing' })).toEqual(['e-latest']);
+      // From inclusive, before exclusive; bounds in any zone.
+      expect(await ids({ startedFrom: at(5), startedBefore: at(12) })).toEqual(['d-late', 'c-tie', 'b-tie']);
+      expect(await ids({ startedFrom: '2026-05-01T12:05:00+02:00' })).toEqual(['e-latest', 'd-late', 'c-tie', 'b-tie']);
+      expect(await ids({ startedBefore: at(5) })).toEqual(['a-early']);
+      expect((await list({ status: 'COMPLETED', startedFrom: at(6) })).total).toBe(1);
+
+      // Pages: the total whatever the page, and pages that neither repeat nor skip.
+      const pages = await Promise.all([0, 2, 4, 6].map((offset) => list({ offset, limit: 2 })));
+      expect(pages.map((p) => p.total)).toEqual([5, 5, 5, 5]);
+      expect(pages.flatMap((p) => p.items.map((w) => w.workflowId))).toEqual(all.items.map((w) => w.workflowId));
+      expect(pages[3]!.items).toEqual([]);
+
+      expect((await store.workflows.list(newTenant('wf-list-none'), { offset: 0, limit: 10 })).total).toBe(0);
+      expect((await store.workflows.list(bystander, { offset: 0, limit: 100 })).items.every((w) => w.workflowId.endsWith(bystander))).toBe(true);
+      for (const bad of [{ limit: 0 }, { offset: -1 }, { status: 'DONE' }, { startedFrom: 'yesterday' }, { policyModule: '' }]) {
+        await expect(list(bad), JSON.stringify(bad)).rejects.toBeInstanceOf(StoreArgumentError);
+      }
+    });
+
+    it('keeps a summary only over an older one, and never another tenant’s', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf-summary');
+      const id = `wf-summary-${Math.random().toString(36).slice(2, 10)}`;
+      await store.workflows.create(tenant, record(id));
+      const shown = async () => (await store.workflows.list(tenant, { offset: 0, limit: 10 })).items[0]!;
+      const running = { status: 'RUNNING', currentStep: 'credit', finalResult: null, finishedAt: null } as const;
+      expect(await store.workflows.saveSummary(tenant, id, { ...running, seq: 5 })).toBe(true);
+      // An older summary written after the newer one, or one of the same sequence, changes nothing.
+      expect(await store.workflows.saveSummary(tenant, id, { ...running, currentStep: 'identity', seq: 3 })).toBe(false);
+      expect(await store.workflows.saveSummary(tenant, id, { ...running, currentStep: 'identity', seq: 5 })).toBe(false);
+      expect(await shown()).toMatchObject({ status: 'RUNNING', currentStep: 'credit' });
+      expect(await store.workflows.saveSummary(newTenant('wf-summary-other'), id, { ...running, currentStep: 'theirs', seq: 9 })).toBe(false);
+      expect(await store.workflows.saveSummary(tenant, 'not an id!', { ...running, seq: 9 })).toBe(false);
+      expect(await shown()).toMatchObject({ currentStep: 'credit' });
+
+      const ended = { status: 'CANCELLED', currentStep: null, finalResult: null, finishedAt: '2026-05-01T10:05:00.000Z', seq: 9 } as const;
+      await store.workflows.markFinished(tenant, id, ended.finishedAt, ended);
+      expect(await store.workflows.saveSummary(tenant, id, { ...running, seq: 8 })).toBe(false);
+      // A repeated mark with a summary of the same log keeps the first.
+      await store.workflows.markFinished(tenant, id, '2026-05-01T11:00:00.000Z', { ...ended, status: 'FAILED', finishedAt: '2026-05-01T11:00:00.000Z' });
+      expect(await shown()).toMatchObject({ status: 'CANCELLED', currentStep: null, finishedAt: ended.finishedAt });
+      expect(await store.workflows.listUnfinished(null, 100_000)).not.toContainEqual(expect.objectContaining({ workflowId: id }));
+      await expect(store.workflows.saveSummary(tenant, id, { ...running, status: 'DONE' as never, seq: 10 })).rejects.toBeInstanceOf(StoreArgumentError);
+      await expect(store.workflows.saveSummary(tenant, id, { ...running, seq: -1 })).rejects.toBeInstanceOf(StoreArgumentError);
+    });
+
+    it('tells the resume sweep the sequence each unfinished workflow’s summary reflects', async () => {
+      const store = getStore();
+      const tenant = newTenant('wf-summary-seq');
+      const id = `wf-summary-seq-${Math.random().toString(36).slice(2, 10)}`;
+      await store.workflows.create(tenant, record(id));
+      const seqOf = async () => (await store.workflows.listUnfinished(null, 100_000)).find((w) => w.workflowId === id)?.summarySeq;
+      expect(await seqOf()).toBe(0);
+      await store.workflows.saveSummary(tenant, id, { status: 'WAITING', currentStep: 'review', finalResult: null, finishedAt: null, seq: 4 });
+      expect(await seqOf()).toBe(4);
     });
   });
 }

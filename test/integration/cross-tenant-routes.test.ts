@@ -114,6 +114,14 @@ const ROLLUP_WINDOW: Record<string, string> = {
   endTime: new Date(Date.now() + 86_400_000).toISOString(),
 };
 
+/** The workflow list's filters, each matching B's waiting workflow: a list that leaked would show it. */
+const WORKFLOW_LIST_FILTERS: Record<string, string> = {
+  status: 'WAITING',
+  workflow: 'review',
+  startedAfter: '2000-01-01T00:00:00Z',
+  startedBefore: '2099-12-31T23:59:59Z',
+};
+
 /** B's value for each query parameter (every one is sent); an unknown one fails the suite until added. */
 function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
   const values: Record<string, string> = {
@@ -140,7 +148,8 @@ function queryValue(op: ApiOperation, name: string, b: TenantBData): string {
     variables: '{}',
     operationName: 'Probe',
   };
-  const value = (op.path === '/api/v1/audit/rollups' ? ROLLUP_WINDOW[name] : undefined) ?? values[name];
+  const perRoute = { '/api/v1/audit/rollups': ROLLUP_WINDOW, '/api/v1/workflows': WORKFLOW_LIST_FILTERS }[op.path];
+  const value = perRoute?.[name] ?? values[name];
   if (value === undefined) throw new Error(`no value of tenant B for query parameter \`${name}\` of ${op.method.toUpperCase()} ${op.path}: add one`);
   return value;
 }

@@ -79,7 +79,8 @@ describeWithMongo('MongoDB: workflow documents without finishedAt', (url) => {
       actorId: 'alice',
       startedAt: STARTED,
     });
-    expect(await store.workflows.listUnfinished(null, 10)).toEqual([{ tenantId: 'acme', workflowId: 'stored-before' }]);
+    // Without a summary too: the resume sweep finds it behind the log (summary 0).
+    expect(await store.workflows.listUnfinished(null, 10)).toEqual([{ tenantId: 'acme', workflowId: 'stored-before', summarySeq: 0 }]);
     await store.workflows.markFinished('acme', 'stored-before', '2026-05-01T10:00:02.000Z');
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
     expect(await store.raw.db.collection('workflows').findOne({ _id: 'stored-before' as never })).toMatchObject({ finishedAt: '2026-05-01T10:00:02.000Z' });

@@ -10,7 +10,7 @@ export interface PolicyClientOptions {
   /**
    * The tenant's signing secret: every attempt is signed with a fresh timestamp and nonce. Signed
    * requests are taken by evaluation, the registry, GraphQL and workflows (not by the audit and
-   * anomaly endpoints, nor a workflow's events, which take a bearer token only).
+   * anomaly endpoints, nor the workflow list and a workflow's events, which take a bearer token only).
    */
   secret?: string;
   /** Sent as `Authorization: Bearer …`: every endpoint but GraphQL takes it. With `secret` as well, both are sent. */
@@ -416,6 +416,32 @@ export interface WorkflowView {
   startedAt: string;
 }
 
+/** A workflow as the list shows it: its state's summary, without context or steps. */
+export interface WorkflowSummary {
+  workflowId: string;
+  policyModule: string;
+  workflow: string;
+  version: number;
+  status: WorkflowStatus;
+  /** COMPLETED: true when every step passed, false when a step or a signal said no; null otherwise. */
+  finalResult: boolean | null;
+  currentStep: string | null;
+  startedAt: string;
+  /** When it ended; null while it runs or waits. */
+  finishedAt: string | null;
+}
+
+export interface ListWorkflowsQuery extends PageQuery {
+  status?: WorkflowStatus;
+  policyModule?: string;
+  /** The workflow's declared name. */
+  workflow?: string;
+  /** ISO 8601 with a zone: started at or after it. */
+  startedAfter?: string;
+  /** ISO 8601 with a zone: started before it. */
+  startedBefore?: string;
+}
+
 export interface StartWorkflowInput {
   policyModule: string;
   workflow: string;
@@ -555,9 +581,11 @@ export interface PolicyClient {
   /** POST /api/v1/policies/{module}/rollout/promote or /abort (ADMIN). */
   endRollout(policyModule: string, step: 'promote' | 'abort', reason?: string, options?: RequestOptions): Promise<RolloutView>;
 
-  // Workflows (signature or bearer token, MEMBER; the events take a bearer token only).
+  // Workflows (signature or bearer token, MEMBER; the list and the events take a bearer token only).
   /** POST /api/v1/workflows: 201 with the new workflow's id. */
   startWorkflow(input: StartWorkflowInput, options?: RequestOptions): Promise<{ workflowId: string }>;
+  /** GET /api/v1/workflows: the tenant's workflows, newest start first. Bearer token only. */
+  listWorkflows(query?: ListWorkflowsQuery, options?: RequestOptions): Promise<Page<WorkflowSummary>>;
   /** GET /api/v1/workflows/{id}. */
   getWorkflow(workflowId: string, options?: RequestOptions): Promise<WorkflowView>;
   /** POST /api/v1/workflows/{id}/signals: a 409 until the workflow waits for that signal. */

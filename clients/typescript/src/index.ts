@@ -58,6 +58,7 @@ export type {
   LinkPolling,
   ListAnomaliesQuery,
   ListPoliciesQuery,
+  ListWorkflowsQuery,
   ModuleTests,
   TestCase,
   ModuleVersion,
@@ -90,6 +91,7 @@ export type {
   WorkflowEvent,
   WorkflowSignal,
   WorkflowStatus,
+  WorkflowSummary,
   WorkflowStep,
   WorkflowView,
 } from './client-types.js';

@@ -34,6 +34,7 @@ import type {
   RollupSeries,
   VersionSource,
   WorkflowEvent,
+  WorkflowSummary,
   WorkflowView,
 } from './client-types.js';
 import { isRecord } from './json-object.js';
@@ -254,6 +255,7 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
       call<RolloutView>('POST', `${POLICIES_PATH}/${segment(policyModule)}/rollout/${step}`, reason === undefined ? {} : { reason }, requestOptions),
 
     startWorkflow: async (input, requestOptions) => call<{ workflowId: string }>('POST', WORKFLOWS_PATH, { ...input }, requestOptions),
+    listWorkflows: async (query = {}, requestOptions) => call<Page<WorkflowSummary>>('GET', withQuery(WORKFLOWS_PATH, query), undefined, requestOptions),
     getWorkflow: async (workflowId, requestOptions) => call<WorkflowView>('GET', `${WORKFLOWS_PATH}/${segment(workflowId)}`, undefined, requestOptions),
     signalWorkflow: async (workflowId, signal, requestOptions) =>
       call<WorkflowView>('POST', `${WORKFLOWS_PATH}/${segment(workflowId)}/signals`, { signal: signal.signal, approved: signal.approved }, requestOptions),

@@ -8,7 +8,7 @@ import { WORKFLOW_ROUTES } from '../routes/workflows.js';
 describe('the documented answer of POST /api/v1/workflows', () => {
   it('fits what the workflow service answers', async () => {
     const service = createWorkflowService({
-      workflows: { create: async () => true, append: async () => undefined, usage: async () => ({ unfinished: 0, storedBytes: 0 }) } as unknown as WorkflowRepository,
+      workflows: { create: async () => true, append: async () => 1, saveSummary: async () => true, usage: async () => ({ unfinished: 0, storedBytes: 0 }) } as unknown as WorkflowRepository,
       quotas: { contextMaxBytes: 1024, maxUnfinished: 10, maxStoredBytes: 1024 * 1024 },
       versions: { activeVersion: async () => 1 },
       definitions: { of: async () => [], find: async () => ({ name: 'onboard', params: [{ name: 'age', type: 'Int' }], steps: [] }) } as never,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANOMALY_SEVERITIES, ANOMALY_STATUSES, ANOMALY_TYPES, DETECTION_SETTING_NAMES, ROLLUP_STEPS } from '../../anomalies/index.js';
 import { POLICY_STATUSES, ROLLOUT_MODES, ROLLOUT_STATUSES } from '../../policies/index.js';
+import { WORKFLOW_STATUSES } from '../../workflows/index.js';
 
 /**
  * The shapes of the service's answers, for the OpenAPI document. Request bodies are not here: the
@@ -164,6 +165,19 @@ const page = <T extends z.ZodType>(item: T) =>
     size: z.number().int(),
   });
 export const policyPage = page(policy);
+/** A workflow as the list shows it: its summary, without context or steps. */
+export const workflowListItem = z.object({
+  workflowId: z.string(),
+  policyModule: z.string(),
+  workflow: z.string(),
+  version: z.number().int(),
+  status: z.enum(WORKFLOW_STATUSES),
+  finalResult: z.boolean().nullable().describe('COMPLETED: true when approved, false when a step or signal said no; null otherwise'),
+  currentStep: z.string().nullable(),
+  startedAt: instant,
+  finishedAt: instant.nullable(),
+});
+export const workflowPage = page(workflowListItem);
 /** One version as the versions list shows it: how many rules, not their signatures. */
 const moduleVersionSummary = z.object({
   policyModule: z.string(),

@@ -1,9 +1,23 @@
 import { z } from 'zod';
-import { workflowSignalBodySchema, workflowStartBodySchema, type WorkflowService } from '../../workflows/index.js';
+import { isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
+import {
+  WORKFLOW_PAGE_DEFAULT_SIZE,
+  WORKFLOW_PAGE_MAX_PAGE,
+  WORKFLOW_PAGE_MAX_SIZE,
+  WORKFLOW_STATUSES,
+  workflowSignalBodySchema,
+  workflowStartBodySchema,
+  type WorkflowListRequest,
+  type WorkflowService,
+  type WorkflowStatus,
+} from '../../workflows/index.js';
+import { ApiError } from '../api-error.js';
 import type { AppContext } from '../app-types.js';
+import { ApiErrorCode } from '../error-codes.js';
+import { parseIsoTimestamp } from '../iso-timestamp.js';
 import { AUTHENTICATION_ERRORS } from '../openapi/authentication-errors.js';
 import * as answers from '../openapi/response-schemas.js';
-import { integerParam } from '../query-params.js';
+import { integerParam, queryValue } from '../query-params.js';
 import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type Authentication, type RouteGroup, type SignedRequestOptions } from '../route-declaration.js';
 import { callerOf, unlessUnavailable } from './evaluation-route-kit.js';
@@ -18,6 +32,59 @@ function workflowIdOf(ctx: AppContext): string {
   return pathValue(ctx, 'workflowId');
 }
 
+function invalidQuery(message: string): ApiError {
+  return new ApiError(400, ApiErrorCode.REQUEST_QUERY_INVALID, message);
+}
+
+function statusParam(ctx: AppContext): WorkflowStatus | undefined {
+  const status = queryValue(ctx, 'status');
+  if (status === undefined) return undefined;
+  if (!(WORKFLOW_STATUSES as readonly string[]).includes(status)) {
+    throw invalidQuery(`query parameter \`status\` must be one of ${WORKFLOW_STATUSES.join(', ')} (got \`${status.slice(0, 64)}\`)`);
+  }
+  return status as WorkflowStatus;
+}
+
+function nameParam(ctx: AppContext, name: 'policyModule' | 'workflow'): string | undefined {
+  const value = queryValue(ctx, name);
+  if (value !== undefined && !isName(value)) throw invalidQuery(`query parameter \`${name}\` must be a name of 1 to ${MAX_NAME_LENGTH} characters`);
+  return value;
+}
+
+/** An instant in the stored form (milliseconds: a finer fraction rounds up, as both bounds are `≥`/`<` comparisons). */
+function instantParam(ctx: AppContext, name: 'startedAfter' | 'startedBefore'): string | undefined {
+  const text = queryValue(ctx, name);
+  if (text === undefined) return undefined;
+  const instant = parseIsoTimestamp(text, 'ceil');
+  if (instant === null) {
+    throw invalidQuery(`query parameter \`${name}\` must be an ISO 8601 date-time with a time zone such as 2026-01-31T09:00:00Z (got \`${text.slice(0, 64)}\`)`);
+  }
+  return instant;
+}
+
+/** The list's query: a page and the filters, each checked (a 400 naming the first bad one). */
+function listRequestOf(ctx: AppContext): WorkflowListRequest {
+  const page = integerParam(ctx, 'page', { min: 0, max: WORKFLOW_PAGE_MAX_PAGE, default: 0 });
+  const size = integerParam(ctx, 'size', { min: 1, max: WORKFLOW_PAGE_MAX_SIZE, default: WORKFLOW_PAGE_DEFAULT_SIZE });
+  const status = statusParam(ctx);
+  const policyModule = nameParam(ctx, 'policyModule');
+  const workflow = nameParam(ctx, 'workflow');
+  const startedFrom = instantParam(ctx, 'startedAfter');
+  const startedBefore = instantParam(ctx, 'startedBefore');
+  if (startedFrom !== undefined && startedBefore !== undefined && startedFrom > startedBefore) {
+    throw invalidQuery('query parameter `startedAfter` must not be after `startedBefore`');
+  }
+  return {
+    page,
+    size,
+    ...(status === undefined ? {} : { status }),
+    ...(policyModule === undefined ? {} : { policyModule }),
+    ...(workflow === undefined ? {} : { workflow }),
+    ...(startedFrom === undefined ? {} : { startedFrom }),
+    ...(startedBefore === undefined ? {} : { startedBefore }),
+  };
+}
+
 const workflowId = { workflowId: 'workflow id' };
 /** A route's own 403 replaces its authentication's in the document, so it repeats that one too. */
 const otherTenantsWorkflow = (auth: Authentication) => `${AUTHENTICATION_ERRORS[auth][403]}; or the workflow belongs to another tenant (ERR_WORKFLOW_OTHER_TENANT)`;
@@ -26,7 +93,7 @@ const NO_WORKER = 'no worker compiled the module in time; retry later';
 /**
  * Workflows: start, state, signals and cancel take a signature or a bearer token (MEMBER), like the
  * evaluation endpoints; the event history is a REST read with a bearer token (MEMBER), as the
- * interface has it.
+ * interface has it, and so is the list of the tenant's workflows.
  */
 export const WORKFLOW_ROUTES = declareRoutes<WorkflowService>([
   {
@@ -52,6 +119,31 @@ export const WORKFLOW_ROUTES = declareRoutes<WorkflowService>([
       // Starting compiles the module's workflows in the engine: without a worker that is a 503.
       ctx.body = await unlessUnavailable(() => service.start(callerOf(ctx), (ctx.request as { body?: unknown }).body));
       ctx.status = 201;
+    },
+  },
+  {
+    method: 'get',
+    path: WORKFLOWS_ROUTE,
+    auth: 'bearer',
+    role: 'MEMBER',
+    query: z.object({
+      status: z.enum(WORKFLOW_STATUSES).optional(),
+      policyModule: z.string().optional().describe('the module\'s name'),
+      workflow: z.string().optional().describe('the workflow\'s declared name'),
+      startedAfter: z.string().optional().describe('ISO 8601 with a zone: started at or after it'),
+      startedBefore: z.string().optional().describe('ISO 8601 with a zone: started before it'),
+      page: z.number().int().min(0).max(WORKFLOW_PAGE_MAX_PAGE).optional().describe('zero-based (default 0)'),
+      size: z.number().int().min(1).max(WORKFLOW_PAGE_MAX_SIZE).optional().describe(`default ${WORKFLOW_PAGE_DEFAULT_SIZE}`),
+    }),
+    doc: {
+      tag: 'workflows',
+      summary: 'The tenant\'s workflows, newest start first, paged',
+      description: 'Each workflow\'s status, current step and final result as stored beside it after each event (no context, no steps: GET one workflow for those).',
+      success: { status: 200, schema: answers.workflowPage, description: 'one page' },
+      errors: { 400: 'bad query: an unknown status, a malformed date, page or size out of range (ERR_REQUEST_QUERY_INVALID)' },
+    },
+    handle: async (ctx, service) => {
+      ctx.body = await service.list(callerOf(ctx), listRequestOf(ctx));
     },
   },
   {

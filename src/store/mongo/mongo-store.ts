@@ -8,6 +8,7 @@ import { createMongoAuditChainRepository } from './mongo-audit-chain-repository.
 import { createMongoAuditLinkRepository } from './mongo-audit-link-repository.js';
 import { createMongoIdempotencyRepository } from './mongo-idempotency-repository.js';
 import { backfillOpenMarks } from './mongo-open-marks-backfill.js';
+import { backfillWorkflowSummaries } from './mongo-workflow-summaries-backfill.js';
 import { ensurePolicyIndexes } from './mongo-policy-collections.js';
 import { createMongoPolicyRepository } from './mongo-policy-repository.js';
 import { createMongoRollupRepository } from './mongo-rollup-repository.js';
@@ -75,6 +76,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     await ensureAnomalyIndexes(db);
     await backfillOpenMarks(db);
     await ensureWorkflowIndexes(db);
+    await backfillWorkflowSummaries(db);
     return {
       kind: 'mongo',
       raw: { client, db },

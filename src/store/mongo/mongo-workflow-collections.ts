@@ -1,4 +1,5 @@
 import type { Db, IndexDescription } from 'mongodb';
+import type { WorkflowStatus } from '../../workflows/workflow-replay.js';
 
 /** Collections of workflows and their event logs. */
 export const WORKFLOW_COLLECTIONS = {
@@ -24,6 +25,15 @@ export interface WorkflowDocument {
    * log and marks the ended ones.
    */
   finishedAt?: string | null;
+  /**
+   * The summary the list shows (see WorkflowSummary): the state of the log replayed up to
+   * `summarySeq`. Absent on documents stored before it existed, until the backfill at start-up
+   * (mongo-workflow-summaries-backfill.ts) or a writer sets it.
+   */
+  status?: WorkflowStatus;
+  currentStep?: string | null;
+  finalResult?: boolean | null;
+  summarySeq?: number;
 }
 
 /** `_id` is `<tenant>:<workflow>:<sequence>`: a repeated sequence is a duplicate key on every backend. */
@@ -56,7 +66,13 @@ export function workflowEventId(tenantId: string, workflowId: string, sequence: 
 
 export const WORKFLOW_INDEXES: Record<string, IndexDescription[]> = {
   // `{finishedAt: null}` (null or absent) then an `_id` range: the pages of unfinished workflows.
-  [WORKFLOW_COLLECTIONS.workflows]: [{ key: { finishedAt: 1, _id: 1 }, name: 'finished_id' }],
+  [WORKFLOW_COLLECTIONS.workflows]: [
+    { key: { finishedAt: 1, _id: 1 }, name: 'finished_id' },
+    // The list's pages, newest start first, with or without a status; the module and workflow name
+    // filters are read from the documents of the tenant's range.
+    { key: { tenantId: 1, startedAt: -1, _id: -1 }, name: 'tenant_started' },
+    { key: { tenantId: 1, status: 1, startedAt: -1, _id: -1 }, name: 'tenant_status_started' },
+  ],
   [WORKFLOW_COLLECTIONS.events]: [{ key: { tenantId: 1, workflowId: 1, sequence: 1 }, name: 'tenant_workflow_sequence_unique', unique: true }],
   [WORKFLOW_COLLECTIONS.usage]: [{ key: { tenantId: 1 }, name: 'tenant' }],
 };

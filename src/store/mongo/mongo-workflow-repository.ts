@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import {
   storedBytesOf,
   type StoredWorkflowEvent,
   type UnfinishedWorkflow,
   type WorkflowEvent,
+  type WorkflowListItem,
+  type WorkflowListQuery,
   type WorkflowRepository,
+  type WorkflowSummary,
 } from '../../workflows/workflow-store.js';
 import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, normaliseListQuery, normaliseSummary } from '../workflow-store-rules.js';
 import { insertedBeforeDuplicate, isDuplicateKey } from './duplicate-key.js';
 import {
   WORKFLOW_COLLECTIONS,
@@ -19,6 +22,52 @@ import {
   type WorkflowUsageDocument,
 } from './mongo-workflow-collections.js';
 import { createWorkflowUsageShares } from './mongo-workflow-usage.js';
+
+/** The list's filter: the tenant (and status) lead, as in the indexes `tenant_started` and `tenant_status_started`. */
+function listFilter(tenantId: string, query: WorkflowListQuery): Filter<WorkflowDocument> {
+  const startedAt = {
+    ...(query.startedFrom === undefined ? {} : { $gte: query.startedFrom }),
+    ...(query.startedBefore === undefined ? {} : { $lt: query.startedBefore }),
+  };
+  return {
+    tenantId,
+    ...(query.status === undefined ? {} : { status: query.status }),
+    ...(Object.keys(startedAt).length === 0 ? {} : { startedAt }),
+    ...(query.policyModule === undefined ? {} : { policyModule: query.policyModule }),
+    ...(query.workflow === undefined ? {} : { workflow: query.workflow }),
+  };
+}
+
+const LIST_PROJECTION = { policyModule: 1, workflow: 1, version: 1, status: 1, currentStep: 1, finalResult: 1, startedAt: 1, finishedAt: 1 } as const;
+
+function listItemOf(doc: WorkflowDocument): WorkflowListItem {
+  return {
+    workflowId: doc._id,
+    policyModule: doc.policyModule,
+    workflow: doc.workflow,
+    version: doc.version,
+    // A document the backfill has not reached yet (written by a process of an earlier version).
+    status: doc.status ?? 'RUNNING',
+    currentStep: doc.currentStep ?? null,
+    finalResult: doc.finalResult ?? null,
+    startedAt: doc.startedAt,
+    finishedAt: doc.finishedAt ?? null,
+  };
+}
+
+/**
+ * Keeps a summary over an older one (or none: a document stored before summaries). FerretDB may
+ * still lose it to a concurrent write of the same document; the resume sweep finds such a summary
+ * behind its log (see WorkflowResumer).
+ */
+export async function saveWorkflowSummary(workflows: Collection<WorkflowDocument>, filter: Filter<WorkflowDocument>, summary: WorkflowSummary): Promise<boolean> {
+  const { status, currentStep, finalResult, seq } = summary;
+  const saved = await workflows.updateOne(
+    { ...filter, $or: [{ summarySeq: { $lt: seq } }, { summarySeq: { $exists: false } }] },
+    { $set: { status, currentStep, finalResult, summarySeq: seq } },
+  );
+  return saved.modifiedCount === 1;
+}
 
 function eventOf(doc: WorkflowEventDocument): StoredWorkflowEvent {
   return { sequence: doc.sequence, eventType: doc.eventType, payload: JSON.parse(doc.payload) as Record<string, unknown>, occurredAt: doc.occurredAt };
@@ -52,6 +101,10 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
           actorId: record.actorId,
           startedAt: normaliseInstant(record.startedAt, 'startedAt'),
           finishedAt: null,
+          status: 'RUNNING',
+          currentStep: null,
+          finalResult: null,
+          summarySeq: 0,
         });
       } catch (error) {
         if (isDuplicateKey(error)) return false;
@@ -131,24 +184,57 @@ export function createMongoWorkflowRepository(db: Db, writer: string = randomUUI
       return doc === undefined ? null : eventOf(doc);
     },
 
-    async markFinished(tenantId, workflowId, finishedAt) {
+    async markFinished(tenantId, workflowId, finishedAt, summary) {
       assertTenantId(tenantId);
       const at = normaliseInstant(finishedAt, 'finishedAt');
+      const normalised = summary === undefined ? undefined : normaliseSummary(summary);
       if (!isWorkflowId(workflowId)) return;
+      if (normalised !== undefined) {
+        // The mark and the ended log's summary in one update: FerretDB rewrites a whole document per
+        // update, so a concurrent older summary either lands before it (and is overwritten) or takes
+        // the mark with it (and the resume sweep marks the workflow again, with its summary).
+        const { status, currentStep, finalResult, seq } = normalised;
+        const marked = await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at, status, currentStep, finalResult, summarySeq: seq } });
+        if (marked.modifiedCount === 1) {
+          await usage.add(tenantId, { finished: 1 });
+          return;
+        }
+        // Marked before: the summary alone, over an older one.
+        await saveWorkflowSummary(workflows, { _id: workflowId, tenantId }, normalised);
+        return;
+      }
       // `finishedAt: null` also matches a document stored before the field existed; the first mark stays.
       const marked = await workflows.updateOne({ _id: workflowId, tenantId, finishedAt: null }, { $set: { finishedAt: at } });
       // Exact on MongoDB; on FerretDB two marks racing for one workflow could both count.
       if (marked.modifiedCount === 1) await usage.add(tenantId, { finished: 1 });
     },
 
+    async saveSummary(tenantId, workflowId, summary) {
+      assertTenantId(tenantId);
+      const normalised = normaliseSummary(summary);
+      if (!isWorkflowId(workflowId)) return false;
+      return saveWorkflowSummary(workflows, { _id: workflowId, tenantId }, normalised);
+    },
+
+    async list(tenantId, query) {
+      assertTenantId(tenantId);
+      const checked = normaliseListQuery(query);
+      const filter = listFilter(tenantId, checked);
+      const [docs, total] = await Promise.all([
+        workflows.find(filter, { projection: LIST_PROJECTION }).sort({ startedAt: -1, _id: -1 }).skip(checked.offset).limit(checked.limit).toArray(),
+        workflows.countDocuments(filter),
+      ]);
+      return { items: docs.map(listItemOf), total };
+    },
+
     async listUnfinished(afterWorkflowId, limit) {
       assertUnfinishedPage(afterWorkflowId, limit);
       const docs = await workflows
-        .find({ finishedAt: null, ...(afterWorkflowId === null ? {} : { _id: { $gt: afterWorkflowId } }) }, { projection: { tenantId: 1 } })
+        .find({ finishedAt: null, ...(afterWorkflowId === null ? {} : { _id: { $gt: afterWorkflowId } }) }, { projection: { tenantId: 1, summarySeq: 1 } })
         .sort({ _id: 1 })
         .limit(limit)
         .toArray();
-      return docs.map((doc): UnfinishedWorkflow => ({ tenantId: doc.tenantId, workflowId: doc._id }));
+      return docs.map((doc): UnfinishedWorkflow => ({ tenantId: doc.tenantId, workflowId: doc._id, summarySeq: doc.summarySeq ?? 0 }));
     },
 
     async usage(tenantId) {

@@ -1,15 +1,19 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import type { WorkflowStatus } from '../../workflows/workflow-replay.js';
 import {
   storedBytesOf,
   type StoredWorkflowEvent,
   type UnfinishedWorkflow,
   type WorkflowEvent,
+  type WorkflowListItem,
+  type WorkflowListQuery,
   type WorkflowRepository,
+  type WorkflowSummary,
   type WorkflowUsage,
 } from '../../workflows/workflow-store.js';
 import { StoreArgumentError } from '../store-argument-error.js';
 import { assertTenantId, normaliseInstant } from '../store-rules.js';
-import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId } from '../workflow-store-rules.js';
+import { assertUnfinishedPage, assertWorkflowEvents, assertWorkflowRecord, isWorkflowId, normaliseListQuery, normaliseSummary } from '../workflow-store-rules.js';
 
 interface WorkflowRow {
   workflow_id: string;
@@ -25,6 +29,63 @@ interface WorkflowRow {
 interface UnfinishedRow {
   tenant_id: string;
   workflow_id: string;
+  summary_seq: number;
+}
+
+interface ListRow {
+  workflow_id: string;
+  policy_module: string;
+  workflow: string;
+  version: number;
+  status: WorkflowStatus;
+  current_step: string | null;
+  final_result: number | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+function listItemOf(row: ListRow): WorkflowListItem {
+  return {
+    workflowId: row.workflow_id,
+    policyModule: row.policy_module,
+    workflow: row.workflow,
+    version: row.version,
+    status: row.status,
+    currentStep: row.current_step,
+    finalResult: row.final_result === null ? null : row.final_result === 1,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/**
+ * The list's statements for a query, and their values (the page's then take LIMIT and OFFSET). The
+ * tenant (and status) lead, so the rows come from `workflows_by_start` or
+ * `workflows_by_status_start` in their order; the module, workflow and time bounds are read from
+ * the same index entries, and the count reads nothing else.
+ */
+export function workflowListSql(tenantId: string, query: WorkflowListQuery): { pageSql: string; countSql: string; values: unknown[] } {
+  const clauses = ['tenant_id = ?'];
+  const values: unknown[] = [tenantId];
+  const add = (clause: string, value: unknown) => {
+    clauses.push(clause);
+    values.push(value);
+  };
+  if (query.status !== undefined) add('status = ?', query.status);
+  if (query.startedFrom !== undefined) add('started_at >= ?', query.startedFrom);
+  if (query.startedBefore !== undefined) add('started_at < ?', query.startedBefore);
+  if (query.policyModule !== undefined) add('policy_module = ?', query.policyModule);
+  if (query.workflow !== undefined) add('workflow = ?', query.workflow);
+  const where = clauses.join(' AND ');
+  // Named, not left to the planner: without statistics it may take the tenant's whole date range
+  // over the status's part of it.
+  const from = `workflows INDEXED BY ${query.status === undefined ? 'workflows_by_start' : 'workflows_by_status_start'}`;
+  return {
+    pageSql: `SELECT workflow_id, policy_module, workflow, version, status, current_step, final_result, started_at, finished_at FROM ${from}
+      WHERE ${where} ORDER BY started_at DESC, workflow_id DESC LIMIT ? OFFSET ?`,
+    countSql: `SELECT count(*) AS total FROM ${from} WHERE ${where}`,
+    values,
+  };
 }
 
 interface UsageRow {
@@ -75,8 +136,23 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
   );
   // Both served by the partial index `workflows_unfinished`, which holds only unfinished workflows.
   const selectUnfinished = db.prepare<[string, number], UnfinishedRow>(
-    'SELECT tenant_id, workflow_id FROM workflows WHERE finished_at IS NULL AND workflow_id > ? ORDER BY workflow_id LIMIT ?',
+    'SELECT tenant_id, workflow_id, summary_seq FROM workflows WHERE finished_at IS NULL AND workflow_id > ? ORDER BY workflow_id LIMIT ?',
   );
+  // An older summary never overwrites a newer one.
+  const updateSummary = db.prepare(
+    `UPDATE workflows SET status = ?, current_step = ?, final_result = ?, summary_seq = ?
+     WHERE workflow_id = ? AND tenant_id = ? AND summary_seq < ?`,
+  );
+  /** A statement per filter combination (32 at most), prepared once. */
+  const listStatements = new Map<string, { page: Statement<unknown[], ListRow>; count: Statement<unknown[], { total: number }> }>();
+  const listStatementsFor = (pageSql: string, countSql: string) => {
+    let statements = listStatements.get(pageSql);
+    if (statements === undefined) {
+      statements = { page: db.prepare<unknown[], ListRow>(pageSql), count: db.prepare<unknown[], { total: number }>(countSql) };
+      listStatements.set(pageSql, statements);
+    }
+    return statements;
+  };
 
   const addUsage = db.prepare(
     `INSERT INTO workflow_usage (tenant_id, started, finished, stored_bytes) VALUES (?, ?, ?, ?)
@@ -91,7 +167,13 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
     return true;
   });
 
-  const finish = db.transaction((at: string, workflowId: string, tenantId: string): void => {
+  const saveSummary = (workflowId: string, tenantId: string, summary: WorkflowSummary): boolean => {
+    const finalResult = summary.finalResult === null ? null : Number(summary.finalResult);
+    return updateSummary.run(summary.status, summary.currentStep, finalResult, summary.seq, workflowId, tenantId, summary.seq).changes === 1;
+  };
+
+  const finish = db.transaction((at: string, workflowId: string, tenantId: string, summary: WorkflowSummary | undefined): void => {
+    if (summary !== undefined) saveSummary(workflowId, tenantId, summary);
     if (markFinished.run(at, workflowId, tenantId).changes === 1) addUsage.run(tenantId, 0, 1, 0);
   });
 
@@ -163,16 +245,33 @@ export function createSqliteWorkflowRepository(db: Database): WorkflowRepository
       const row = selectLastEvent.get(tenantId, workflowId);
       return row === undefined ? null : eventOf(row);
     },
-    async markFinished(tenantId, workflowId, finishedAt) {
+    async markFinished(tenantId, workflowId, finishedAt, summary) {
       assertTenantId(tenantId);
       const at = normaliseInstant(finishedAt, 'finishedAt');
+      const normalised = summary === undefined ? undefined : normaliseSummary(summary);
       if (!isWorkflowId(workflowId)) return;
-      finish.immediate(at, workflowId, tenantId);
+      finish.immediate(at, workflowId, tenantId, normalised);
+    },
+    async saveSummary(tenantId, workflowId, summary) {
+      assertTenantId(tenantId);
+      const normalised = normaliseSummary(summary);
+      if (!isWorkflowId(workflowId)) return false;
+      return saveSummary(workflowId, tenantId, normalised);
+    },
+    async list(tenantId, query) {
+      assertTenantId(tenantId);
+      const checked = normaliseListQuery(query);
+      const { pageSql, countSql, values } = workflowListSql(tenantId, checked);
+      const { page, count } = listStatementsFor(pageSql, countSql);
+      const items = page.all(...values, checked.limit, checked.offset).map(listItemOf);
+      return { items, total: count.get(...values)!.total };
     },
     async listUnfinished(afterWorkflowId, limit) {
       assertUnfinishedPage(afterWorkflowId, limit);
       // '' sorts before every id: the first page.
-      return selectUnfinished.all(afterWorkflowId ?? '', limit).map((row): UnfinishedWorkflow => ({ tenantId: row.tenant_id, workflowId: row.workflow_id }));
+      return selectUnfinished
+        .all(afterWorkflowId ?? '', limit)
+        .map((row): UnfinishedWorkflow => ({ tenantId: row.tenant_id, workflowId: row.workflow_id, summarySeq: row.summary_seq }));
     },
     async usage(tenantId): Promise<WorkflowUsage> {
       assertTenantId(tenantId);

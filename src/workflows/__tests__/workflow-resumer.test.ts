@@ -5,6 +5,7 @@ import type { StoredWorkflowEvent } from '../workflow-events.js';
 import { replay } from '../workflow-replay.js';
 import { createWorkflowResumer } from '../workflow-resumer.js';
 import type { WorkflowEvent } from '../workflow-store.js';
+import { summaryOf } from '../workflow-summary.js';
 
 const DEFINITION: WorkflowSignature = {
   name: 'flow',
@@ -48,11 +49,19 @@ describe('workflow resumer', () => {
       now: () => new Date(NOW),
     });
 
-  async function stage(workflowId: string, events: StoredWorkflowEvent[], tenantId = 'acme'): Promise<void> {
+  /** A workflow whose log holds `events`, its summary written by their writers up to `summarised` of them (default: all but an ended log's). */
+  async function stage(workflowId: string, events: StoredWorkflowEvent[], tenantId = 'acme', summarised?: number): Promise<void> {
     await store.workflows.create(tenantId, { workflowId, policyModule: 'm', version: 1, workflow: 'flow', context: {}, actorId: 'alice', startedAt: at(3_600_000) });
     // Payloads cut to what replay and the sweep read: the store keeps any entry.
     if (events.length > 0) await store.workflows.append(tenantId, workflowId, events as WorkflowEvent[]);
+    const upTo = summarised ?? events.length;
+    const state = replay(DEFINITION, events.slice(0, upTo));
+    // An ended log's summary comes with its finished mark, which these workflows are staged without.
+    if (upTo > 0 && state.endedAt === null) await store.workflows.saveSummary(tenantId, workflowId, summaryOf(state));
   }
+
+  const listed = async (tenantId = 'acme') =>
+    Object.fromEntries((await store.workflows.list(tenantId, { offset: 0, limit: 100 })).items.map((w) => [w.workflowId, [w.status, w.currentStep, w.finalResult, w.finishedAt]]));
 
   it('acts on each log as replay sees it, once it has been still for the grace period', async () => {
     const cases: Array<[id: string, events: StoredWorkflowEvent[], status: string | null, expected: unknown[][]]> = [
@@ -82,6 +91,30 @@ describe('workflow resumer', () => {
     expect(unfinished).not.toContain('ended');
     expect(unfinished).not.toContain('never-started');
     expect(unfinished).toContain('starting');
+  });
+
+  it('has a run store a summary left behind its still log, and marks an ended log finished with its summary', async () => {
+    const cases: Array<[id: string, events: StoredWorkflowEvent[], summarised: number, expected: unknown[][]]> = [
+      // Its writer stopped after the append of SIGNAL_AWAITED, before the summary.
+      ['waits-unsummarised', log(GRACE_MS, ...awaited(null)), 2, [['resume', 'acme', 'waits-unsummarised']]],
+      ['limit-ahead-unsummarised', log(GRACE_MS, ...awaited(at(-5000))), 2, [['scheduleTimeout', 'acme', 'limit-ahead-unsummarised', 'review', 5000], ['resume', 'acme', 'limit-ahead-unsummarised']]],
+      // A fresh log may still have its summary on the way.
+      ['waits-fresh', log(GRACE_MS - 1, ...awaited(null)), 2, []],
+      ['waits-summarised', log(GRACE_MS, ...awaited(null)), 3, []],
+      ['ended-unsummarised', log(0, ['WORKFLOW_STARTED'], ['WORKFLOW_COMPLETED', { finalResult: true }]), 1, []],
+      ['cancelled-unsummarised', log(0, ['WORKFLOW_STARTED'], ['WORKFLOW_CANCEL_REQUESTED', { by: 'bob' }], ['WORKFLOW_CANCELLED']), 2, []],
+    ];
+    for (const [id, events, summarised] of cases) await stage(id, events, 'acme', summarised);
+    const sweep = await resumer().sweep(null);
+    expect(sweep).toEqual({ next: null, read: cases.length, resumed: 2, timeLimits: 1, finished: 2 });
+    expect(calls.sort()).toEqual(cases.flatMap(([, , , expected]) => expected).sort());
+    expect(await listed()).toMatchObject({
+      'ended-unsummarised': ['COMPLETED', null, true, at(0)],
+      'cancelled-unsummarised': ['CANCELLED', null, null, at(0)],
+      'waits-summarised': ['WAITING', 'review', null, null],
+      // Left for the run the sweep queued.
+      'waits-unsummarised': ['RUNNING', 'review', null, null],
+    });
   });
 
   it('reads one page per sweep and says where the next starts, across tenants', async () => {

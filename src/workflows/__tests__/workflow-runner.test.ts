@@ -48,6 +48,9 @@ describe('the workflow runner', () => {
     return id;
   }
 
+  /** The workflow as the list shows it. */
+  const summary = async (id: string) => (await store.workflows.list(TENANT, { offset: 0, limit: 100 })).items.find((w) => w.workflowId === id);
+
   const eventTypes = async (id: string) => (await store.workflows.events(TENANT, id, 0, 100_000)).map((e) => e.eventType);
 
   it('runs a workflow of 1,500 steps to the end in slices, each of at most the slice’s events', async () => {
@@ -146,6 +149,7 @@ describe('the workflow runner', () => {
     expect(events.map((e) => e.eventType)).toEqual(['WORKFLOW_STARTED', 'WORKFLOW_FAILED']);
     expect(events[1]!.payload).toEqual({ failedStep: null, error: 'version 1 of `m` does not compile: PL4008 …' });
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
+    expect(await summary(id)).toMatchObject({ status: 'FAILED', currentStep: null, finalResult: null, finishedAt: events[1]!.occurredAt });
     // Again: nothing more is appended.
     await gone.advance(TENANT, id);
     expect(await eventTypes(id)).toHaveLength(2);
@@ -160,5 +164,34 @@ describe('the workflow runner', () => {
     await runner.timeOut(TENANT, id, 'wait');
     expect(await eventTypes(id)).toEqual(['WORKFLOW_STARTED', 'SIGNAL_AWAITED', 'SIGNAL_TIMED_OUT']);
     expect((await runner.advance(TENANT, id)).state).toMatchObject({ status: 'COMPLETED', finalResult: false });
+  });
+
+  it('stores the summary of the log after each slice and each time-out, and the ended one with the finished mark', async () => {
+    const last: WorkflowStepInfo = { name: 'last', kind: 'rule', rule: 'ok', args: ['n'], compensate: null };
+    const definition = definitionOf([...ruleSteps(3), { name: 'wait', kind: 'await', signal: 'go', withinMinutes: 1 }, last]);
+    const runner = runnerFor(definition);
+    const id = await started();
+    await runner.advance(TENANT, id, { maxEvents: 2, maxMs: 60_000 });
+    expect(await summary(id)).toMatchObject({ status: 'RUNNING', currentStep: 's3', finalResult: null, finishedAt: null });
+    await runner.advance(TENANT, id);
+    expect(await summary(id)).toMatchObject({ status: 'WAITING', currentStep: 'wait', finalResult: null, finishedAt: null });
+    await runner.timeOut(TENANT, id, 'wait');
+    expect(await summary(id)).toMatchObject({ status: 'RUNNING', currentStep: 'last' });
+    await runner.advance(TENANT, id);
+    const events = await store.workflows.events(TENANT, id, 0, 100);
+    expect(events.at(-1)!.eventType).toBe('WORKFLOW_COMPLETED');
+    expect(await summary(id)).toMatchObject({ status: 'COMPLETED', currentStep: null, finalResult: false, finishedAt: events.at(-1)!.occurredAt });
+    expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
+  });
+
+  it('stores the summary of the log it read when a run appends nothing, as one queued by the resume sweep', async () => {
+    const definition = definitionOf([{ name: 'wait', kind: 'await', signal: 'go', withinMinutes: null }]);
+    const id = await started();
+    // A writer that stopped after its append of SIGNAL_AWAITED, before the summary.
+    await store.workflows.append(TENANT, id, [{ sequence: 2, eventType: 'SIGNAL_AWAITED', payload: { step: 'wait', signal: 'go', timeoutAt: null }, occurredAt: new Date().toISOString() }]);
+    expect(await summary(id)).toMatchObject({ status: 'RUNNING' });
+    await runnerFor(definition).advance(TENANT, id);
+    expect(await eventTypes(id)).toEqual(['WORKFLOW_STARTED', 'SIGNAL_AWAITED']);
+    expect(await summary(id)).toMatchObject({ status: 'WAITING', currentStep: 'wait' });
   });
 });
