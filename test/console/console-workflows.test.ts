@@ -227,12 +227,17 @@ describeWithChromium('the operator console (workflow list and actions)', (execut
   it('shows the service’s refusal of a signal the workflow no longer awaits', async () => {
     const { context, page } = await openConsole(PHONE, 'MEMBER');
     try {
-      // The page's polling is held still, so that it still offers Approve once the signal went in.
-      await context.clock.install();
-      await page.reload();
+      // The page's event stream is held back, so that it still offers Approve once the signal went in.
+      let releaseStream!: () => void;
+      const streamHeld = new Promise<void>((resolve) => {
+        releaseStream = resolve;
+      });
+      await page.route('**/events/stream*', async (route) => {
+        await streamHeld;
+        await route.continue();
+      });
       await page.goto(`${base}/console#/workflows/${ids.conflict}`);
       await expect.poll(() => stateStatus(page), { timeout: STEP_TIMEOUT_MS }).toBe('WAITING');
-      await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10));
       const signalled = await call(tenant, 'MEMBER', 'POST', `/api/v1/workflows/${ids.conflict}/signals`, { signal: SIGNAL, approved: false });
       expect(signalled.status).toBe(200);
       await page.getByRole('button', { name: 'Approve' }).click();
@@ -247,7 +252,7 @@ describeWithChromium('the operator console (workflow list and actions)', (execut
       const refused = pageProblems.filter((problem) => /status of 409/.test(problem));
       expect(refused).toHaveLength(1);
       pageProblems.splice(pageProblems.indexOf(refused[0]!), 1);
-      await page.clock.resume();
+      releaseStream();
       await expect.poll(() => stateStatus(page), { timeout: STEP_TIMEOUT_MS }).toBe('COMPLETED');
       expect(await stateOutcome(page)).toBe('REJECTED');
       expect(pageProblems).toEqual([]);
