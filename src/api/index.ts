@@ -55,6 +55,7 @@ export {
 } from './middleware/idempotency.js';
 export { createWorkflowRoutes, WORKFLOW_ROUTES, WORKFLOWS_ROUTE, type WorkflowRouteOptions } from './routes/workflows.js';
 export { createRollupRoutes, ROLLUP_ROUTES, ROLLUPS_ROUTE } from './routes/rollups.js';
+export { createWebhookRoutes, WEBHOOK_ROUTES, WEBHOOKS_ROUTE } from './routes/webhooks.js';
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';
 export { createQueueBoard, OPERATOR_LOGIN_PATH, OPERATOR_LOGOUT_PATH, QUEUE_BOARD_ADMIN_PATH, QUEUE_BOARD_PATH, type QueueBoardOptions } from './admin/queue-board.js';

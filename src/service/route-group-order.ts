@@ -15,6 +15,7 @@ const ROUTE_GROUP_ORDER = [
   'evaluation',
   'policies',
   'workflows',
+  'webhooks',
   'graphql',
 ] as const;
 

@@ -1,5 +1,5 @@
 import { isTerminalEvent, readWorkflowEvent, WorkflowEventType as E, type StoredWorkflowEvent } from './workflow-events.js';
-import type { WorkflowRepository } from './workflow-store.js';
+import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 
 export interface WorkflowResumerDeps {
   workflows: Pick<WorkflowRepository, 'listUnfinished' | 'lastEvent' | 'markFinished' | 'get'>;
@@ -8,6 +8,8 @@ export interface WorkflowResumerDeps {
    * one queued this way for the workflow has not finished yet.
    */
   resume(tenantId: string, workflowId: string, timedOutStep?: string): Promise<void>;
+  /** What the runner tells of an end (its `announceEnd`), for a log it finds ended but unmarked: before marking it. */
+  announceEnd?(tenantId: string, record: WorkflowRecord, ended: StoredWorkflowEvent): Promise<void>;
   /** The runner's own time-limit job: a no-op while the one it scheduled still exists. */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
   /**
@@ -91,6 +93,8 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
         }
         const need = needOf(last);
         if (need.kind === 'finished') {
+          const record = deps.announceEnd === undefined ? null : await deps.workflows.get(tenantId, workflowId);
+          if (record !== null) await deps.announceEnd?.(tenantId, record, last);
           await deps.workflows.markFinished(tenantId, workflowId, last.occurredAt);
           sweep.finished += 1;
           continue;

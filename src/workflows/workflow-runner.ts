@@ -3,7 +3,7 @@ import { decideNext, eventAfterRun, hasNext, type StepEvaluation, type StepRun }
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E, type WorkflowEvent, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
-import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
+import type { StoredWorkflowEvent, WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 
 /** How far one call of `advance` takes a workflow before it hands the worker back. */
 export interface WorkflowSlice {
@@ -34,6 +34,12 @@ export interface WorkflowRunnerDeps {
    * counted in the rollups); `args` in the rule's parameter order.
    */
   evaluate(tenantId: string, record: WorkflowRecord, rule: string, args: unknown[]): Promise<StepEvaluation>;
+  /**
+   * Told of the terminal event once it is stored and before the workflow is marked finished (the
+   * service queues its webhooks): a process that dies in between leaves an ended log unmarked,
+   * which the resume sweep announces and marks. So it may hear of one end more than once.
+   */
+  announceEnd?(tenantId: string, record: WorkflowRecord, ended: StoredWorkflowEvent): Promise<void>;
   /** Asks for `timeOut(step)` to run after the delay (a BullMQ delayed job in the service). */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
   /** Milliseconds in a minute of a `within` limit; tests shorten it. Default 60,000. */
@@ -141,7 +147,10 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       occurredAt: now().toISOString(),
     };
     // A lost race is another writer's event: the next run reads it and decides again.
-    if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+    if ((await deps.workflows.append(tenantId, workflowId, [event])) !== 1) return;
+    const record = await deps.workflows.get(tenantId, workflowId);
+    if (record !== null) await deps.announceEnd?.(tenantId, record, event);
+    await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
   }
 
   /** Runs a rule of the pinned version on the workflow parameters `run.args` names. */
@@ -182,7 +191,10 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
         lostRaces = 0;
         await decided.after?.();
         // A separate write: if this process dies before it, the resume sweep finds the log ended and marks it.
-        if (isTerminalEvent(event.eventType)) await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+        if (isTerminalEvent(event.eventType)) {
+          await deps.announceEnd?.(tenantId, loaded.record, event);
+          await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
+        }
         continue;
       }
       // Zero stored: another writer appended this sequence first; read its events and decide again.

@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import { QUEUE_NAMES, queuePrefix } from '../../jobs/index.js';
+
+export interface ChainFollowScheduleOptions {
+  /** A connection without an offline queue: while Redis is away a round is skipped, not queued. */
+  redis: Redis;
+  /** The deployment's key prefix (`REDIS_KEY_PREFIX`). */
+  prefix?: string;
+  intervalMs: number;
+  round(): Promise<unknown>;
+  onError(error: Error): void;
+}
+
+export interface ChainFollowSchedule {
+  /** No further rounds; resolves when the one in progress has ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the chain follower's rounds every interval in each worker process, one process per
+ * interval doing the work: a round first takes a turn key (SET NX with an expiry a little under
+ * the interval) and the others skip. A timer in the process, like the workflow resume sweep: the
+ * cursors live in the store, so a Redis that lost its data loses nothing the rounds need. Two
+ * rounds that overlap (one slower than the interval) dispatch some events twice, which their
+ * delivery ids make harmless.
+ */
+export function startChainFollowSchedule(options: ChainFollowScheduleOptions): ChainFollowSchedule {
+  const { redis, intervalMs } = options;
+  if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new RangeError('intervalMs must be a positive integer');
+  const turnKey = `${queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix)}:follow-turn`;
+  const turnMs = Math.max(1, intervalMs - Math.ceil(intervalMs / 10));
+
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running !== null) return;
+    running = (async () => {
+      if ((await redis.set(turnKey, '1', 'PX', turnMs, 'NX')) === null) return;
+      await options.round();
+    })()
+      .catch((error: Error) => options.onError(error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
