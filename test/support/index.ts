@@ -18,3 +18,4 @@ export { createProcessTrails, type ProcessTrails } from './process-trails.js';
 export { untilLinked } from './until-linked.js';
 export { separateProcesses, type ApiCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
 export { API_OPERATIONS, SERVICE_ROUTES, type ApiOperation } from './service-routes.js';
+export { readmeVerifier, startWebhookReceiver, type ReceivedWebhook, type VerifyPolicyWebhook, type WebhookReceiver } from './webhook-receiver.js';
