@@ -11,6 +11,7 @@ import {
   POLICY_ROUTES,
   ROLLUP_ROUTES,
   VERSION_ROUTES,
+  WEBHOOK_ROUTES,
   WORKFLOW_ROUTES,
   type OperationText,
   type RouteSpec,
@@ -30,6 +31,7 @@ export const SERVICE_ROUTES: readonly RouteSpec[] = inRouteGroupOrder<readonly R
   evaluation: EVALUATION_ROUTES,
   policies: POLICY_ROUTES,
   workflows: WORKFLOW_ROUTES,
+  webhooks: WEBHOOK_ROUTES,
   graphql: GRAPHQL_ROUTES,
 }).flat();
 
