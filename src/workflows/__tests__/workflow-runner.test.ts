@@ -130,6 +130,31 @@ describe('the workflow runner', () => {
     expect((await store.workflows.events(TENANT, id, 0, 100)).find((e) => e.eventType === 'COMPENSATION_STARTED')!.payload.error).toContain('longer than 365 days');
   });
 
+  it('announces an end once stored and before marking the workflow finished; a failed announcement leaves it unmarked for the sweep', async () => {
+    const announced: Array<[string, number, string, boolean]> = [];
+    const announcing = (fail: boolean) =>
+      runnerFor(definitionOf(ruleSteps(2)), {
+        async announceEnd(tenantId, record, ended) {
+          const unfinished = (await store.workflows.listUnfinished(null, 10)).some((w) => w.workflowId === record.workflowId);
+          announced.push([record.workflowId, ended.sequence, ended.eventType, unfinished]);
+          if (fail) throw new Error('queue away');
+          expect(tenantId).toBe(TENANT);
+        },
+      });
+    const failing = await started('wf-announce-fails');
+    await expect(announcing(true).advance(TENANT, failing)).rejects.toThrow('queue away');
+    expect(await eventTypes(failing)).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'WORKFLOW_COMPLETED']);
+    expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toEqual([failing]);
+
+    const id = await started('wf-announced');
+    await announcing(false).advance(TENANT, id);
+    expect(announced).toEqual([
+      [failing, 4, 'WORKFLOW_COMPLETED', true],
+      [id, 4, 'WORKFLOW_COMPLETED', true],
+    ]);
+    expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toEqual([failing]);
+  });
+
   it('ends a workflow whose module version no longer compiles as failed, and retries one the engine could not compile just now', async () => {
     const id = await started();
     const transient = runnerFor(async () => {
