@@ -115,7 +115,7 @@ describe('queue dashboard', () => {
     // The bounds themselves are served.
     const widest = await fetch(`${base}/admin/queues/api/queues?activeQueue=policy-evaluate&status=completed&page=1000000&jobsPerPage=100`, { headers: as('viewer') });
     expect(widest.status).toBe(200);
-    expect(((await widest.json()) as { queues: unknown[] }).queues).toHaveLength(4);
+    expect(((await widest.json()) as { queues: unknown[] }).queues).toHaveLength(5);
     // Nothing the client sent is logged as the service's failure.
     expect(service.lines.slice(logged).filter((line) => (line.level as number) >= 40)).toEqual([]);
   });
