@@ -35,9 +35,10 @@ export async function startWebhookProcessor(runtime: Runtime): Promise<RunningPa
     redis: runtime.redis,
     prefix: config.REDIS_KEY_PREFIX,
     intervalMs: config.WEBHOOK_FOLLOW_INTERVAL_MS,
-    async round() {
-      const round = await follower.round();
+    async round(after) {
+      const round = await follower.round(after);
       if (round.events > 0) logger.debug(round, 'webhook events dispatched');
+      return round;
     },
     onError: (error) => logger.warn({ err: error }, 'webhook event round failed (the next interval tries again)'),
   });

@@ -5,8 +5,8 @@ import type { WebhookRepository } from './webhook-store.js';
 
 /** Records of one tenant a round reads at most; the next round goes on from there, after every other tenant had its share. */
 export const FOLLOW_RECORDS_PER_TENANT = 100;
-/** Tenants read from the store at a time while a round goes through them. */
-const TENANT_PAGE = 100;
+/** Tenants one round goes through at most; the next round goes on after the last of them. */
+export const FOLLOW_TENANTS_PER_ROUND = 200;
 
 export interface ChainFollowerDeps {
   audit: Pick<AuditChainRepository, 'head' | 'listTypeAfter'>;
@@ -16,13 +16,18 @@ export interface ChainFollowerDeps {
 }
 
 export interface ChainRound {
+  /** The last tenant this round went through, where the next starts; null when it reached the end. */
+  next: string | null;
   tenants: number;
   events: number;
 }
 
 export interface ChainFollower {
-  /** Goes through every followed tenant once, each for at most FOLLOW_RECORDS_PER_TENANT records. */
-  round(): Promise<ChainRound>;
+  /**
+   * Goes through the followed tenants after `after` (null: from the first), at most
+   * FOLLOW_TENANTS_PER_ROUND of them, each for at most FOLLOW_RECORDS_PER_TENANT records.
+   */
+  round(after: string | null): Promise<ChainRound>;
 }
 
 /**
@@ -35,13 +40,15 @@ export interface ChainFollower {
  */
 export function createChainFollower(deps: ChainFollowerDeps): ChainFollower {
   async function followTenant(tenantId: string): Promise<number> {
-    const subscriptions = await deps.webhooks.subscriptionsOf(tenantId);
-    const types = CHAIN_EVENT_TYPES.filter((type) => subscriptions.some((s) => s.events.includes(type)));
     const head = (await deps.audit.head(tenantId))?.seq ?? 0;
     const cursor = (await deps.webhooks.cursor(tenantId)) ?? head;
-    if (types.length === 0 || head <= cursor) {
+    // Nothing linked since: the one question most rounds ask of a tenant.
+    if (head <= cursor) return 0;
+    const subscriptions = await deps.webhooks.subscriptionsOf(tenantId);
+    const types = CHAIN_EVENT_TYPES.filter((type) => subscriptions.some((s) => s.events.includes(type)));
+    if (types.length === 0) {
       // Nothing of the chain is wanted: what happens until a subscription wants it is nobody's.
-      if (head > cursor) await deps.webhooks.advanceCursor(tenantId, head);
+      await deps.webhooks.advanceCursor(tenantId, head);
       return 0;
     }
     const limit = FOLLOW_RECORDS_PER_TENANT;
@@ -64,23 +71,18 @@ export function createChainFollower(deps: ChainFollowerDeps): ChainFollower {
   }
 
   return {
-    async round() {
-      const round: ChainRound = { tenants: 0, events: 0 };
-      let after: string | null = null;
-      for (;;) {
-        const tenants = await deps.webhooks.followedTenants(after, TENANT_PAGE);
-        for (const tenantId of tenants) {
-          round.tenants += 1;
-          try {
-            round.events += await followTenant(tenantId);
-          } catch (error) {
-            // One tenant's failure (its store rows, a queue away) does not hold up the others.
-            deps.onError(error, tenantId);
-          }
+    async round(after) {
+      const tenants = await deps.webhooks.followedTenants(after, FOLLOW_TENANTS_PER_ROUND);
+      const round: ChainRound = { next: tenants.length < FOLLOW_TENANTS_PER_ROUND ? null : tenants.at(-1)!, tenants: tenants.length, events: 0 };
+      for (const tenantId of tenants) {
+        try {
+          round.events += await followTenant(tenantId);
+        } catch (error) {
+          // One tenant's failure (its store rows, a queue away) does not hold up the others.
+          deps.onError(error, tenantId);
         }
-        if (tenants.length < TENANT_PAGE) return round;
-        after = tenants.at(-1)!;
       }
+      return round;
     },
   };
 }

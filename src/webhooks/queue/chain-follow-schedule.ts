@@ -7,7 +7,8 @@ export interface ChainFollowScheduleOptions {
   /** The deployment's key prefix (`REDIS_KEY_PREFIX`). */
   prefix?: string;
   intervalMs: number;
-  round(): Promise<unknown>;
+  /** One round from `after` (null: from the first tenant); resolves with where the next one starts. */
+  round(after: string | null): Promise<{ next: string | null }>;
   onError(error: Error): void;
 }
 
@@ -19,7 +20,9 @@ export interface ChainFollowSchedule {
 /**
  * Runs the chain follower's rounds every interval in each worker process, one process per
  * interval doing the work: a round first takes a turn key (SET NX with an expiry a little under
- * the interval) and the others skip. A timer in the process, like the workflow resume sweep: the
+ * the interval) and the others skip. Where a round stopped among the tenants is kept in Redis, so
+ * the rounds go through them whichever process takes the turn (lost with Redis's data, the rounds
+ * start again from the first tenant). A timer in the process, like the workflow resume sweep: the
  * cursors live in the store, so a Redis that lost its data loses nothing the rounds need. Two
  * rounds that overlap (one slower than the interval) dispatch some events twice, which their
  * delivery ids make harmless.
@@ -27,7 +30,9 @@ export interface ChainFollowSchedule {
 export function startChainFollowSchedule(options: ChainFollowScheduleOptions): ChainFollowSchedule {
   const { redis, intervalMs } = options;
   if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new RangeError('intervalMs must be a positive integer');
-  const turnKey = `${queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix)}:follow-turn`;
+  const base = queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix);
+  const turnKey = `${base}:follow-turn`;
+  const positionKey = `${base}:follow-position`;
   const turnMs = Math.max(1, intervalMs - Math.ceil(intervalMs / 10));
 
   let running: Promise<void> | null = null;
@@ -35,7 +40,9 @@ export function startChainFollowSchedule(options: ChainFollowScheduleOptions): C
     if (running !== null) return;
     running = (async () => {
       if ((await redis.set(turnKey, '1', 'PX', turnMs, 'NX')) === null) return;
-      await options.round();
+      const { next } = await options.round(await redis.get(positionKey));
+      if (next === null) await redis.del(positionKey);
+      else await redis.set(positionKey, next);
     })()
       .catch((error: Error) => options.onError(error))
       .finally(() => {
