@@ -4,6 +4,7 @@ export { createWebhookDispatch, type WebhookDispatch } from './webhook-dispatch.
 export { WebhookError, WebhookErrorCode } from './webhook-errors.js';
 export { WEBHOOK_EVENT_TYPES, workflowEndEventOf, type WebhookEventType } from './webhook-events.js';
 export { postWebhook } from './webhook-sender.js';
+export { createStrandedSweep, type StrandedSweep } from './stranded-deliveries.js';
 export {
   createWebhookService,
   subscriptionBodySchema,
@@ -21,5 +22,5 @@ export {
   type WebhookSubscription,
 } from './webhook-store.js';
 export { WEBHOOK_URL_MAX_LENGTH, type DestinationRules } from './webhook-url.js';
-export { startChainFollowSchedule, type ChainFollowSchedule } from './queue/chain-follow-schedule.js';
+export { startRoundSchedule, type RoundSchedule } from './queue/round-schedule.js';
 export { createWebhookJobQueue, startWebhookWorker, type DeliveryRetries, type WebhookJobQueue, type WebhookWorker } from './queue/webhook-jobs.js';

@@ -33,18 +33,19 @@ export function createWebhookDispatch(deps: WebhookDispatchDeps): WebhookDispatc
       for (const subscription of await deps.webhooks.subscriptionsOf(tenantId)) {
         // A subscription hears of what happens from its creation on, not of what happened before.
         if (!subscription.events.includes(event.type) || Date.parse(event.occurredAt) < Date.parse(subscription.createdAt)) continue;
+        const createdAt = now().toISOString();
         const delivery: WebhookDelivery = {
           id: deliveryIdOf(subscription.id, event.id),
           subscriptionId: subscription.id,
           eventId: event.id,
           eventType: event.type,
           body,
-          createdAt: now().toISOString(),
+          createdAt,
           status: 'PENDING',
           attempts: 0,
           lastStatusCode: null,
           lastError: null,
-          nextAttemptAt: null,
+          nextAttemptAt: createdAt,
         };
         const stored = await deps.webhooks.addDelivery(tenantId, delivery);
         // Stored earlier and tried since: its own job carries it on. Never tried: its job may have been lost with the process.

@@ -21,6 +21,7 @@ export interface DeliveryOutcome {
   attempts: number;
   lastStatusCode: number | null;
   lastError: string | null;
+  /** When the next attempt is due (a new delivery: its creation); null once none follows. */
   nextAttemptAt: string | null;
 }
 
@@ -77,6 +78,12 @@ export interface WebhookRepository {
   recordOutcome(tenantId: string, id: string, outcome: DeliveryOutcome): Promise<void>;
   /** A redelivery asked for: PENDING, its next attempt at `at`, its attempts kept. */
   markPending(tenantId: string, id: string, at: string): Promise<void>;
+  /**
+   * The tenant's PENDING and FAILED deliveries whose next attempt was due before `dueBefore`, the
+   * longest overdue first, at most `limit`: an indexed range, for the sweep that queues again the
+   * attempts whose jobs were lost.
+   */
+  overdueDeliveries(tenantId: string, dueBefore: string, limit: number): Promise<WebhookDelivery[]>;
   /** The subscription's deliveries, newest first. */
   listDeliveries(tenantId: string, subscriptionId: string, page: number, size: number): Promise<StoredPage<WebhookDelivery>>;
   /** Removes the subscription's deliveries but the newest `keep`. */

@@ -105,6 +105,24 @@ export function runWebhookStoreContract(getStore: () => Store, _getTarget: () =>
       expect((await store.webhooks.listDeliveries(tenant, 'sub', 1, 3)).items.map((d) => d.id)).toEqual(['p3']);
     });
 
+    it('finds a tenant\'s PENDING and FAILED deliveries due before a time, the longest overdue first', async () => {
+      const store = getStore();
+      const tenant = newTenant('wh-due');
+      const at = (minute: number) => `2026-05-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+      await store.webhooks.addDelivery(tenant, delivery('late', 's', { nextAttemptAt: at(5) }));
+      await store.webhooks.addDelivery(tenant, delivery('later', 's', { status: 'FAILED', attempts: 1, nextAttemptAt: at(1) }));
+      await store.webhooks.addDelivery(tenant, delivery('not-yet', 's', { nextAttemptAt: at(30) }));
+      await store.webhooks.addDelivery(tenant, delivery('done', 's', { status: 'SUCCEEDED', attempts: 1, nextAttemptAt: null }));
+      await store.webhooks.addDelivery(tenant, delivery('dead', 's', { status: 'DEAD', attempts: 8, nextAttemptAt: null }));
+      await store.webhooks.addDelivery(newTenant('wh-due-other'), delivery('theirs', 's', { nextAttemptAt: at(0) }));
+      expect((await store.webhooks.overdueDeliveries(tenant, at(20), 10)).map((d) => d.id)).toEqual(['later', 'late']);
+      expect((await store.webhooks.overdueDeliveries(tenant, at(20), 1)).map((d) => d.id)).toEqual(['later']);
+      // Succeeding takes a delivery out; a redelivery asked for puts it back, due then.
+      await store.webhooks.recordOutcome(tenant, 'later', { status: 'SUCCEEDED', attempts: 2, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
+      await store.webhooks.markPending(tenant, 'dead', at(2));
+      expect((await store.webhooks.overdueDeliveries(tenant, at(20), 10)).map((d) => d.id)).toEqual(['dead', 'late']);
+    });
+
     it('moves a tenant\'s cursor only forward and pages the tenants that have one', async () => {
       const store = getStore();
       const tenant = newTenant('wh-cursor');

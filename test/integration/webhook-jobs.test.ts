@@ -116,9 +116,29 @@ describe('webhook-deliver jobs', () => {
       [true, 200],
     ]);
 
+    // A requeue of a delivery whose own job is kept as finished queues its remaining attempts, once.
+    await queue.requeue('acme', 'dlv_1', 1);
+    await queue.requeue('acme', 'dlv_1', 1);
+    await until('the requeued attempts', () => attempts.length === 5);
+    expect(attempts.slice(3).map(({ deliveryId, last }) => [deliveryId, last])).toEqual([
+      ['dlv_1', false],
+      ['dlv_1', true],
+    ]);
+    await until('the requeued job finished', async () => (await inspect.getJobCounts('completed')).completed === 2);
+
     // A redelivery is one more attempt, the last, whatever became of the earlier ones.
     await queue.redeliver('acme', 'dlv_1');
-    await until('the redelivery', () => attempts.length === 4);
-    expect(attempts[3]).toMatchObject({ deliveryId: 'dlv_1', last: true });
+    await until('the redelivery', () => attempts.length === 6);
+    expect(attempts[5]).toMatchObject({ deliveryId: 'dlv_1', last: true });
+  });
+
+  it('queues no spare attempts for a delivery whose own job still waits', async () => {
+    await queue.enqueue('acme', 'dlv_waiting');
+    await queue.requeue('acme', 'dlv_waiting', 0);
+    expect(await inspect.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    // Lost with Redis's data: the sweep's requeue queues it again.
+    await inspect.obliterate({ force: true });
+    await queue.requeue('acme', 'dlv_waiting', 0);
+    expect((await inspect.getJobs(['waiting'])).map((job) => [job.id, job.opts.attempts])).toEqual([['dlv_waiting.after-0', 3]]);
   });
 });

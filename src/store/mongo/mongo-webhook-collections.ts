@@ -49,7 +49,10 @@ export interface WebhookCursorDocument {
 
 export const WEBHOOK_INDEXES: Record<string, IndexDescription[]> = {
   [WEBHOOK_COLLECTIONS.subscriptions]: [{ key: { tenantId: 1, id: 1 }, name: 'tenant_id_unique', unique: true }],
-  [WEBHOOK_COLLECTIONS.deliveries]: [{ key: { tenantId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'tenant_subscription_created' }],
+  [WEBHOOK_COLLECTIONS.deliveries]: [
+    { key: { tenantId: 1, subscriptionId: 1, createdAt: -1, _id: -1 }, name: 'tenant_subscription_created' },
+    { key: { tenantId: 1, status: 1, nextAttemptAt: 1 }, name: 'tenant_status_due' },
+  ],
 };
 
 /** Creates the indexes (idempotent), one per command as ensureIndexes does for FerretDB's sake. */

@@ -136,6 +136,12 @@ export function createMongoWebhookRepository(db: Db): WebhookRepository {
       assertId(id, 'delivery id');
       await deliveries.updateOne({ _id: deliveryKey(tenantId, id) }, { $set: { status: 'PENDING', nextAttemptAt: normaliseInstant(at, 'at') } });
     },
+    async overdueDeliveries(tenantId, dueBefore, limit) {
+      assertTenantId(tenantId);
+      assertCount(limit, 'limit');
+      const filter = { tenantId, status: { $in: ['PENDING' as const, 'FAILED' as const] }, nextAttemptAt: { $lt: normaliseInstant(dueBefore, 'dueBefore') } };
+      return (await deliveries.find(filter).sort({ nextAttemptAt: 1 }).limit(limit).toArray()).map(toDelivery);
+    },
     async listDeliveries(tenantId, subscriptionId, page, size) {
       assertTenantId(tenantId);
       assertId(subscriptionId, 'subscription id');

@@ -77,6 +77,10 @@ export function createSqliteWebhookRepository(db: Database): WebhookRepository {
      WHERE tenant_id = @tenantId AND id = @id AND attempts < @attempts`,
   );
   const markPending = db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ? WHERE tenant_id = ? AND id = ?");
+  const overdue = db.prepare<[string, string, number], DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries INDEXED BY webhook_deliveries_due
+     WHERE tenant_id = ? AND status IN ('PENDING', 'FAILED') AND next_attempt_at < ? ORDER BY next_attempt_at LIMIT ?`,
+  );
   const deliveryPage = db.prepare<[string, string, number, number], DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = ? AND subscription_id = ? ORDER BY n DESC LIMIT ? OFFSET ?`,
   );
@@ -158,6 +162,11 @@ export function createSqliteWebhookRepository(db: Database): WebhookRepository {
       assertTenantId(tenantId);
       assertId(id, 'delivery id');
       markPending.run(normaliseInstant(at, 'at'), tenantId, id);
+    },
+    async overdueDeliveries(tenantId, dueBefore, limit) {
+      assertTenantId(tenantId);
+      assertCount(limit, 'limit');
+      return overdue.all(tenantId, normaliseInstant(dueBefore, 'dueBefore'), limit).map(toDelivery);
     },
     async listDeliveries(tenantId, subscriptionId, page, size) {
       assertTenantId(tenantId);

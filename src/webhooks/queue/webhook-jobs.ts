@@ -19,6 +19,8 @@ export interface DeliveryRetries {
 }
 
 const KEEP_FINISHED = { count: 1000 } as const;
+/** A job in one of these states will still make an attempt. */
+const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 
 /** The wait after `failures` failed attempts: backoffMs, 2·backoffMs, 4·backoffMs, … (BullMQ's exponential backoff). */
 export function retryDelayMs(retries: DeliveryRetries, failures: number): number {
@@ -30,6 +32,12 @@ export interface WebhookJobQueue {
   enqueue(tenantId: string, deliveryId: string): Promise<void>;
   /** Queues one more attempt of a delivery now, whatever became of its earlier ones. */
   redeliver(tenantId: string, deliveryId: string): Promise<void>;
+  /**
+   * Queues the attempts a delivery has left after `attemptsMade` (at least one), for a delivery
+   * whose job was lost: nothing while its own job still waits or runs (a busy tenant's backlog),
+   * and one job per delivery and attempts made, so repeated sweeps queue it once.
+   */
+  requeue(tenantId: string, deliveryId: string, attemptsMade: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +53,16 @@ export function createWebhookJobQueue(options: { connection: RedisConnection; pr
         'deliver',
         { tenantId, deliveryId },
         { ...kept, jobId: deliveryId, attempts: options.retries.attempts, backoff: { type: 'exponential', delay: options.retries.backoffMs } },
+      );
+    },
+    async requeue(tenantId, deliveryId, attemptsMade) {
+      const own = await queue.getJob(deliveryId);
+      if (own !== undefined && LIVE_STATES.has(await own.getState())) return;
+      const attempts = Math.max(1, options.retries.attempts - attemptsMade);
+      await queue.add(
+        'requeue',
+        { tenantId, deliveryId },
+        { ...kept, jobId: `${deliveryId}.after-${attemptsMade}`, attempts, backoff: { type: 'exponential', delay: options.retries.backoffMs } },
       );
     },
     async redeliver(tenantId, deliveryId) {

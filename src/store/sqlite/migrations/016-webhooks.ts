@@ -43,5 +43,7 @@ export const migration016: Migration = {
       UNIQUE (tenant_id, id)
     );
     CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries (tenant_id, subscription_id, n);
+    -- The deliveries still to be tried, by when: the sweep that queues again attempts whose jobs were lost.
+    CREATE INDEX webhook_deliveries_due ON webhook_deliveries (tenant_id, next_attempt_at) WHERE status IN ('PENDING', 'FAILED');
   `,
 };

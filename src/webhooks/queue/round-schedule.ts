@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { QUEUE_NAMES, queuePrefix } from '../../jobs/index.js';
 
-export interface ChainFollowScheduleOptions {
+export interface RoundScheduleOptions {
+  /** Names the Redis keys of its turn and position: `follow`, `stranded`. */
+  name: string;
   /** A connection without an offline queue: while Redis is away a round is skipped, not queued. */
   redis: Redis;
   /** The deployment's key prefix (`REDIS_KEY_PREFIX`). */
@@ -12,27 +14,28 @@ export interface ChainFollowScheduleOptions {
   onError(error: Error): void;
 }
 
-export interface ChainFollowSchedule {
+export interface RoundSchedule {
   /** No further rounds; resolves when the one in progress has ended. */
   stop(): Promise<void>;
 }
 
 /**
- * Runs the chain follower's rounds every interval in each worker process, one process per
- * interval doing the work: a round first takes a turn key (SET NX with an expiry a little under
- * the interval) and the others skip. Where a round stopped among the tenants is kept in Redis, so
- * the rounds go through them whichever process takes the turn (lost with Redis's data, the rounds
- * start again from the first tenant). A timer in the process, like the workflow resume sweep: the
- * cursors live in the store, so a Redis that lost its data loses nothing the rounds need. Two
- * rounds that overlap (one slower than the interval) dispatch some events twice, which their
- * delivery ids make harmless.
+ * Runs rounds over the followed tenants (the chain follower's, the stranded deliveries' sweep)
+ * every interval in each worker process, one process per interval doing the work: a round first
+ * takes a turn key (SET NX with an expiry a little under the interval) and the others skip. Where
+ * a round stopped among the tenants is kept in Redis, so the rounds go through them whichever
+ * process takes the turn (lost with Redis's data, the rounds start again from the first tenant).
+ * A timer in the process, like the workflow resume sweep: what the rounds go by (cursors,
+ * deliveries) is in the store, so a Redis that lost its data loses nothing they need. Two rounds
+ * that overlap (one slower than the interval) do some work twice, which delivery ids and job ids
+ * make harmless.
  */
-export function startChainFollowSchedule(options: ChainFollowScheduleOptions): ChainFollowSchedule {
+export function startRoundSchedule(options: RoundScheduleOptions): RoundSchedule {
   const { redis, intervalMs } = options;
   if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new RangeError('intervalMs must be a positive integer');
   const base = queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix);
-  const turnKey = `${base}:follow-turn`;
-  const positionKey = `${base}:follow-position`;
+  const turnKey = `${base}:${options.name}-turn`;
+  const positionKey = `${base}:${options.name}-position`;
   const turnMs = Math.max(1, intervalMs - Math.ceil(intervalMs / 10));
 
   let running: Promise<void> | null = null;
