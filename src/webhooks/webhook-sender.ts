@@ -3,7 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { refusedAddress } from './address-ranges.js';
-import { literalAddress, urlProblem, type DestinationRules } from './webhook-url.js';
+import { urlProblem, type DestinationRules } from './webhook-url.js';
 
 /** How long an attempt may take, connection and answer together. */
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -51,19 +51,16 @@ function short(text: string, max = 200): string {
 }
 
 /**
- * One POST of a delivery: over node:http(s) with the checked lookup (an IP literal is checked
- * here, as no lookup runs for it), a fresh connection each time, at most DELIVERY_TIMEOUT_MS in
+ * One POST of a delivery: over node:http(s) with the checked lookup (an IP literal is checked by
+ * the URL rules, as no lookup runs for it), a fresh connection each time, at most DELIVERY_TIMEOUT_MS in
  * all, no redirect followed (a 3xx is an answer that is not a success), and at most
  * RESPONSE_READ_MAX_BYTES of the answer read. Never throws: a failure is `{ error }`.
  */
 export function postWebhook(post: WebhookPost, rules: DestinationRules): Promise<SendResult> {
+  // The subscription's rules again (the settings may have changed since), an IP literal's address among them.
   const problem = urlProblem(post.url, rules);
   if (problem !== null) return Promise.resolve({ error: short(problem.message.replaceAll('`', '')) });
   const url = new URL(post.url);
-  const literal = literalAddress(url.hostname);
-  if (literal !== null && !rules.allowPrivateNetworks && refusedAddress(literal) !== null) {
-    return Promise.resolve({ error: `${literal} is a refused address` });
-  }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<SendResult>((resolve) => {
     let settled = false;

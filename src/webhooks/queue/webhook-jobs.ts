@@ -108,7 +108,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   // A hold outlives the longest attempt: the time-out, plus the store's reads and write around it.
   const holdMs = DELIVERY_TIMEOUT_MS * 3;
 
-  const process = async (job: Job<WebhookDeliverJobData>, token?: string) => {
+  const attemptOf = async (job: Job<WebhookDeliverJobData>, token?: string) => {
     const { tenantId, deliveryId } = job.data;
     const holder = job.id ?? deliveryId;
     if (!(await slots.take(tenantId, holder, holdMs))) {
@@ -129,7 +129,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   };
 
   const workerClient = createRedisClient(options.connection, 'webhook-deliver-worker');
-  const worker = new Worker<WebhookDeliverJobData>(QUEUE_NAMES.webhookDeliver, process, {
+  const worker = new Worker<WebhookDeliverJobData>(QUEUE_NAMES.webhookDeliver, attemptOf, {
     connection: workerClient,
     prefix,
     concurrency: options.concurrency,
