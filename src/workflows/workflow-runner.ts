@@ -118,7 +118,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       definition = await deps.definition(tenantId, record);
     } catch (error) {
       if (!(error instanceof WorkflowError && error.status === 422 && error.code === WorkflowErrorCode.DEFINITION_UNAVAILABLE)) throw error;
-      await failUncompilable(tenantId, workflowId, error.message);
+      await failUncompilable(tenantId, record, error.message);
       return null;
     }
     const log = new WorkflowReplay(definition);
@@ -137,7 +137,8 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
    * it): no step can be run or compensated, so the workflow ends failed with the reason, instead
    * of being retried for ever.
    */
-  async function failUncompilable(tenantId: string, workflowId: string, reason: string): Promise<void> {
+  async function failUncompilable(tenantId: string, record: WorkflowRecord, reason: string): Promise<void> {
+    const { workflowId } = record;
     const last = await deps.workflows.lastEvent(tenantId, workflowId);
     if (last !== null && isTerminalEvent(last.eventType)) return;
     const event: WorkflowEvent = {
@@ -148,8 +149,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
     };
     // A lost race is another writer's event: the next run reads it and decides again.
     if ((await deps.workflows.append(tenantId, workflowId, [event])) !== 1) return;
-    const record = await deps.workflows.get(tenantId, workflowId);
-    if (record !== null) await deps.announceEnd?.(tenantId, record, event);
+    await deps.announceEnd?.(tenantId, record, event);
     await deps.workflows.markFinished(tenantId, workflowId, event.occurredAt);
   }
 

@@ -163,17 +163,23 @@ describe('the workflow runner', () => {
     await expect(transient.advance(TENANT, id)).rejects.toThrow('could not be compiled now');
     expect(await eventTypes(id)).toEqual(['WORKFLOW_STARTED']);
 
-    const gone = runnerFor(async () => {
-      throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, 'version 1 of `m` does not compile: PL4008 …');
-    });
+    const announced: string[] = [];
+    const gone = runnerFor(
+      async () => {
+        throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, 'version 1 of `m` does not compile: PL4008 …');
+      },
+      { announceEnd: async (_tenantId, record, ended) => void announced.push(`${record.workflowId} ${ended.sequence} ${ended.eventType}`) },
+    );
     expect(await gone.advance(TENANT, id)).toEqual({ state: null, more: false });
     const events = await store.workflows.events(TENANT, id, 0, 100);
     expect(events.map((e) => e.eventType)).toEqual(['WORKFLOW_STARTED', 'WORKFLOW_FAILED']);
     expect(events[1]!.payload).toEqual({ failedStep: null, error: 'version 1 of `m` does not compile: PL4008 …' });
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
-    // Again: nothing more is appended.
+    expect(announced).toEqual([`${id} 2 WORKFLOW_FAILED`]);
+    // Again: nothing more is appended or announced.
     await gone.advance(TENANT, id);
     expect(await eventTypes(id)).toHaveLength(2);
+    expect(announced).toHaveLength(1);
   });
 
   it('times out a waiting step once, and leaves a step that no longer waits alone', async () => {
