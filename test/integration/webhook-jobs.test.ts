@@ -95,6 +95,8 @@ describe('webhook-deliver jobs', () => {
     expect(new Set(attempts.filter((a) => a.tenantId === 'stuck').map((a) => a.deliveryId)).size).toBe(20);
     expect(attempts.filter((a) => a.tenantId === 'stuck')).toHaveLength(20);
     expect(mostInFlight.get('stuck')).toBe(2);
+    // However often a job went back to wait for a slot, its attempt is still its first of three.
+    expect(attempts.filter((a) => a.tenantId === 'stuck').every((a) => !a.last && a.retryInMs === 50)).toBe(true);
   });
 
   it('retries a failed attempt after the doubling backoff, tells the last it is the last, and queues a delivery once', async () => {
