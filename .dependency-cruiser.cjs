@@ -21,6 +21,7 @@ const LAYERS = [
   ['policies'],
   ['workflows'],
   ['anomalies'],
+  ['webhooks'], // pushes what the domains below record to the tenants' receivers
   ['store'], // the SQLite and MongoDB adapters of the domains' ports
   ['metrics'], // wraps domain parts to count what they do
   ['api'], // the HTTP edge

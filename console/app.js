@@ -12,6 +12,7 @@ import { currentRoute } from './routes.js';
 import { sessionBar } from './session-bar.js';
 import { endSession, readSession } from './session.js';
 import { signInView } from './sign-in-view.js';
+import { webhookPageFor } from './webhook-pages.js';
 
 const main = document.getElementById('main');
 const bar = document.getElementById('session-bar');
@@ -39,10 +40,14 @@ function render() {
   const route = currentRoute();
   const auditOrWorkflow = auditOrWorkflowPage(route, { client, session });
   const policyPage = policyPageFor(route, { client, session });
+  const webhookPage = webhookPageFor(route, { client, session });
   if (policyPage) {
     document.title = `${policyPage.title} · Policy engine console`;
     disposeCurrent = policyPage.dispose ?? disposeCurrent;
     replaceChildren(main, policyPage.element);
+  } else if (webhookPage) {
+    document.title = `${webhookPage.title} · Policy engine console`;
+    replaceChildren(main, webhookPage.element);
   } else if (route.name === 'anomaly') {
     document.title = 'Anomaly · Policy engine console';
     const page = anomalyDetailView({ api, session, id: route.id });

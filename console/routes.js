@@ -2,6 +2,7 @@
 // serves one page and the browser's history and bookmarks work.
 import { auditRouteOf } from './audit-routes.js';
 import { policyRouteOf } from './policy-routes.js';
+import { webhookRouteOf } from './webhook-routes.js';
 import { workflowRouteOf } from './workflow-routes.js';
 
 export function currentRoute() {
@@ -11,6 +12,8 @@ export function currentRoute() {
   if (detail) return { name: 'anomaly', id: decodeURIComponent(detail[1]) };
   const policyRoute = policyRouteOf(path, search);
   if (policyRoute) return policyRoute;
+  const webhookRoute = webhookRouteOf(path, search);
+  if (webhookRoute) return webhookRoute;
   const auditOrWorkflowRoute = auditRouteOf(path, search) ?? workflowRouteOf(path, search);
   if (auditOrWorkflowRoute) return auditOrWorkflowRoute;
   return { name: 'anomalies', params: new URLSearchParams(search) };

@@ -7,6 +7,7 @@ const SECTIONS = [
   { label: 'Policies', href: '#/policies', paths: /^\/policies(\/|$)/ },
   { label: 'Audit chain', href: '#/audit', paths: /^\/audit$/ },
   { label: 'Workflows', href: '#/workflows', paths: /^\/workflows(\/|$)/ },
+  { label: 'Webhooks', href: '#/webhooks', paths: /^\/webhooks(\/|$)/ },
 ];
 
 export function sectionNav() {

@@ -57,6 +57,7 @@ export { createWorkflowRoutes, WORKFLOW_ROUTES, WORKFLOWS_ROUTE, type WorkflowRo
 export { createRollupRoutes, ROLLUP_ROUTES, ROLLUPS_ROUTE } from './routes/rollups.js';
 export { createStreamRoutes, STREAM_ROUTES } from './routes/streams.js';
 export { createOpenStreams, type OpenStreams } from './streams/open-streams.js';
+export { createWebhookRoutes, WEBHOOK_ROUTES, WEBHOOKS_ROUTE } from './routes/webhooks.js';
 export { buildOpenApiDocument } from './openapi/openapi-document.js';
 export * as answerSchemas from './openapi/response-schemas.js';
 export { createQueueBoard, OPERATOR_LOGIN_PATH, OPERATOR_LOGOUT_PATH, QUEUE_BOARD_ADMIN_PATH, QUEUE_BOARD_PATH, type QueueBoardOptions } from './admin/queue-board.js';

@@ -9,7 +9,7 @@ import type { AppContext, AppMiddleware } from './app-types.js';
  */
 export type Authentication = 'none' | 'bearer' | 'signed-or-bearer' | 'signed';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** What the OpenAPI document says of an operation besides what the route declares for the router. */
 export interface OperationText {
@@ -17,7 +17,7 @@ export interface OperationText {
   summary: string;
   description?: string;
   success: {
-    status: 200 | 201 | 202;
+    status: 200 | 201 | 202 | 204;
     schema?: z.ZodType;
     description: string;
     contentType?: string;

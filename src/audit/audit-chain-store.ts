@@ -68,6 +68,12 @@ export interface AuditChainRepository {
   head(tenantId: string): Promise<ChainHead | null>;
   /** Newest first (seq descending). */
   list(tenantId: string, query: AuditQuery): Promise<AuditRecord[]>;
+  /**
+   * At most `limit` of the tenant's records of `eventType` with seq > `afterSeq`, ascending by seq,
+   * through the (tenant, event type, seq) index: how a follower of some event types reads on from
+   * where it stopped, however many records of other types lie between.
+   */
+  listTypeAfter(tenantId: string, eventType: string, afterSeq: number, limit: number): Promise<AuditRecord[]>;
   /** Ascending by seq from `fromSeq` (inclusive), read in pages of `pageSize`: bounded memory. */
   scan(tenantId: string, fromSeq: number, pageSize: number): AsyncIterable<AuditRecord>;
   /** The tenant's record with this id (an indexed lookup), or null. */

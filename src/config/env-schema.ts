@@ -233,6 +233,20 @@ export const envSchema = z.object({
   WORKFLOW_CONTEXT_MAX_BYTES: integer(2, 16 * 1024 * 1024).default(64 * 1024),
   WORKFLOW_TENANT_MAX_UNFINISHED: integer(1, 10_000_000).default(1000),
   WORKFLOW_TENANT_MAX_STORED_BYTES: integer(1024, Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
+  // Webhooks (src/webhooks/README.md): subscriptions a tenant may have, and where deliveries may go.
+  WEBHOOK_MAX_PER_TENANT: integer(1, 1000).default(10),
+  WEBHOOK_ALLOW_HTTP: boolean().default(false),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean().default(false),
+  // Attempts of one delivery, the first retried after WEBHOOK_BACKOFF_BASE_MS and each next one after twice the wait before.
+  WEBHOOK_MAX_ATTEMPTS: integer(1, 30).default(8),
+  WEBHOOK_BACKOFF_BASE_MS: integer(10, 86_400_000).default(30_000),
+  // Deliveries kept per subscription (the newest), for its deliveries list and redelivery.
+  WEBHOOK_DELIVERIES_KEPT: integer(1, 10_000).default(100),
+  // Attempts a worker process makes at once, and of those of one tenant in the whole deployment.
+  WEBHOOK_DELIVERY_CONCURRENCY: integer(1, 1000).default(16),
+  WEBHOOK_TENANT_CONCURRENCY: integer(1, 1000).default(4),
+  // How often a worker reads the subscribed tenants' audit chains for events to deliver.
+  WEBHOOK_FOLLOW_INTERVAL_MS: integer(50, 3_600_000).default(1000),
   ANOMALY_WINDOW_MINUTES: detectionSetting('windowMinutes'),
   ANOMALY_BASELINE_DAYS: detectionSetting('baselineDays'),
   ANOMALY_MIN_SAMPLES: detectionSetting('minSamples'),

@@ -5,6 +5,7 @@ export const QUEUE_NAMES = {
   anomalyVerify: 'anomaly-verify',
   workflowRun: 'workflow-run',
   auditAppend: 'audit-append',
+  webhookDeliver: 'webhook-deliver',
 } as const;
 
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

@@ -18,6 +18,7 @@ import {
   createStreamRoutes,
   createTenantRateLimiter,
   createVersionRoutes,
+  createWebhookRoutes,
   createWorkflowRoutes,
   type OpenStreams,
   type RouteGroup,
@@ -28,12 +29,14 @@ import type { AppendListeners } from '../jobs/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, createRolloutControl, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
+import { createWebhookService } from '../webhooks/index.js';
 import { createWorkflowDefinitions, createWorkflowJobQueue, createWorkflowService } from '../workflows/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { identityProviderOf, trustedGatewayOf } from './caller-authentication.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import { inRouteGroupOrder } from './route-group-order.js';
 import type { Runtime } from './runtime.js';
+import { destinationRulesOf, webhookJobQueueOf } from './webhook-settings.js';
 
 export interface ApiAppInputs {
   keyRing: JwtKeyRing;
@@ -97,6 +100,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
   });
   const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const webhookQueue = webhookJobQueueOf(config);
   // Chain verifications read (on SQLite) and hash on threads of their own, so no request waits behind a long chain.
   const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);
   const auditVerifier = createChainVerifier({
@@ -110,6 +114,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     await closeEvaluationPath();
     await anomalyQueues.close();
     await workflowQueue.close();
+    await webhookQueue.close();
     await auditWriter.flush();
     await chainPageThreads.close();
     await appendListeners.close();
@@ -190,6 +195,15 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       signatureWindowSeconds: config.SIGNATURE_WINDOW_SECONDS,
     }),
     streams: createStreamRoutes({ workflows: workflowService, audit: store.audit, notices: appendListeners, streams }),
+    webhooks: createWebhookRoutes(
+      createWebhookService({
+        webhooks: store.webhooks,
+        chainHead: async (tenantId) => (await store.audit.head(tenantId))?.seq ?? 0,
+        redeliver: (tenantId, deliveryId) => webhookQueue.redeliver(tenantId, deliveryId),
+        rules: destinationRulesOf(config),
+        maxPerTenant: config.WEBHOOK_MAX_PER_TENANT,
+      }),
+    ),
     // The same nonce guard as the REST evaluation routes: a nonce is single-use across both.
     graphql: createGraphqlRoute({
       tenants: signingSecrets,

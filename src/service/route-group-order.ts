@@ -16,6 +16,7 @@ const ROUTE_GROUP_ORDER = [
   'policies',
   'workflows',
   'streams',
+  'webhooks',
   'graphql',
 ] as const;
 

@@ -12,6 +12,7 @@ import { loadBuiltins } from './builtin-library.js';
 import { createEvaluationPath } from './evaluation-path.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
+import { webhookAnnouncerOf, webhookDispatchOf, webhookJobQueueOf } from './webhook-settings.js';
 
 /** The `workflow-run` consumer: advances workflows, each step through the one evaluation path. */
 export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
@@ -22,15 +23,19 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
   const workflows = observedWorkflowRepository(runtime.workflows, runtime.metrics);
+  const webhookQueue = webhookJobQueueOf(config);
+  const announceEnd = webhookAnnouncerOf(webhookDispatchOf(runtime, webhookQueue));
   const runner = createWorkflowRunner({
     workflows,
     definition: (tenantId, record) => definitions.find(tenantId, record.policyModule, record.version, record.workflow),
     evaluate: (tenantId, record, rule, args) => evaluateStep(evaluation, tenantId, record, rule, args),
     scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
+    announceEnd,
   });
   const release = async () => {
     await closeEvaluationPath();
     await queue.close();
+    await webhookQueue.close();
     await runtime.audit.recorder.flush();
   };
   let worker: Awaited<ReturnType<typeof startWorkflowWorker>>;
@@ -56,6 +61,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   const resumer = createWorkflowResumer({
     workflows,
     resume: (tenantId, workflowId, timedOutStep) => queue.resume(tenantId, workflowId, timedOutStep),
+    announceEnd,
     scheduleTimeout: (tenantId, workflowId, step, delayMs) => queue.scheduleTimeout(tenantId, workflowId, step, delayMs),
     // A fresher log most likely has its job queued or running; for an older one a spare job is harmless.
     graceMs: resumeEveryMs,

@@ -15,6 +15,13 @@ export function assertRecordId(id: string): void {
   if (typeof id !== 'string' || id.length === 0) throw new StoreArgumentError('record id must be a non-empty string');
 }
 
+/** The arguments of `listTypeAfter`: a type, a seq (0 from the first record) and a positive limit. */
+export function assertTypeAfter(eventType: string, afterSeq: number, limit: number): void {
+  if (typeof eventType !== 'string' || eventType.length === 0) throw new StoreArgumentError('event type must be a non-empty string');
+  if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) throw new StoreArgumentError('afterSeq must be a non-negative integer');
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new StoreArgumentError('limit must be a positive integer');
+}
+
 /** Internal consistency of a batch, checked before any storage access. */
 export function assertBatchLinked(tenantId: string, records: readonly AuditRecord[]): void {
   for (let i = 0; i < records.length; i += 1) {

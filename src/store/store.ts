@@ -6,6 +6,7 @@ import type { IdempotencyRepository } from '../idempotency/idempotency-store.js'
 import type { PolicyRepository } from '../policies/policy-store.js';
 import type { RollupRepository } from '../rollups/rollup-store.js';
 import type { TenantRepository } from '../tenants/tenant-store.js';
+import type { WebhookRepository } from '../webhooks/webhook-store.js';
 import type { WorkflowRepository } from '../workflows/workflow-store.js';
 
 /**
@@ -26,6 +27,7 @@ export interface Store {
   readonly anomalies: AnomalyRepository;
   readonly anomalySettings: AnomalySettingsRepository;
   readonly workflows: WorkflowRepository;
+  readonly webhooks: WebhookRepository;
   /** Resolves when the backend answers a trivial query (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;

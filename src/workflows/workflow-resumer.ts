@@ -1,5 +1,5 @@
 import { isTerminalEvent, readWorkflowEvent, WorkflowEventType as E, type StoredWorkflowEvent } from './workflow-events.js';
-import type { WorkflowRepository } from './workflow-store.js';
+import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 import { endedSummary, storeSummary } from './workflow-summary.js';
 
 export interface WorkflowResumerDeps {
@@ -9,6 +9,8 @@ export interface WorkflowResumerDeps {
    * one queued this way for the workflow has not finished yet.
    */
   resume(tenantId: string, workflowId: string, timedOutStep?: string): Promise<void>;
+  /** What the runner tells of an end (its `announceEnd`), for a log it finds ended but unmarked: before marking it. */
+  announceEnd?(tenantId: string, record: WorkflowRecord, ended: StoredWorkflowEvent): Promise<void>;
   /** The runner's own time-limit job: a no-op while the one it scheduled still exists. */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
   /**
@@ -95,6 +97,8 @@ export function createWorkflowResumer(deps: WorkflowResumerDeps): WorkflowResume
         }
         const need = needOf(last);
         if (need.kind === 'finished') {
+          const record = deps.announceEnd === undefined ? null : await deps.workflows.get(tenantId, workflowId);
+          if (record !== null) await deps.announceEnd?.(tenantId, record, last);
           // The ended log's summary with the mark: it also repairs a summary a lost write left behind.
           await storeSummary(deps.workflows, tenantId, workflowId, endedSummary(last));
           sweep.finished += 1;

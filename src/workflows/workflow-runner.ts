@@ -3,7 +3,7 @@ import { decideNext, eventAfterRun, hasNext, type StepEvaluation, type StepRun }
 import { WorkflowError, WorkflowErrorCode } from './workflow-errors.js';
 import { eventError, isTerminalEvent, MAX_WORKFLOW_LOG_EVENTS, WorkflowEventType as E, type WorkflowEvent, type WorkflowEventBody } from './workflow-events.js';
 import { isTerminal, WorkflowReplay, type WorkflowState } from './workflow-replay.js';
-import type { WorkflowRecord, WorkflowRepository } from './workflow-store.js';
+import type { StoredWorkflowEvent, WorkflowRecord, WorkflowRepository } from './workflow-store.js';
 import { endedSummary, storeSummary, summaryOf } from './workflow-summary.js';
 
 /** How far one call of `advance` takes a workflow before it hands the worker back. */
@@ -35,6 +35,12 @@ export interface WorkflowRunnerDeps {
    * counted in the rollups); `args` in the rule's parameter order.
    */
   evaluate(tenantId: string, record: WorkflowRecord, rule: string, args: unknown[]): Promise<StepEvaluation>;
+  /**
+   * Told of the terminal event once it is stored and before the workflow is marked finished (the
+   * service queues its webhooks): a process that dies in between leaves an ended log unmarked,
+   * which the resume sweep announces and marks. So it may hear of one end more than once.
+   */
+  announceEnd?(tenantId: string, record: WorkflowRecord, ended: StoredWorkflowEvent): Promise<void>;
   /** Asks for `timeOut(step)` to run after the delay (a BullMQ delayed job in the service). */
   scheduleTimeout(tenantId: string, workflowId: string, step: string, delayMs: number): Promise<void>;
   /** Milliseconds in a minute of a `within` limit; tests shorten it. Default 60,000. */
@@ -113,7 +119,7 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       definition = await deps.definition(tenantId, record);
     } catch (error) {
       if (!(error instanceof WorkflowError && error.status === 422 && error.code === WorkflowErrorCode.DEFINITION_UNAVAILABLE)) throw error;
-      await failUncompilable(tenantId, workflowId, error.message);
+      await failUncompilable(tenantId, record, error.message);
       return null;
     }
     const log = new WorkflowReplay(definition);
@@ -132,7 +138,8 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
    * it): no step can be run or compensated, so the workflow ends failed with the reason, instead
    * of being retried for ever.
    */
-  async function failUncompilable(tenantId: string, workflowId: string, reason: string): Promise<void> {
+  async function failUncompilable(tenantId: string, record: WorkflowRecord, reason: string): Promise<void> {
+    const { workflowId } = record;
     const last = await deps.workflows.lastEvent(tenantId, workflowId);
     if (last !== null && isTerminalEvent(last.eventType)) return;
     const event: WorkflowEvent = {
@@ -142,7 +149,9 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
       occurredAt: now().toISOString(),
     };
     // A lost race is another writer's event: the next run reads it and decides again.
-    if ((await deps.workflows.append(tenantId, workflowId, [event])) === 1) await storeSummary(deps.workflows, tenantId, workflowId, endedSummary(event));
+    if ((await deps.workflows.append(tenantId, workflowId, [event])) !== 1) return;
+    await deps.announceEnd?.(tenantId, record, event);
+    await storeSummary(deps.workflows, tenantId, workflowId, endedSummary(event));
   }
 
   /** Runs a rule of the pinned version on the workflow parameters `run.args` names. */
@@ -182,8 +191,10 @@ export function createWorkflowRunner(deps: WorkflowRunnerDeps): WorkflowRunner {
         appended += 1;
         lostRaces = 0;
         await decided.after?.();
-        // Separate writes (the summary; the finished mark after a terminal event): if this process
-        // dies before them, the resume sweep finds the summary behind the log and has it written again.
+        // Separate writes (the end's announcement, the summary, the finished mark after a terminal
+        // event): if this process dies before them, the resume sweep finds the summary behind the log
+        // and has it written again, announcing an end it marks.
+        if (isTerminalEvent(event.eventType)) await deps.announceEnd?.(tenantId, loaded.record, event);
         await storeSummary(deps.workflows, tenantId, workflowId, summaryOf(log.state));
         continue;
       }

@@ -16,6 +16,7 @@ import type { StoreTarget } from '../support/store-targets.js';
 import { runAnomalyStoreContract } from './anomaly-store-contract.js';
 import { runAuditLinkStoreContract } from './audit-link-store-contract.js';
 import { runPolicyStoreContract } from './policy-store-contract.js';
+import { runWebhookStoreContract } from './webhook-store-contract.js';
 import { runWorkflowStoreContract } from './workflow-store-contract.js';
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
@@ -380,6 +381,7 @@ export function runStoreContract(makeTarget: () => StoreTarget): void {
   runAuditLinkStoreContract(() => store, () => target, newTenant);
   runAnomalyStoreContract(() => store, () => target, newTenant);
   runWorkflowStoreContract(() => store, () => target, newTenant);
+  runWebhookStoreContract(() => store, () => target, newTenant);
 
   describe('concurrency proof', () => {
     it('8 processes × 500 appends to one tenant: every record linked once, in each process\'s order, and the chain verifies', async () => {

@@ -68,6 +68,9 @@ interface TenantBData {
   auditHeadSeq: number;
   /** One of B's audit records, as B's answers' receipts name them. */
   auditRecordId: string;
+  /** B's webhook subscription and one of its deliveries. */
+  webhookId: string;
+  deliveryId: string;
   markers: string[];
 }
 
@@ -94,7 +97,10 @@ function pathValue(op: ApiOperation, name: string, b: TenantBData): { value: str
       if (op.doc.tag === 'anomalies') return { value: b.anomalyId, notFound: { status: 404, code: 'ERR_ANOMALY_NOT_FOUND' } };
       if (op.doc.tag === 'registry') return { value: b.policyId, notFound: { status: 404, code: 'ERR_POLICY_NOT_FOUND' } };
       if (op.doc.tag === 'audit') return { value: b.auditRecordId, notFound: { status: 404, code: 'ERR_AUDIT_RECORD_NOT_FOUND' } };
+      if (op.doc.tag === 'webhooks') return { value: b.webhookId, notFound: { status: 404, code: 'ERR_WEBHOOK_NOT_FOUND' } };
       break;
+    case 'deliveryId':
+      return { value: b.deliveryId, notFound: { status: 404, code: 'ERR_WEBHOOK_NOT_FOUND' } };
     case 'version':
       // B has versions 1 and 2 of its module; A has none, so the module is unknown to A.
       return { value: '2' };
@@ -174,6 +180,7 @@ function bodyOf(op: ApiOperation, b: TenantBData): unknown {
     'post /api/v1/workflows': { policyModule: B_MODULE, workflow: 'review', context: { amount: 50 } },
     'post /api/v1/workflows/{workflowId}/signals': { signal: 'approval', approved: true },
     'post /graphql': { query: graphqlProbe(b) },
+    'post /api/v1/webhooks': { url: 'https://hooks.example.com/of-a', events: ['POLICY_DEPLOYED'] },
   };
   const key = `${op.method} ${op.path}`;
   if (!(key in bodies)) throw new Error(`no body naming tenant B's data for ${op.method.toUpperCase()} ${op.path}: add one`);
@@ -228,6 +235,7 @@ async function snapshotOf(store: Store, b: TenantBData) {
     workflow: await store.workflows.get(tenantId, b.workflowId),
     workflowEvents: await store.workflows.events(tenantId, b.workflowId, 0, 10_000),
     rollups: await store.rollups.range(tenantId, { from: EPOCH, to: FAR_FUTURE }),
+    webhooks: await store.webhooks.subscriptionsOf(tenantId),
   };
 }
 
@@ -327,9 +335,23 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       return { ...tenants, anomalyId: anomaly!.id };
     });
     a = seeded.a;
-    b = { tenant: seeded.b, anomalyId: seeded.anomalyId, policyId: `${B_MODULE}.approve@2`, workflowId: '', auditHeadSeq: 0, auditRecordId: '', markers: [] };
+    b = {
+      tenant: seeded.b,
+      anomalyId: seeded.anomalyId,
+      policyId: `${B_MODULE}.approve@2`,
+      workflowId: '',
+      auditHeadSeq: 0,
+      auditRecordId: '',
+      webhookId: '',
+      deliveryId: '',
+      markers: [],
+    };
 
     await start();
+    // A subscription of B's whose deliveries (of its deploys) go nowhere: their attempts fail, and stay B's.
+    const subscribed = await asB('ADMIN', 'POST', '/api/v1/webhooks', { url: `https://${B_MODULE}.invalid/hook`, events: ['POLICY_DEPLOYED'] }, 201);
+    b.webhookId = subscribed.id as string;
+    const webhookSecret = subscribed.secret as string;
     await asB('ADMIN', 'POST', '/api/v1/policies', { source: bSource(10) }, 201);
     await asB('ADMIN', 'POST', '/api/v1/policies', { source: bSource(20) }, 201);
     for (const amount of [5, 50, 2_000_000]) {
@@ -343,6 +365,12 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       if (state.status === 'WAITING') break;
       if (attempt === 200) throw new Error(`B's workflow did not reach WAITING: ${JSON.stringify(state)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (let attempt = 0; b.deliveryId === ''; attempt += 1) {
+      const page = await asB('ADMIN', 'GET', `/api/v1/webhooks/${b.webhookId}/deliveries`, undefined, 200);
+      b.deliveryId = ((page.content as Array<{ id: string }>)[0]?.id as string | undefined) ?? '';
+      if (attempt === 200) throw new Error('no delivery of B\'s deploys was stored');
+      if (b.deliveryId === '') await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const asA = await bearer(a, 'ADMIN', a.tenantId);
     expect((await send('POST', '/api/v1/policies', JSON.stringify({ source: A_SOURCE }), asA)).status).toBe(201);
@@ -360,6 +388,9 @@ describe('tenant A’s credentials on every route, aimed at tenant B', () => {
       B_MODULE,
       b.anomalyId,
       b.workflowId,
+      b.webhookId,
+      b.deliveryId,
+      webhookSecret,
       ...before.versions.map((version) => version.sourceHash),
       ...before.audit.map((record) => record.hash),
       ...before.audit.map((record) => record.id),

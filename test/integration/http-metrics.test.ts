@@ -56,7 +56,7 @@ describe('metrics', () => {
     expect(sample(text, 'policy_engine_evaluations_total', { kind: 'source', outcome: 'error', code: 'PL2006' })).toBe(1);
     expect(sample(text, 'policy_engine_audit_records_total', { event_type: 'SOURCE_EVALUATED' })).toBe(2);
     expect(sample(text, 'policy_engine_audit_append_lag_seconds_count', { role: 'all' })).toBe(2);
-    for (const queue of ['policy-evaluate', 'anomaly-detect', 'anomaly-verify', 'workflow-run']) {
+    for (const queue of ['policy-evaluate', 'anomaly-detect', 'anomaly-verify', 'workflow-run', 'webhook-deliver']) {
       expect(sample(text, 'policy_engine_queue_jobs', { queue, state: 'waiting' }), queue).toBeGreaterThanOrEqual(0);
     }
     expect(sample(text, 'policy_engine_queue_jobs_finished_total', { queue: 'policy-evaluate', outcome: 'completed' })).toBeGreaterThanOrEqual(1);

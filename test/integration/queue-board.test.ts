@@ -59,7 +59,7 @@ describe('queue dashboard', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<html');
     const listed = (await (await fetch(`${base}/admin/queues/api/queues`, { headers: as('viewer') })).json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> };
-    expect(listed.queues.map((q) => q.name).sort()).toEqual(['anomaly-detect', 'anomaly-verify', 'policy-evaluate', 'workflow-run']);
+    expect(listed.queues.map((q) => q.name).sort()).toEqual(['anomaly-detect', 'anomaly-verify', 'policy-evaluate', 'webhook-deliver', 'workflow-run']);
     expect(listed.queues.every((q) => q.readOnlyMode)).toBe(true);
     const pause = await fetch(`${base}/admin/queues/api/queues/workflow-run/pause`, { method: 'PUT', headers: as('viewer') });
     expect(pause.status).toBe(403);
@@ -115,7 +115,7 @@ describe('queue dashboard', () => {
     // The bounds themselves are served.
     const widest = await fetch(`${base}/admin/queues/api/queues?activeQueue=policy-evaluate&status=completed&page=1000000&jobsPerPage=100`, { headers: as('viewer') });
     expect(widest.status).toBe(200);
-    expect(((await widest.json()) as { queues: unknown[] }).queues).toHaveLength(4);
+    expect(((await widest.json()) as { queues: unknown[] }).queues).toHaveLength(5);
     // Nothing the client sent is logged as the service's failure.
     expect(service.lines.slice(logged).filter((line) => (line.level as number) >= 40)).toEqual([]);
   });

@@ -273,6 +273,8 @@ describe('REST fuzzing from the OpenAPI document', () => {
         ],
         variables: ['{}', `{"id":"${bystanderData.policyId}"}`, '{"id":1}', 'null', '[', { id: bystanderData.policyId }, {}],
         operationName: ['Q'],
+        url: ['https://hooks.example.com/in', 'http://hooks.example.com/in', 'https://127.0.0.1/in', 'https://169.254.169.254/latest', 'https://[::ffff:10.0.0.1]/', 'https://u:p@hooks.example.com/', 'not a url'],
+        events: [['POLICY_DEPLOYED'], ['WORKFLOW_FAILED', 'ANOMALY_DETECTED'], ['POLICY_DEPLOYED', 'POLICY_DEPLOYED'], ['NOT_AN_EVENT'], []],
         approved: [true, false],
       },
     };

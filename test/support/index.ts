@@ -19,3 +19,4 @@ export { untilLinked } from './until-linked.js';
 export { separateProcesses, type ApiCall, type SeparateProcesses, type StoreEnv } from './separate-processes.js';
 export { API_OPERATIONS, SERVICE_ROUTES, type ApiOperation } from './service-routes.js';
 export { openEventStream, type EventStreamAnswer, type StreamFrame } from './event-stream-client.js';
+export { readmeVerifier, startWebhookReceiver, type ReceivedWebhook, type VerifyPolicyWebhook, type WebhookReceiver } from './webhook-receiver.js';

@@ -12,6 +12,7 @@ import {
   ROLLUP_ROUTES,
   STREAM_ROUTES,
   VERSION_ROUTES,
+  WEBHOOK_ROUTES,
   WORKFLOW_ROUTES,
   type OperationText,
   type RouteSpec,
@@ -32,6 +33,7 @@ export const SERVICE_ROUTES: readonly RouteSpec[] = inRouteGroupOrder<readonly R
   policies: POLICY_ROUTES,
   workflows: WORKFLOW_ROUTES,
   streams: STREAM_ROUTES,
+  webhooks: WEBHOOK_ROUTES,
   graphql: GRAPHQL_ROUTES,
 }).flat();
 

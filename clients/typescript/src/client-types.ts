@@ -498,6 +498,46 @@ export interface IdempotentRequestOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+export type WebhookEventType =
+  | 'ANOMALY_DETECTED'
+  | 'ANOMALY_STATUS_CHANGED'
+  | 'POLICY_DEPLOYED'
+  | 'POLICY_ROLLED_BACK'
+  | 'POLICY_ROLLOUT_STARTED'
+  | 'POLICY_ROLLOUT_PROMOTED'
+  | 'POLICY_ROLLOUT_ABORTED'
+  | 'WORKFLOW_COMPLETED'
+  | 'WORKFLOW_FAILED'
+  | 'WORKFLOW_CANCELLED';
+
+/** A webhook subscription as the service shows it: never its secret. */
+export interface WebhookSubscription {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  createdAt: string;
+}
+
+/** The answer of a subscription's creation: the only one that shows its signing secret. */
+export interface CreatedWebhookSubscription extends WebhookSubscription {
+  secret: string;
+}
+
+export type WebhookDeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'DEAD';
+
+export interface WebhookDelivery {
+  /** The `X-Policy-Webhook-Id` of its requests. */
+  id: string;
+  eventId: string;
+  type: WebhookEventType;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
 export interface AnomalySettings {
   defaults: Record<string, number>;
   overrides: Record<string, number>;
@@ -631,4 +671,18 @@ export interface PolicyClient {
   getAnomalySettings(options?: RequestOptions): Promise<AnomalySettings>;
   /** PUT /api/v1/audit/anomaly-settings: replaces the tenant's overrides (null: back to the default). */
   setAnomalySettings(overrides: Record<string, number | null>, options?: RequestOptions): Promise<AnomalySettings>;
+
+  // Webhooks (ADMIN, bearer token).
+  /** POST /api/v1/webhooks: the subscription with its signing secret, shown this once. */
+  createWebhook(input: { url: string; events: WebhookEventType[] }, options?: RequestOptions): Promise<CreatedWebhookSubscription>;
+  /** GET /api/v1/webhooks: oldest first. */
+  listWebhooks(query?: PageQuery, options?: RequestOptions): Promise<Page<WebhookSubscription>>;
+  /** GET /api/v1/webhooks/{id}. */
+  getWebhook(id: string, options?: RequestOptions): Promise<WebhookSubscription>;
+  /** DELETE /api/v1/webhooks/{id}: 204, its deliveries go with it. */
+  deleteWebhook(id: string, options?: RequestOptions): Promise<void>;
+  /** GET /api/v1/webhooks/{id}/deliveries: newest first. */
+  listWebhookDeliveries(id: string, query?: PageQuery, options?: RequestOptions): Promise<Page<WebhookDelivery>>;
+  /** POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver: 202, one more attempt is queued now. */
+  redeliverWebhook(id: string, deliveryId: string, options?: RequestOptions): Promise<WebhookDelivery>;
 }

@@ -9,6 +9,7 @@ export {
   GRAPHQL_PATH,
   POLICIES_PATH,
   ROLLUPS_PATH,
+  WEBHOOKS_PATH,
   WORKFLOWS_PATH,
 } from './policy-client.js';
 export { AUDIT_RECORD_PATH, AUDIT_VERIFY_PATH, DEFAULT_LINK_POLLING } from './receipt-check.js';
@@ -88,6 +89,11 @@ export type {
   RuleSignature,
   StartWorkflowInput,
   VersionSource,
+  CreatedWebhookSubscription,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEventType,
+  WebhookSubscription,
   WorkflowEvent,
   WorkflowSignal,
   WorkflowStatus,

@@ -3,6 +3,9 @@ import type { AuditReceipt } from './audit-hash.js';
 import type {
   AnomalyDetail,
   AnomalySettings,
+  CreatedWebhookSubscription,
+  WebhookDelivery,
+  WebhookSubscription,
   AuditListQuery,
   AuditRecord,
   BatchItem,
@@ -53,6 +56,7 @@ export const AUDIT_PATH = '/api/v1/audit';
 export const ANOMALIES_PATH = '/api/v1/audit/anomalies';
 export const ANOMALY_SETTINGS_PATH = '/api/v1/audit/anomaly-settings';
 export const ROLLUPS_PATH = '/api/v1/audit/rollups';
+export const WEBHOOKS_PATH = '/api/v1/webhooks';
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
@@ -288,6 +292,17 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
       call<AnomalyDetail>('PATCH', `${ANOMALIES_PATH}/${segment(id)}/status`, { ...change }, withIdempotencyKey(requestOptions)),
     getAnomalySettings: async (requestOptions) => call<AnomalySettings>('GET', ANOMALY_SETTINGS_PATH, undefined, requestOptions),
     setAnomalySettings: async (overrides, requestOptions) => call<AnomalySettings>('PUT', ANOMALY_SETTINGS_PATH, { ...overrides }, requestOptions),
+
+    createWebhook: async (input, requestOptions) => call<CreatedWebhookSubscription>('POST', WEBHOOKS_PATH, { url: input.url, events: [...input.events] }, requestOptions),
+    listWebhooks: async (query = {}, requestOptions) => call<Page<WebhookSubscription>>('GET', withQuery(WEBHOOKS_PATH, query), undefined, requestOptions),
+    getWebhook: async (id, requestOptions) => call<WebhookSubscription>('GET', `${WEBHOOKS_PATH}/${segment(id)}`, undefined, requestOptions),
+    async deleteWebhook(id, requestOptions) {
+      await request<unknown>('DELETE', `${WEBHOOKS_PATH}/${segment(id)}`, undefined, requestOptions);
+    },
+    listWebhookDeliveries: async (id, query = {}, requestOptions) =>
+      call<Page<WebhookDelivery>>('GET', withQuery(`${WEBHOOKS_PATH}/${segment(id)}/deliveries`, query), undefined, requestOptions),
+    redeliverWebhook: async (id, deliveryId, requestOptions) =>
+      call<WebhookDelivery>('POST', `${WEBHOOKS_PATH}/${segment(id)}/deliveries/${segment(deliveryId)}/redeliver`, undefined, requestOptions),
   };
 }
 

@@ -189,6 +189,11 @@ describe('the REST routes', () => {
     ['getAnomaly', (c: ReturnType<typeof makeClient>) => c.getAnomaly('an-1'), 'GET', '/api/v1/audit/anomalies/an-1', undefined, { id: 'an-1' }],
     ['getAnomalySettings', (c: ReturnType<typeof makeClient>) => c.getAnomalySettings(), 'GET', '/api/v1/audit/anomaly-settings', undefined, { defaults: {} }],
     ['setAnomalySettings', (c: ReturnType<typeof makeClient>) => c.setAnomalySettings({ minEvaluations: 80, zombieMinEvaluations: null }), 'PUT', '/api/v1/audit/anomaly-settings', { minEvaluations: 80, zombieMinEvaluations: null }, { defaults: {} }],
+    ['createWebhook', (c: ReturnType<typeof makeClient>) => c.createWebhook({ url: 'https://hooks.example.com/in', events: ['POLICY_DEPLOYED'] }), 'POST', '/api/v1/webhooks', { url: 'https://hooks.example.com/in', events: ['POLICY_DEPLOYED'] }, { id: 'wh-1', secret: 'whsec_x' }],
+    ['listWebhooks', (c: ReturnType<typeof makeClient>) => c.listWebhooks({ page: 1, size: 5 }), 'GET', '/api/v1/webhooks?page=1&size=5', undefined, page],
+    ['getWebhook', (c: ReturnType<typeof makeClient>) => c.getWebhook('wh/1'), 'GET', '/api/v1/webhooks/wh%2F1', undefined, { id: 'wh/1' }],
+    ['listWebhookDeliveries', (c: ReturnType<typeof makeClient>) => c.listWebhookDeliveries('wh-1', { size: 5 }), 'GET', '/api/v1/webhooks/wh-1/deliveries?size=5', undefined, page],
+    ['redeliverWebhook', (c: ReturnType<typeof makeClient>) => c.redeliverWebhook('wh-1', 'dlv_1'), 'POST', '/api/v1/webhooks/wh-1/deliveries/dlv_1/redeliver', undefined, { id: 'dlv_1', status: 'PENDING' }],
   ] as const)('%s calls its route', async (_name, call, method, url, body, answer) => {
     script = [{ status: method === 'POST' && url.endsWith('/api/v1/workflows') ? 201 : 200, body: answer }];
     const client = makeClient({ bearerToken: 'tok', role: 'ADMIN' });
@@ -239,6 +244,14 @@ describe('the REST routes', () => {
     expect(received[1]).toMatchObject({ method: 'PATCH', url: '/api/v1/audit/anomalies/an-1/status' });
     expect(received[1]!.headers['idempotency-key']).toBe('k-2');
     expect(sentJson(1)).toEqual({ status: 'RESOLVED', note: 'fixed' });
+  });
+
+  it('deletes a webhook subscription, reading the 204', async () => {
+    script = [{ status: 204 }];
+    const client = makeClient({ bearerToken: 'tok', role: 'ADMIN' });
+    expect(await client.deleteWebhook('wh-1')).toBeUndefined();
+    expect(received[0]).toMatchObject({ method: 'DELETE', url: '/api/v1/webhooks/wh-1' });
+    expect(received[0]!.body.length).toBe(0);
   });
 
   it('encodes path parameters and refuses empty ones and an answer of the wrong shape', async () => {

@@ -103,7 +103,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): JsonSchema {
       description: `${service}: evaluates business policies written in a multi-locale policy language, per tenant, and records what happens in a tamper-evident audit chain. Every error answers the envelope \`{result: null, error, executionTimeMs: 0, code}\`.`,
     },
     servers: [{ url: '/' }],
-    tags: ['operations', 'audit', 'anomalies', 'evaluation', 'registry', 'workflows', 'graphql'].map((name) => ({ name })),
+    tags: ['operations', 'audit', 'anomalies', 'evaluation', 'registry', 'workflows', 'webhooks', 'graphql'].map((name) => ({ name })),
     paths,
     components: {
       schemas: { ErrorEnvelope: jsonSchema(errorEnvelope, 'output') },

@@ -156,7 +156,7 @@ export const policy = z.object({
 /** One policy read by its id: with its version's source. */
 export const policyDetail = policy.extend({ source: z.string().describe("the version's source (every rule of the version shares it)") });
 /** The interface's page envelope around `item`. */
-const page = <T extends z.ZodType>(item: T) =>
+export const page = <T extends z.ZodType>(item: T) =>
   z.object({
     content: z.array(item),
     totalElements: z.number().int(),

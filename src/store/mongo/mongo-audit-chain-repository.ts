@@ -1,7 +1,7 @@
 import type { Db, Filter } from 'mongodb';
 import { AuditRecordCorruptError } from '../../audit/audit-chain-errors.js';
 import type { AuditChainRepository, AuditRecord } from '../../audit/audit-chain-store.js';
-import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery, parsePayload } from '../store-rules.js';
+import { assertPageSize, assertRecordId, assertTenantId, assertTypeAfter, normaliseAuditQuery, parsePayload } from '../store-rules.js';
 import { auditDocumentId, COLLECTIONS, type AuditDocument } from './collections.js';
 /** A chain record as stored (also written by the link repository). */
 export function toAuditDocument(tenantId: string, r: AuditRecord): AuditDocument {
@@ -106,6 +106,13 @@ export function createMongoAuditChainRepository(db: Db): AuditChainRepository {
       }
       if (q.before !== undefined) filter.seq = { $lt: q.before };
       const docs = await collection.find(filter).sort({ seq: -1 }).limit(q.limit).toArray();
+      return docs.map(toRecord);
+    },
+
+    async listTypeAfter(tenantId, eventType, afterSeq, limit) {
+      assertTenantId(tenantId);
+      assertTypeAfter(eventType, afterSeq, limit);
+      const docs = await collection.find({ tenantId, eventType, seq: { $gt: afterSeq } }).sort({ seq: 1 }).limit(limit).toArray();
       return docs.map(toRecord);
     },
 

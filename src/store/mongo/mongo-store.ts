@@ -13,6 +13,8 @@ import { ensurePolicyIndexes } from './mongo-policy-collections.js';
 import { createMongoPolicyRepository } from './mongo-policy-repository.js';
 import { createMongoRollupRepository } from './mongo-rollup-repository.js';
 import { createMongoTenantRepository } from './mongo-tenant-repository.js';
+import { ensureWebhookIndexes } from './mongo-webhook-collections.js';
+import { createMongoWebhookRepository } from './mongo-webhook-repository.js';
 import { ensureWorkflowIndexes } from './mongo-workflow-collections.js';
 import { createMongoWorkflowRepository } from './mongo-workflow-repository.js';
 
@@ -77,6 +79,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     await backfillOpenMarks(db);
     await ensureWorkflowIndexes(db);
     await backfillWorkflowSummaries(db);
+    await ensureWebhookIndexes(db);
     return {
       kind: 'mongo',
       raw: { client, db },
@@ -90,6 +93,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
       anomalies: createMongoAnomalyRepository(db),
       anomalySettings: createMongoAnomalySettingsRepository(db),
       workflows: createMongoWorkflowRepository(db),
+      webhooks: createMongoWebhookRepository(db),
       async ping() {
         await db.command({ ping: 1 });
       },

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditChainRepository, AuditQuery, StoredAuditRecord } from '../../audit/audit-chain-store.js';
-import { assertPageSize, assertRecordId, assertTenantId, normaliseAuditQuery } from '../store-rules.js';
+import { assertPageSize, assertRecordId, assertTenantId, assertTypeAfter, normaliseAuditQuery } from '../store-rules.js';
 import { prepareChainPage, STORED_AUDIT_COLUMNS as COLUMNS, toAuditRecord } from './sqlite-audit-rows.js';
 import { sqlitePageSource } from './sqlite-chain-page-reader.js';
 
@@ -16,6 +16,9 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
   const page = prepareChainPage(db);
   const byIdStatement = db.prepare<[string, string], StoredAuditRecord>(
     `SELECT ${COLUMNS} FROM audit_records WHERE tenant_id = ? AND id = ? ORDER BY seq LIMIT 1`,
+  );
+  const typeAfterStatement = db.prepare<[string, string, number, number], StoredAuditRecord>(
+    `SELECT ${COLUMNS} FROM audit_records INDEXED BY audit_records_by_event_type WHERE tenant_id = ? AND event_type = ? AND seq > ? ORDER BY seq LIMIT ?`,
   );
   const listStatements = new Map<string, Statement<unknown[], StoredAuditRecord>>();
 
@@ -107,6 +110,12 @@ export function createSqliteAuditChainRepository(db: Database): AuditChainReposi
       const plan = windowPlan(tenantId, normalised);
       const rows = plan === 'seq-order' ? await listAlongChain(tenantId, normalised) : listStatement(normalised, plan).all({ ...normalised, tenantId });
       return rows.map((row) => toAuditRecord(tenantId, row));
+    },
+
+    async listTypeAfter(tenantId, eventType, afterSeq, limit) {
+      assertTenantId(tenantId);
+      assertTypeAfter(eventType, afterSeq, limit);
+      return typeAfterStatement.all(tenantId, eventType, afterSeq, limit).map((row) => toAuditRecord(tenantId, row));
     },
 
     async *scan(tenantId, fromSeq, pageSize) {

@@ -14,6 +14,7 @@ import { createSqliteIdempotencyRepository } from './sqlite-idempotency-reposito
 import { createSqlitePolicyRepository } from './sqlite-policy-repository.js';
 import { createSqliteRollupRepository } from './sqlite-rollup-repository.js';
 import { createSqliteTenantRepository } from './sqlite-tenant-repository.js';
+import { createSqliteWebhookRepository } from './sqlite-webhook-repository.js';
 import { createSqliteWorkflowRepository } from './sqlite-workflow-repository.js';
 
 export interface SqliteStore extends Store {
@@ -59,6 +60,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     anomalies: createSqliteAnomalyRepository(db),
     anomalySettings: createSqliteAnomalySettingsRepository(db),
     workflows: createSqliteWorkflowRepository(db),
+    webhooks: createSqliteWebhookRepository(db),
     async ping() {
       db.prepare('SELECT 1').get();
     },

@@ -117,6 +117,33 @@ describe('workflow resumer', () => {
     });
   });
 
+  it('announces an end it finds unmarked before marking it, and again should the mark be lost; a start that never began is no end', async () => {
+    await stage('ended', log(0, ['WORKFLOW_STARTED'], ['WORKFLOW_FAILED', { failedStep: 'check', error: 'boom' }]));
+    await store.workflows.create('acme', { workflowId: 'never', policyModule: 'm', version: 1, workflow: 'flow', context: {}, actorId: 'alice', startedAt: at(3_600_000) });
+    const announced: unknown[][] = [];
+    const announcing = (fail: boolean) =>
+      createWorkflowResumer({
+        workflows: store.workflows,
+        resume: async () => {},
+        scheduleTimeout: async () => {},
+        async announceEnd(tenantId, record, ended) {
+          announced.push([tenantId, record.workflowId, ended.sequence, ended.eventType]);
+          if (fail) throw new Error('queue away');
+        },
+        graceMs: GRACE_MS,
+        now: () => new Date(NOW),
+      });
+    // An announcement that fails leaves the log unmarked: the next sweep announces it again.
+    await expect(announcing(true).sweep(null)).rejects.toThrow('queue away');
+    expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toContain('ended');
+    await announcing(false).sweep(null);
+    expect(announced).toEqual([
+      ['acme', 'ended', 2, 'WORKFLOW_FAILED'],
+      ['acme', 'ended', 2, 'WORKFLOW_FAILED'],
+    ]);
+    expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
+  });
+
   it('reads one page per sweep and says where the next starts, across tenants', async () => {
     for (const [i, id] of ['a', 'b', 'c', 'd', 'e'].entries()) await stage(id, log(GRACE_MS, ['WORKFLOW_STARTED']), i % 2 === 0 ? 'acme' : 'globex');
     const pages = resumer(2);

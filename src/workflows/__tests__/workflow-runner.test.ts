@@ -133,6 +133,31 @@ describe('the workflow runner', () => {
     expect((await store.workflows.events(TENANT, id, 0, 100)).find((e) => e.eventType === 'COMPENSATION_STARTED')!.payload.error).toContain('longer than 365 days');
   });
 
+  it('announces an end once stored and before marking the workflow finished; a failed announcement leaves it unmarked for the sweep', async () => {
+    const announced: Array<[string, number, string, boolean]> = [];
+    const announcing = (fail: boolean) =>
+      runnerFor(definitionOf(ruleSteps(2)), {
+        async announceEnd(tenantId, record, ended) {
+          const unfinished = (await store.workflows.listUnfinished(null, 10)).some((w) => w.workflowId === record.workflowId);
+          announced.push([record.workflowId, ended.sequence, ended.eventType, unfinished]);
+          if (fail) throw new Error('queue away');
+          expect(tenantId).toBe(TENANT);
+        },
+      });
+    const failing = await started('wf-announce-fails');
+    await expect(announcing(true).advance(TENANT, failing)).rejects.toThrow('queue away');
+    expect(await eventTypes(failing)).toEqual(['WORKFLOW_STARTED', 'POLICY_EVALUATED', 'POLICY_EVALUATED', 'WORKFLOW_COMPLETED']);
+    expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toEqual([failing]);
+
+    const id = await started('wf-announced');
+    await announcing(false).advance(TENANT, id);
+    expect(announced).toEqual([
+      [failing, 4, 'WORKFLOW_COMPLETED', true],
+      [id, 4, 'WORKFLOW_COMPLETED', true],
+    ]);
+    expect((await store.workflows.listUnfinished(null, 10)).map((w) => w.workflowId)).toEqual([failing]);
+  });
+
   it('ends a workflow whose module version no longer compiles as failed, and retries one the engine could not compile just now', async () => {
     const id = await started();
     const transient = runnerFor(async () => {
@@ -141,18 +166,24 @@ describe('the workflow runner', () => {
     await expect(transient.advance(TENANT, id)).rejects.toThrow('could not be compiled now');
     expect(await eventTypes(id)).toEqual(['WORKFLOW_STARTED']);
 
-    const gone = runnerFor(async () => {
-      throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, 'version 1 of `m` does not compile: PL4008 …');
-    });
+    const announced: string[] = [];
+    const gone = runnerFor(
+      async () => {
+        throw new WorkflowError(422, WorkflowErrorCode.DEFINITION_UNAVAILABLE, 'version 1 of `m` does not compile: PL4008 …');
+      },
+      { announceEnd: async (_tenantId, record, ended) => void announced.push(`${record.workflowId} ${ended.sequence} ${ended.eventType}`) },
+    );
     expect(await gone.advance(TENANT, id)).toEqual({ state: null, more: false });
     const events = await store.workflows.events(TENANT, id, 0, 100);
     expect(events.map((e) => e.eventType)).toEqual(['WORKFLOW_STARTED', 'WORKFLOW_FAILED']);
     expect(events[1]!.payload).toEqual({ failedStep: null, error: 'version 1 of `m` does not compile: PL4008 …' });
     expect(await store.workflows.listUnfinished(null, 10)).toEqual([]);
     expect(await summary(id)).toMatchObject({ status: 'FAILED', currentStep: null, finalResult: null, finishedAt: events[1]!.occurredAt });
-    // Again: nothing more is appended.
+    expect(announced).toEqual([`${id} 2 WORKFLOW_FAILED`]);
+    // Again: nothing more is appended or announced.
     await gone.advance(TENANT, id);
     expect(await eventTypes(id)).toHaveLength(2);
+    expect(announced).toHaveLength(1);
   });
 
   it('times out a waiting step once, and leaves a step that no longer waits alone', async () => {

@@ -47,6 +47,8 @@ export interface ConsoleService {
 export interface ConsoleServiceOptions {
   /** Writes into the store after the tenant is registered and before the service opens it. */
   seed?: (store: Store, tenant: { tenantId: string }) => Promise<void>;
+  /** Settings added to the service's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startConsoleService(name: string, options: ConsoleServiceO
     ENGINE_THREADS: '1',
     // Detection would only refresh seeded anomalies; what a suite set up stays as it is.
     ANOMALY_DETECT_INTERVAL_SECONDS: '86400',
+    ...options.env,
   };
   let service: ServiceProcess | undefined;
   const close = async () => {

@@ -13,9 +13,10 @@ import { migration012 } from './012-audit-linking.js';
 import { migration013 } from './013-policy-rollouts.js';
 import { migration014 } from './014-anomaly-open-index.js';
 import { migration015 } from './015-workflow-summaries.js';
+import { migration016 } from './016-webhooks.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
 
 /** In version order; `migrate` refuses a list with gaps or repeats. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016];

@@ -1,0 +1,11 @@
+export { createChainFollower } from './chain-follower.js';
+export { createWebhookDeliverer, type WebhookDeliverer } from './webhook-deliverer.js';
+export { createWebhookDispatch, type WebhookDispatch } from './webhook-dispatch.js';
+export { WEBHOOK_EVENT_TYPES, workflowEndEventOf } from './webhook-events.js';
+export { postWebhook } from './webhook-sender.js';
+export { createStrandedSweep } from './stranded-deliveries.js';
+export { createWebhookService, subscriptionBodySchema, type WebhookService } from './webhook-service.js';
+export { DELIVERY_STATUSES, type WebhookDelivery, type WebhookSubscription } from './webhook-store.js';
+export type { DestinationRules } from './webhook-url.js';
+export { startRoundSchedule } from './queue/round-schedule.js';
+export { createWebhookJobQueue, startWebhookWorker, type DeliveryRetries, type WebhookJobQueue, type WebhookWorker } from './queue/webhook-jobs.js';

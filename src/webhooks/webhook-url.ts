@@ -1,0 +1,53 @@
+import { isIP } from 'node:net';
+import { refusedAddress } from './address-ranges.js';
+
+/** Longest subscription URL, in characters. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+/** Where deliveries may go: what WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_NETWORKS say. */
+export interface DestinationRules {
+  allowHttp: boolean;
+  allowPrivateNetworks: boolean;
+}
+
+/** The host of a URL as an address, when it is an IP literal (`[::1]` without its brackets). */
+export function literalAddress(hostname: string): string | null {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) === 0 ? null : bare;
+}
+
+/** What is wrong with a URL: not one at all (`invalid`), or a destination the service does not send to (`refused`). */
+export interface UrlProblem {
+  kind: 'invalid' | 'refused';
+  message: string;
+}
+
+/**
+ * Why a subscription may not take this URL, or null when it may. Host names are resolved at each
+ * attempt (and refused there when they lead to a refused address); an IP literal is judged here.
+ */
+export function urlProblem(text: string, rules: DestinationRules): UrlProblem | null {
+  if (text.length > WEBHOOK_URL_MAX_LENGTH) return { kind: 'invalid', message: `\`url\` must be at most ${WEBHOOK_URL_MAX_LENGTH} characters` };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { kind: 'invalid', message: '`url` must be an absolute URL' };
+  }
+  const refused = refusedUrl(url, rules);
+  return refused === null ? null : { kind: 'refused', message: refused };
+}
+
+function refusedUrl(url: URL, rules: DestinationRules): string | null {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && rules.allowHttp)) {
+    return rules.allowHttp ? '`url` must start with https:// or http://' : '`url` must start with https:// (WEBHOOK_ALLOW_HTTP is off)';
+  }
+  if (url.username !== '' || url.password !== '') return '`url` must not carry credentials (user or password)';
+  if (url.hash !== '') return '`url` must not have a fragment (#…)';
+  const address = literalAddress(url.hostname);
+  if (address !== null && !rules.allowPrivateNetworks) {
+    const refused = refusedAddress(address);
+    if (refused !== null) return `\`url\` names ${address}, a ${refused} address, where webhooks are not sent (WEBHOOK_ALLOW_PRIVATE_NETWORKS is off)`;
+  }
+  return null;
+}
