@@ -46,8 +46,8 @@ export interface WebhookServiceDeps {
   webhooks: WebhookRepository;
   /** The seq of the tenant's newest linked audit record (0 for none): where a tenant's first subscription starts reading. */
   chainHead(tenantId: string): Promise<number>;
-  /** Queues one attempt of the delivery now. */
-  redeliver(tenantId: string, deliveryId: string): Promise<void>;
+  /** Queues one attempt of the delivery now (once per attempts made: repeated asks queue it once). */
+  redeliver(tenantId: string, deliveryId: string, attemptsMade: number): Promise<void>;
   rules: DestinationRules;
   /** WEBHOOK_MAX_PER_TENANT. */
   maxPerTenant: number;
@@ -142,8 +142,10 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         throw new WebhookError(404, WebhookErrorCode.NOT_FOUND, `no delivery \`${deliveryId.slice(0, 64)}\` of webhook subscription \`${id.slice(0, 64)}\``);
       }
       const at = now().toISOString();
-      await deps.webhooks.markPending(tenantId, deliveryId, at);
-      await deps.redeliver(tenantId, deliveryId);
+      // Both keyed by the attempts made: repeated asks make one job, and one that comes after that
+      // job's attempt leaves its outcome standing instead of a PENDING no job would end.
+      await deps.webhooks.markPending(tenantId, deliveryId, at, delivery.attempts);
+      await deps.redeliver(tenantId, deliveryId, delivery.attempts);
       return deliveryView({ ...delivery, status: 'PENDING', nextAttemptAt: at });
     },
   };

@@ -76,8 +76,12 @@ export interface WebhookRepository {
   getDelivery(tenantId: string, id: string): Promise<WebhookDelivery | null>;
   /** Keeps an attempt's outcome unless one of as many attempts or more is stored (a late writer changes nothing). */
   recordOutcome(tenantId: string, id: string, outcome: DeliveryOutcome): Promise<void>;
-  /** A redelivery asked for: PENDING, its next attempt at `at`, its attempts kept. */
-  markPending(tenantId: string, id: string, at: string): Promise<void>;
+  /**
+   * A redelivery asked for when `attemptsMade` attempts were made: PENDING, its next attempt at `at`,
+   * its attempts kept; unless another attempt was made since (then its outcome stands: the
+   * redelivery asked for may be the one that made it).
+   */
+  markPending(tenantId: string, id: string, at: string, attemptsMade: number): Promise<void>;
   /**
    * The tenant's PENDING and FAILED deliveries whose next attempt was due before `dueBefore`, the
    * longest overdue first, at most `limit`: an indexed range, for the sweep that queues again the

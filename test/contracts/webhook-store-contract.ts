@@ -82,7 +82,10 @@ export function runWebhookStoreContract(getStore: () => Store, _getTarget: () =>
       expect(await store.webhooks.getDelivery(tenant, 'd1')).toMatchObject({ status: 'SUCCEEDED', attempts: 2, lastStatusCode: 200, lastError: null });
       expect(await store.webhooks.addDelivery(tenant, delivery('d1', 's1'))).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
 
-      await store.webhooks.markPending(tenant, 'd1', '2026-05-01T12:00:00Z');
+      // A redelivery asked for once 1 attempt was made comes too late once a second one was: nothing changes.
+      await store.webhooks.markPending(tenant, 'd1', '2026-05-01T11:00:00Z', 1);
+      expect(await store.webhooks.getDelivery(tenant, 'd1')).toMatchObject({ status: 'SUCCEEDED', attempts: 2, nextAttemptAt: null });
+      await store.webhooks.markPending(tenant, 'd1', '2026-05-01T12:00:00Z', 2);
       expect(await store.webhooks.getDelivery(tenant, 'd1')).toMatchObject({ status: 'PENDING', attempts: 2, nextAttemptAt: '2026-05-01T12:00:00.000Z' });
       await store.webhooks.recordOutcome(tenant, 'd1', { status: 'DEAD', attempts: 3, lastStatusCode: null, lastError: 'ECONNREFUSED', nextAttemptAt: null });
       expect(await store.webhooks.getDelivery(tenant, 'd1')).toMatchObject({ status: 'DEAD', attempts: 3, lastStatusCode: null, lastError: 'ECONNREFUSED' });
@@ -119,7 +122,7 @@ export function runWebhookStoreContract(getStore: () => Store, _getTarget: () =>
       expect((await store.webhooks.overdueDeliveries(tenant, at(20), 1)).map((d) => d.id)).toEqual(['later']);
       // Succeeding takes a delivery out; a redelivery asked for puts it back, due then.
       await store.webhooks.recordOutcome(tenant, 'later', { status: 'SUCCEEDED', attempts: 2, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
-      await store.webhooks.markPending(tenant, 'dead', at(2));
+      await store.webhooks.markPending(tenant, 'dead', at(2), 8);
       expect((await store.webhooks.overdueDeliveries(tenant, at(20), 10)).map((d) => d.id)).toEqual(['dead', 'late']);
     });
 

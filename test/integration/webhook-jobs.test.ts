@@ -129,7 +129,7 @@ describe('webhook-deliver jobs', () => {
     await until('the requeued job finished', async () => (await inspect.getJobCounts('completed')).completed === 2);
 
     // A redelivery is one more attempt, the last, whatever became of the earlier ones.
-    await queue.redeliver('acme', 'dlv_1');
+    await queue.redeliver('acme', 'dlv_1', 5);
     await until('the redelivery', () => attempts.length === 6);
     expect(attempts[5]).toMatchObject({ deliveryId: 'dlv_1', last: true });
   });
@@ -142,5 +142,17 @@ describe('webhook-deliver jobs', () => {
     await inspect.obliterate({ force: true });
     await queue.requeue('acme', 'dlv_waiting', 0);
     expect((await inspect.getJobs(['waiting'])).map((job) => [job.id, job.opts.attempts])).toEqual([['dlv_waiting.after-0', 3]]);
+  });
+
+  it('queues one redelivery of a delivery however often it is asked for, until that one made its attempt', async () => {
+    for (let i = 0; i < 50; i += 1) await queue.redeliver('acme', 'dlv_dead', 3);
+    // Its attempt made, the delivery has 4 attempts: a redelivery asked for then is a new one.
+    await queue.redeliver('acme', 'dlv_dead', 4);
+    await queue.redeliver('acme', 'dlv_dead', 4);
+    const queued = (await inspect.getJobs(['waiting'])).map((job) => [job.name, job.id, job.opts.attempts]);
+    expect(queued.sort()).toEqual([
+      ['redeliver', 'dlv_dead.redeliver-3', 1],
+      ['redeliver', 'dlv_dead.redeliver-4', 1],
+    ]);
   });
 });

@@ -131,10 +131,11 @@ export function createMongoWebhookRepository(db: Db): WebhookRepository {
       const checked = checkedOutcome(outcome);
       await deliveries.updateOne({ _id: deliveryKey(tenantId, id), attempts: { $lt: checked.attempts } }, { $set: checked });
     },
-    async markPending(tenantId, id, at) {
+    async markPending(tenantId, id, at, attemptsMade) {
       assertTenantId(tenantId);
       assertId(id, 'delivery id');
-      await deliveries.updateOne({ _id: deliveryKey(tenantId, id) }, { $set: { status: 'PENDING', nextAttemptAt: normaliseInstant(at, 'at') } });
+      assertCount(attemptsMade, 'attemptsMade');
+      await deliveries.updateOne({ _id: deliveryKey(tenantId, id), attempts: attemptsMade }, { $set: { status: 'PENDING', nextAttemptAt: normaliseInstant(at, 'at') } });
     },
     async overdueDeliveries(tenantId, dueBefore, limit) {
       assertTenantId(tenantId);

@@ -76,7 +76,9 @@ export function createSqliteWebhookRepository(db: Database): WebhookRepository {
     `UPDATE webhook_deliveries SET status = @status, attempts = @attempts, last_status_code = @lastStatusCode, last_error = @lastError, next_attempt_at = @nextAttemptAt
      WHERE tenant_id = @tenantId AND id = @id AND attempts < @attempts`,
   );
-  const markPending = db.prepare<[string, string, string]>("UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ? WHERE tenant_id = ? AND id = ?");
+  const markPending = db.prepare<[string, string, string, number]>(
+    "UPDATE webhook_deliveries SET status = 'PENDING', next_attempt_at = ? WHERE tenant_id = ? AND id = ? AND attempts = ?",
+  );
   const overdue = db.prepare<[string, string, number], DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries INDEXED BY webhook_deliveries_due
      WHERE tenant_id = ? AND status IN ('PENDING', 'FAILED') AND next_attempt_at < ? ORDER BY next_attempt_at LIMIT ?`,
@@ -158,10 +160,11 @@ export function createSqliteWebhookRepository(db: Database): WebhookRepository {
       assertId(id, 'delivery id');
       recordOutcome.run({ tenantId, id, ...checkedOutcome(outcome) });
     },
-    async markPending(tenantId, id, at) {
+    async markPending(tenantId, id, at, attemptsMade) {
       assertTenantId(tenantId);
       assertId(id, 'delivery id');
-      markPending.run(normaliseInstant(at, 'at'), tenantId, id);
+      assertCount(attemptsMade, 'attemptsMade');
+      markPending.run(normaliseInstant(at, 'at'), tenantId, id, attemptsMade);
     },
     async overdueDeliveries(tenantId, dueBefore, limit) {
       assertTenantId(tenantId);

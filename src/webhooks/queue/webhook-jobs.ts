@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { createRedisClient, QUEUE_NAMES, queuePrefix, type RedisConnection } from '../../jobs/index.js';
 import { DELIVERY_TIMEOUT_MS } from '../webhook-sender.js';
@@ -30,8 +29,11 @@ export function retryDelayMs(retries: DeliveryRetries, failures: number): number
 export interface WebhookJobQueue {
   /** Queues a delivery's attempts; a no-op while a job for it exists. */
   enqueue(tenantId: string, deliveryId: string): Promise<void>;
-  /** Queues one more attempt of a delivery now, whatever became of its earlier ones. */
-  redeliver(tenantId: string, deliveryId: string): Promise<void>;
+  /**
+   * Queues one more attempt of a delivery now, whatever became of its earlier ones: one job per
+   * delivery and attempts made, so asking again before that attempt ran queues nothing more.
+   */
+  redeliver(tenantId: string, deliveryId: string, attemptsMade: number): Promise<void>;
   /**
    * Queues the attempts a delivery has left after `attemptsMade` (at least one), for a delivery
    * whose job was lost: nothing while its own job still waits or runs (a busy tenant's backlog),
@@ -65,8 +67,8 @@ export function createWebhookJobQueue(options: { connection: RedisConnection; pr
         { ...kept, jobId: `${deliveryId}.after-${attemptsMade}`, attempts, backoff: { type: 'exponential', delay: options.retries.backoffMs } },
       );
     },
-    async redeliver(tenantId, deliveryId) {
-      await queue.add('redeliver', { tenantId, deliveryId }, { ...kept, jobId: `${deliveryId}.${randomUUID()}`, attempts: 1 });
+    async redeliver(tenantId, deliveryId, attemptsMade) {
+      await queue.add('redeliver', { tenantId, deliveryId }, { ...kept, jobId: `${deliveryId}.redeliver-${attemptsMade}`, attempts: 1 });
     },
     async close() {
       await queue.close();
