@@ -5,7 +5,9 @@ import { BlockList, isIP } from 'node:net';
  * private and shared networks behind it, link-local addresses (cloud metadata services among them:
  * 169.254.169.254, fd00:ec2::254) and addresses that are no unicast destination. IPv4-mapped and
  * IPv4-compatible IPv6 addresses are refused whole: no receiver publishes one, and each could
- * name any IPv4 address behind the IPv6 checks.
+ * name any IPv4 address behind the IPv6 checks. So are the prefixes that carry an IPv4 address to
+ * a translator or tunnel (NAT64, its local-use prefix, 6to4, Teredo): where the deployment's
+ * network has one, they reach the IPv4 address they carry.
  */
 const REFUSED: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6', string]> = [
   ['0.0.0.0', 8, 'ipv4', 'this network'],
@@ -25,8 +27,11 @@ const REFUSED: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6', string]>
   ['::', 96, 'ipv6', 'unspecified, loopback or IPv4-compatible'],
   ['::ffff:0:0', 96, 'ipv6', 'IPv4-mapped'],
   ['64:ff9b::', 96, 'ipv6', 'IPv4/IPv6 translation'],
+  ['64:ff9b:1::', 48, 'ipv6', 'local IPv4/IPv6 translation'],
   ['100::', 64, 'ipv6', 'discard'],
+  ['2001::', 32, 'ipv6', 'Teredo'],
   ['2001:db8::', 32, 'ipv6', 'documentation'],
+  ['2002::', 16, 'ipv6', '6to4'],
   ['fc00::', 7, 'ipv6', 'unique-local (metadata)'],
   ['fe80::', 10, 'ipv6', 'link-local'],
   ['ff00::', 8, 'ipv6', 'multicast'],

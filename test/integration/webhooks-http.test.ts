@@ -365,6 +365,9 @@ describe('webhooks with the default safety settings', () => {
       ['https://[::1]/', /loopback/],
       ['https://[::ffff:127.0.0.1]/', /IPv4-mapped/],
       ['https://[::ffff:a9fe:a9fe]/', /IPv4-mapped/],
+      ['https://[64:ff9b:1::a9fe:a9fe]/', /translation/],
+      ['https://[2002:a9fe:a9fe::]/', /6to4/],
+      ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', /Teredo/],
     ] as const) {
       const answer = await admin<{ code: string; error: string }>('POST', '/api/v1/webhooks', { url, events: ['POLICY_DEPLOYED'] });
       expect(answer.status, url).toBe(400);

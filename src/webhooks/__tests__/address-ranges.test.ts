@@ -25,12 +25,16 @@ describe('refused destination addresses', () => {
     ['::ffff:8.8.8.8', 'IPv4-mapped'],
     ['::ffff:7f00:1', 'IPv4-mapped'],
     ['64:ff9b::a00:1', 'translation'],
+    ['64:ff9b:1::a00:1', 'translation'],
+    ['2002:7f00:1::', '6to4'],
+    ['2002:a9fe:a9fe::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo'],
     ['ff02::1', 'multicast'],
   ])('refuses %s (%s)', (address, what) => {
     expect(refusedAddress(address)).toContain(what);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e'])('lets %s through', (address) => {
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.253.255.255', '2606:4700:4700::1111', '2a00:1450:4001:82b::200e', '2001:4860:4860::8888'])('lets %s through', (address) => {
     expect(refusedAddress(address)).toBeNull();
   });
 
