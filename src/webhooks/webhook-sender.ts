@@ -34,7 +34,8 @@ function checkedLookup(rules: DestinationRules): LookupFunction {
       if (!rules.allowPrivateNetworks) {
         for (const { address } of addresses) {
           const refused = refusedAddress(address);
-          if (refused !== null) return callback(new RefusedDestination(`${hostname} resolves to ${address}, a ${refused} address`), '', 0);
+          // The range, not the address: the tenant reads this, and the network's names are none of its business.
+          if (refused !== null) return callback(new RefusedDestination(`${hostname} resolves to a ${refused} address`), '', 0);
         }
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -382,7 +382,9 @@ describe('webhooks with the default safety settings', () => {
     expect(created.status).toBe(201);
     expect((await admin('POST', '/api/v1/policies', { source: MODULE(7) })).status).toBe(201);
     const dead = await until('the delivery DEAD', async () => (await admin<Page<Delivery>>('GET', `/api/v1/webhooks/${created.body.id}/deliveries`)).body.content.find((d) => d.status === 'DEAD'));
-    expect(dead).toMatchObject({ attempts: 1, lastStatusCode: null, lastError: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), a loopback/) });
+    expect(dead).toMatchObject({ attempts: 1, lastStatusCode: null, lastError: expect.stringMatching(/^localhost resolves to an? .*loopback.* address$/) });
+    // The range is named, never the address the name resolved to.
+    expect(dead.lastError).not.toMatch(/127\.0\.0\.1|::1/);
     expect(receiver.received).toEqual([]);
   }, 60_000);
 });
