@@ -4,6 +4,12 @@ import { refusedAddress } from './address-ranges.js';
 /** Longest subscription URL, in characters. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
+/**
+ * What a URL parser drops silently (spaces and controls at the ends, tabs and newlines anywhere) or
+ * rewrites (`\` read as `/`): a URL with one would be shown as one address and used as another.
+ */
+const REWRITTEN_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
+
 /** Where deliveries may go: what WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE_NETWORKS say. */
 export interface DestinationRules {
   allowHttp: boolean;
@@ -28,12 +34,14 @@ export interface UrlProblem {
  */
 export function urlProblem(text: string, rules: DestinationRules): UrlProblem | null {
   if (text.length > WEBHOOK_URL_MAX_LENGTH) return { kind: 'invalid', message: `\`url\` must be at most ${WEBHOOK_URL_MAX_LENGTH} characters` };
+  if (REWRITTEN_CHARACTERS.test(text)) return { kind: 'invalid', message: '`url` must not contain spaces, control characters or `\\` (percent-encode them)' };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return { kind: 'invalid', message: '`url` must be an absolute URL' };
   }
+  if (url.port === '0') return { kind: 'invalid', message: '`url` must name a port from 1 to 65535' };
   const refused = refusedUrl(url, rules);
   return refused === null ? null : { kind: 'refused', message: refused };
 }

@@ -79,4 +79,20 @@ describe('subscription URLs', () => {
     expect(urlProblem('hooks.example.com/in', strict)?.kind).toBe('invalid');
     expect(urlProblem(`https://hooks.example.com/${'a'.repeat(2048)}`, strict)).toEqual({ kind: 'invalid', message: expect.stringMatching(/at most 2048/) });
   });
+
+  // A parser drops these silently (spaces and controls at the ends, tabs and newlines anywhere) or
+  // reads `\` as `/`: the URL shown would not be the URL used.
+  it.each([' https://hooks.example.com/in', 'https://hooks.example.com/in ', 'https://hooks.exa\nmple.com/in', 'https://hooks.exa\tmple.com/in', 'https://hooks.example.com/\u0000', 'https://hooks.example.com/a b', 'https://hooks.example.com\\@8.8.8.8/'])(
+    'calls %j, with a space, a control character or a backslash, invalid',
+    (url) => {
+      expect(urlProblem(url, open)).toEqual({ kind: 'invalid', message: expect.stringMatching(/spaces, control characters or/) });
+    },
+  );
+
+  it('calls a URL of port 0 invalid, and takes ports 1 to 65535', () => {
+    expect(urlProblem('https://hooks.example.com:0/in', strict)).toEqual({ kind: 'invalid', message: expect.stringMatching(/port from 1 to 65535/) });
+    expect(urlProblem('https://hooks.example.com:1/in', strict)).toBeNull();
+    expect(urlProblem('https://hooks.example.com:65535/in', strict)).toBeNull();
+    expect(urlProblem('https://hooks.example.com:65536/in', strict)?.kind).toBe('invalid');
+  });
 });
