@@ -8,6 +8,8 @@ export interface Principal {
   /** The highest role held; null when the caller holds no known role. */
   role: Role | null;
   authMethod: 'bearer' | 'signature' | 'gateway';
+  /** Unix seconds from which a bearer token is refused (its `exp` plus the clock tolerance): what outlives the request (a stream) ends then. */
+  acceptedUntil?: number;
 }
 
 /** The part of Koa's `ctx.state` that authentication reads and writes. */

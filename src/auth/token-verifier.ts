@@ -166,7 +166,7 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
     if (looksLikeServiceActor(sub)) throw invalid(`claim \`sub\` ${SERVICE_ACTOR_REFUSAL}`);
     if (typeof tenant !== 'string' || !isValidTenantId(tenant)) throw invalid('claim `tenant` must be a valid tenant id');
     if (!Array.isArray(roles)) throw invalid('claim `roles` must be an array of role names');
-    const principal: Principal = Object.freeze({ subject: sub, tenantId: tenant, role: highestRole(roles), authMethod: 'bearer' });
+    const principal: Principal = Object.freeze({ subject: sub, tenantId: tenant, role: highestRole(roles), authMethod: 'bearer', acceptedUntil: payload.exp! + clockTolerance });
     return { principal, expiresAt: payload.exp! };
   }
 
@@ -180,7 +180,7 @@ export function createTokenVerifier(ring: JwtKeyRing, options: TokenVerifierOpti
       currentDate: new Date(nowSeconds() * 1000),
     });
     checkTimes(payload);
-    return { principal: principalFromIdentityClaims(payload, idp.claims), expiresAt: payload.exp! };
+    return { principal: Object.freeze({ ...principalFromIdentityClaims(payload, idp.claims), acceptedUntil: payload.exp! + clockTolerance }), expiresAt: payload.exp! };
   }
 
   async function verifyInFull(token: string): Promise<VerifiedToken> {

@@ -195,6 +195,26 @@ function streamsOfTheService(storeEnv: () => StoreEnv): void {
     resumed.close();
   });
 
+  it('ends a stream when its bearer token expires: the token no longer reads what the stream would send', async () => {
+    const signer = createTokenSigner(createJwtKeyRing(parseJwtKeysSpec(deployment.env.JWT_KEYS!), 'JWT_KEYS'));
+    const shortLived = async (role: Role) => ({
+      authorization: `Bearer ${await signer.sign({ subject: 'brief', tenantId: 'acme', roles: [role], ttlSeconds: 2 })}`,
+      'x-tenant-id': 'acme',
+    });
+    const workflowId = await startWorkflow('acme');
+    const admin = await shortLived('ADMIN');
+    const audit = await openEventStream(`${base}/api/v1/audit/stream`, admin);
+    const events = await openEventStream(`${base}/api/v1/workflows/${workflowId}/events/stream`, await shortLived('MEMBER'));
+    expect([audit.status, events.status]).toEqual([200, 200]);
+    // Unfinished workflow, chain still growing: only the token's end ends them.
+    await events.eventsUntil<WorkflowEvent>((event) => event.eventType === 'SIGNAL_AWAITED');
+    await Promise.all([audit.eventsToEnd(), events.eventsToEnd()]);
+    expect((await log('acme', workflowId)).map((event) => event.eventType)).not.toContain('WORKFLOW_COMPLETED');
+    // Its client reconnecting with the same token is refused.
+    const again = await openEventStream(`${base}/api/v1/audit/stream`, admin);
+    expect([again.status, again.refusal?.code]).toEqual([401, 'ERR_AUTH_TOKEN_EXPIRED']);
+  });
+
   it('bounds the streams per tenant (429) and per process (503), in the envelope with Retry-After', async () => {
     const crowd = `crowd-${randomUUID().slice(0, 8)}`;
     const held = await Promise.all([0, 1, 2].map(() => stream(crowd, 'ADMIN', '/api/v1/audit/stream')));

@@ -23,7 +23,7 @@ export interface StreamRouteDeps {
 }
 
 const STREAMED = 'text/event-stream';
-const RESUMED = `A reconnecting client sends \`${LAST_EVENT_ID_HEADER}\` (the \`id\` of the last event it received): it wins over the query parameter, and the stream goes on after it, nothing repeated or skipped. A \`: heartbeat\` comment comes every 15 s.`;
+const RESUMED = `A reconnecting client sends \`${LAST_EVENT_ID_HEADER}\` (the \`id\` of the last event it received): it wins over the query parameter, and the stream goes on after it, nothing repeated or skipped. A \`: heartbeat\` comment comes every 15 s. The stream ends when the bearer token expires: reconnect with a new one.`;
 const bounded = {
   429: `${AUTHENTICATION_ERRORS.bearer[429]}; or the tenant has STREAM_MAX_PER_TENANT streams open on this server (ERR_STREAM_TENANT_LIMIT; Retry-After says when to retry)`,
   503: `${AUTHENTICATION_ERRORS.bearer[503]}; or this server holds STREAM_MAX_PER_PROCESS streams, or is stopping (ERR_STREAM_CAPACITY_REACHED; Retry-After says when to retry)`,

@@ -14,6 +14,9 @@ export const STREAM_RETRY_AFTER_SECONDS = 10;
  */
 export const STREAM_READS_PER_TENANT = 2;
 
+/** setTimeout's longest delay: a stream of a token that lives longer ends then, and its client reconnects. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export interface OpenStreamsOptions {
   /** Streams of one tenant open at once in this process (STREAM_MAX_PER_TENANT). */
   maxPerTenant: number;
@@ -30,7 +33,8 @@ export type StreamedLog = Omit<LogStreamOptions, 'first' | 'heartbeatMs' | 'onEr
 /** The streams this process serves: admitted within their bounds, all closed when it stops. */
 export interface OpenStreams {
   /**
-   * Answers the request with the log's stream, resolving when the stream ends. Refuses it before
+   * Answers the request with the log's stream, resolving when the stream ends (at the latest when
+   * the caller's bearer token expires: the client reconnects with a new one). Refuses it before
    * anything is sent: 429 over the tenant's bound, 503 over the process's or while stopping, and
    * whatever the first read throws (another tenant's workflow, none).
    */
@@ -103,9 +107,13 @@ export function createOpenStreams(options: OpenStreamsOptions): OpenStreams {
         response.open(ctx.response.headers as Record<string, string | string[] | number | undefined>);
         const streaming = runLogStream(response, { ...log, first, readAfter, heartbeatMs, onError: (error) => options.onError(error, tenantId) });
         open.set(response, streaming);
+        // A stream ends with its bearer token: the service no longer answers a caller whose token expired.
+        const acceptedUntil = ctx.state.principal?.acceptedUntil;
+        const expiry = acceptedUntil === undefined ? undefined : setTimeout(() => response.end(), Math.min(Math.max(acceptedUntil * 1000 - Date.now(), 0), LONGEST_TIMER_MS));
         try {
           await streaming;
         } finally {
+          clearTimeout(expiry);
           open.delete(response);
         }
       } finally {

@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, createJwtKeyRing, createTokenSigner, createTokenVerifier, DEFAULT_JWT_MAX_LIFETIME_SECONDS } from '../index.js';
 
@@ -18,7 +18,7 @@ async function failure(token: string): Promise<AuthenticationError> {
 describe('token signer and verifier', () => {
   it('round-trips subject, tenant and highest role', async () => {
     const token = await signer.sign({ subject: 'alice', tenantId: 'acme', roles: ['MEMBER', 'OWNER'], ttlSeconds: 60 });
-    expect(await verifier.verify(token)).toEqual({ subject: 'alice', tenantId: 'acme', role: 'OWNER', authMethod: 'bearer' });
+    expect(await verifier.verify(token)).toEqual({ subject: 'alice', tenantId: 'acme', role: 'OWNER', authMethod: 'bearer', acceptedUntil: decodeJwt(token).exp! + 5 }); // the default clock tolerance
   });
 
   it('tolerates a few seconds of clock skew but not an expired token', async () => {
