@@ -3,6 +3,7 @@ export { createRedisClient, type RedisConnection } from './redis-connection.js';
 export { openServiceQueues } from './service-queues.js';
 export type { BatchTransport, DeliverResult, SentBatch } from './batch-transport.js';
 export { createLocalBatchTransport } from './local-batch-transport.js';
+export { startTurnSchedule, type TurnSchedule } from './turn-schedule.js';
 export {
   appendNoticeChannel,
   AUDIT_CHAIN_LOG,
