@@ -58,7 +58,7 @@ export async function startWebhookProcessor(runtime: Runtime): Promise<RunningPa
     intervalMs: STRANDED_SWEEP_INTERVAL_MS,
     async round(after) {
       const round = await stranded.round(after);
-      if (round.requeued > 0) logger.info(round, 'overdue webhook deliveries queued again');
+      if (round.requeued > 0 || round.dropped > 0) logger.info(round, 'overdue webhook deliveries queued again or dropped');
       return round;
     },
     onError: (error) => logger.warn({ err: error }, 'overdue webhook deliveries sweep failed (the next interval tries again)'),
