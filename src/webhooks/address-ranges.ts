@@ -40,19 +40,21 @@ const REFUSED: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6', string]>
 const ranges = REFUSED.map(([network, prefix, type, what]) => {
   const list = new BlockList();
   list.addSubnet(network, prefix, type);
-  return { list, type, what, cidr: `${network}/${prefix}` };
+  // The article by the sound the range's name begins with ("an IPv4-mapped", "a unique-local").
+  const article = /^(?:[aeio]|u(?!ni))/i.test(what) ? 'an' : 'a';
+  return { list, type, phrase: `${article} ${what} (${network}/${prefix}) address` };
 });
 
 /**
- * Why the address is refused as a destination (`loopback (127.0.0.0/8)`), or null when it is a
- * public unicast address. A text that is no IP address is refused too.
+ * Why the address is refused as a destination (`a loopback (127.0.0.0/8) address`), or null when
+ * it is a public unicast address. A text that is no IP address is refused too.
  */
 export function refusedAddress(address: string): string | null {
   const family = isIP(address);
   if (family === 0) return 'not an IP address';
   const type = family === 4 ? 'ipv4' : 'ipv6';
   for (const range of ranges) {
-    if (range.type === type && range.list.check(address, type)) return `${range.what} (${range.cidr})`;
+    if (range.type === type && range.list.check(address, type)) return range.phrase;
   }
   return null;
 }

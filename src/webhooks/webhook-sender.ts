@@ -35,7 +35,7 @@ function checkedLookup(rules: DestinationRules): LookupFunction {
         for (const { address } of addresses) {
           const refused = refusedAddress(address);
           // The range, not the address: the tenant reads this, and the network's names are none of its business.
-          if (refused !== null) return callback(new RefusedDestination(`${hostname} resolves to a ${refused} address`), '', 0);
+          if (refused !== null) return callback(new RefusedDestination(`${hostname} resolves to ${refused}`), '', 0);
         }
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -55,7 +55,7 @@ function refusedUrl(url: URL, rules: DestinationRules): string | null {
   const address = literalAddress(url.hostname);
   if (address !== null && !rules.allowPrivateNetworks) {
     const refused = refusedAddress(address);
-    if (refused !== null) return `\`url\` names ${address}, a ${refused} address, where webhooks are not sent (WEBHOOK_ALLOW_PRIVATE_NETWORKS is off)`;
+    if (refused !== null) return `\`url\` names ${address}, ${refused}, where webhooks are not sent (WEBHOOK_ALLOW_PRIVATE_NETWORKS is off)`;
   }
   return null;
 }

@@ -38,6 +38,19 @@ describe('refused destination addresses', () => {
     expect(refusedAddress(address)).toBeNull();
   });
 
+  it.each([
+    ['::ffff:127.0.0.1', 'an IPv4-mapped (::ffff:0:0/96) address'],
+    ['::', 'an unspecified, loopback or IPv4-compatible (::/96) address'],
+    ['fc00::1', 'a unique-local (metadata) (fc00::/7) address'],
+    ['127.0.0.1', 'a loopback (127.0.0.0/8) address'],
+  ])('names the range of %s with its article: %s', (address, phrase) => {
+    expect(refusedAddress(address)).toBe(phrase);
+  });
+
+  it('names the range with its article in the message of a refused url', () => {
+    expect(urlProblem('https://[::ffff:a00:1]/in', { allowHttp: false, allowPrivateNetworks: false })?.message).toContain(', an IPv4-mapped (::ffff:0:0/96) address, ');
+  });
+
   it('refuses what is no address', () => {
     expect(refusedAddress('example.com')).toBe('not an IP address');
   });
