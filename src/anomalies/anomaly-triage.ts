@@ -1,5 +1,6 @@
 import type { AuditRecorder, AuditOutboxLease } from '../audit/index.js';
 import type { KeyedRequest } from '../idempotency/index.js';
+import { pageView, type Page } from '../kernel/index.js';
 import type { AnomalyStatus, AnomalyType } from './anomaly-enums.js';
 import { AnomalyError, AnomalyErrorCode, anomalyNotFound, transitionNotPermitted, verificationNotPermitted } from './anomaly-errors.js';
 import { TRIAGE_TRANSITIONS, type TriageTarget } from './anomaly-status-rules.js';
@@ -19,14 +20,7 @@ export interface AnomalyListRequest {
   days: number;
 }
 
-/** The interface's page envelope. */
-export interface AnomalyPageView {
-  content: AnomalyListItem[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
+export type AnomalyPageView = Page<AnomalyListItem>;
 
 /** What a request that must take effect once adds to a change. */
 export interface OnceOnlyChange<T> {
@@ -143,13 +137,7 @@ export function createAnomalyTriage(deps: AnomalyTriageDeps): AnomalyTriage {
         offset: request.page * request.size,
         limit: request.size,
       });
-      return {
-        content: items.map(listItemView),
-        totalElements: total,
-        totalPages: Math.ceil(total / request.size),
-        page: request.page,
-        size: request.size,
-      };
+      return pageView(items.map(listItemView), total, request);
     },
 
     async get(tenantId, id) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { hasLoneSurrogate } from '../kernel/index.js';
+import { hasLoneSurrogate, pageView, type Page } from '../kernel/index.js';
 import { WebhookError, WebhookErrorCode } from './webhook-errors.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-events.js';
 import { generateWebhookSecret } from './webhook-signature.js';
@@ -33,14 +33,6 @@ export interface DeliveryView {
   createdAt: string;
 }
 
-/** The page envelope of the anomaly list. */
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
 
 export interface WebhookServiceDeps {
   webhooks: WebhookRepository;
@@ -97,7 +89,7 @@ function deliveryView(delivery: WebhookDelivery): DeliveryView {
 }
 
 function pageOf<S, T>(stored: StoredPage<S>, view: (item: S) => T, page: number, size: number): Page<T> {
-  return { content: stored.items.map(view), totalElements: stored.total, totalPages: Math.ceil(stored.total / size), page, size };
+  return pageView(stored.items.map(view), stored.total, { page, size });
 }
 
 /** The webhook endpoints' rules: quotas and destinations checked at creation, another tenant's ids never found. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { describeSchemaProblem, listNames, type BodyShape } from '../errors/index.js';
-import { MAX_NAME_LENGTH, nameSchema } from '../kernel/index.js';
+import { MAX_NAME_LENGTH, nameSchema, pageView, type Page } from '../kernel/index.js';
 import { PolicyRegistryError, type VersionResolver } from '../policies/index.js';
 import type { WorkflowSignature } from '../language/index.js';
 import type { WorkflowDefinitions } from './workflow-definitions.js';
@@ -53,14 +53,7 @@ export interface WorkflowEventView {
 /** A page of the list: zero-based `page` of `size`, and the filters of the store's query. */
 export type WorkflowListRequest = Omit<WorkflowListQuery, 'offset' | 'limit'> & { page: number; size: number };
 
-/** The interface's page envelope. */
-export interface WorkflowPage {
-  content: WorkflowListItem[];
-  totalElements: number;
-  totalPages: number;
-  page: number;
-  size: number;
-}
+export type WorkflowPage = Page<WorkflowListItem>;
 
 export interface WorkflowService {
   start(caller: WorkflowCaller, body: unknown): Promise<{ workflowId: string }>;
@@ -300,7 +293,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
     async list(caller, { page, size, ...filters }) {
       const { items, total } = await deps.workflows.list(caller.tenantId, { ...filters, offset: page * size, limit: size });
       const content = await Promise.all(items.map((item) => repairedItem(caller.tenantId, item)));
-      return { content, totalElements: total, totalPages: Math.ceil(total / size), page, size };
+      return pageView(content, total, { page, size });
     },
 
     async get(caller, workflowId) {

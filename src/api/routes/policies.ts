@@ -12,7 +12,7 @@ import {
 } from '../../evaluation/index.js';
 import { AuthErrorCode, AuthorizationError, roleSatisfies, type Role } from '../../auth/index.js';
 import { describeSchemaProblem } from '../../errors/index.js';
-import { hasLoneSurrogate, isName, MAX_NAME_LENGTH } from '../../kernel/index.js';
+import { hasLoneSurrogate, isName, MAX_NAME_LENGTH, pageView } from '../../kernel/index.js';
 import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   MAX_RULES_PER_MODULE,
@@ -193,10 +193,6 @@ function pageParams(ctx: AppContext): { page: number; size: number } {
   };
 }
 
-/** The interface's page envelope. */
-function pageView<T>(items: T[], total: number, { page, size }: { page: number; size: number }) {
-  return { content: items, totalElements: total, totalPages: Math.ceil(total / size), page, size };
-}
 
 /** The REST shape of a policy: the owner is implied by the tenant header; the source is the version's. */
 function policyView(record: PolicyRecord) {
