@@ -216,6 +216,9 @@ function webhooksThroughTheService(name: string, storeEnv: () => StoreEnv): void
       }
       expect((await crud<Page<Subscription>>('GET', '/api/v1/webhooks')).body.totalElements).toBe(0);
       expect((await crud('GET', '/api/v1/webhooks?size=101')).status).toBe(400);
+      // The most the OpenAPI document allows, and one more.
+      expect((await crud('GET', '/api/v1/webhooks?page=1000000')).status).toBe(200);
+      expect((await crud('GET', '/api/v1/webhooks?page=1000001')).status).toBe(400);
 
       const kept = [];
       for (let i = 0; i < 3; i += 1) kept.push(await subscribe(crud, `/quota-${i}`, ['POLICY_DEPLOYED']));

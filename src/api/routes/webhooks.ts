@@ -15,7 +15,7 @@ export const WEBHOOK_PAGE_MAX_SIZE = 100;
 const MAX_PAGE = 1_000_000;
 
 const pageQuery = z.object({
-  page: z.number().int().min(0).optional().describe('zero-based; default 0'),
+  page: z.number().int().min(0).max(MAX_PAGE).optional().describe('zero-based; default 0'),
   size: z.number().int().min(1).max(WEBHOOK_PAGE_MAX_SIZE).optional().describe(`default ${WEBHOOK_PAGE_DEFAULT_SIZE}`),
 });
 
