@@ -106,6 +106,11 @@ export function runWebhookStoreContract(getStore: () => Store, _getTarget: () =>
       expect((await store.webhooks.listDeliveries(tenant, 'other-sub', 0, 10)).total).toBe(7);
       await store.webhooks.pruneDeliveries(tenant, 'sub', 4);
       expect((await store.webhooks.listDeliveries(tenant, 'sub', 1, 3)).items.map((d) => d.id)).toEqual(['p3']);
+      // Keeping none removes them all (the overdue sweep so drops a deleted subscription's leftovers).
+      await store.webhooks.pruneDeliveries(tenant, 'sub', 0);
+      expect((await store.webhooks.listDeliveries(tenant, 'sub', 0, 10)).total).toBe(0);
+      expect(await store.webhooks.getDelivery(tenant, 'p6')).toBeNull();
+      expect((await store.webhooks.listDeliveries(tenant, 'other-sub', 0, 10)).total).toBe(7);
     });
 
     it('finds a tenant\'s PENDING and FAILED deliveries due before a time, the longest overdue first', async () => {
