@@ -68,10 +68,11 @@ export const WORKFLOW_INDEXES: Record<string, IndexDescription[]> = {
   // `{finishedAt: null}` (null or absent) then an `_id` range: the pages of unfinished workflows.
   [WORKFLOW_COLLECTIONS.workflows]: [
     { key: { finishedAt: 1, _id: 1 }, name: 'finished_id' },
-    // The list's pages, newest start first, with or without a status; the module and workflow name
-    // filters are read from the documents of the tenant's range.
-    { key: { tenantId: 1, startedAt: -1, _id: -1 }, name: 'tenant_started' },
-    { key: { tenantId: 1, status: 1, startedAt: -1, _id: -1 }, name: 'tenant_status_started' },
+    // The list's pages, newest start first, with or without a status. The module and workflow name
+    // ride along (as in SQLite's indexes), so their filters and the count are answered from the
+    // index entries, not from the documents with their contexts.
+    { key: { tenantId: 1, startedAt: -1, _id: -1, policyModule: 1, workflow: 1 }, name: 'tenant_started' },
+    { key: { tenantId: 1, status: 1, startedAt: -1, _id: -1, policyModule: 1, workflow: 1 }, name: 'tenant_status_started' },
   ],
   [WORKFLOW_COLLECTIONS.events]: [{ key: { tenantId: 1, workflowId: 1, sequence: 1 }, name: 'tenant_workflow_sequence_unique', unique: true }],
   [WORKFLOW_COLLECTIONS.usage]: [{ key: { tenantId: 1 }, name: 'tenant' }],
