@@ -8,7 +8,7 @@ import { readAuditPage } from './audit-page-reader.js';
 import { auditHref } from './audit-routes.js';
 import { chainVerifyPanel } from './chain-verify-panel.js';
 import { compactPayload } from './compact-payload.js';
-import { h, replaceChildren } from './dom.js';
+import { formField, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { humanize } from './format.js';
 import { workflowHref } from './workflow-routes.js';
@@ -52,10 +52,6 @@ function hrefOf(query) {
   });
 }
 
-function field(id, label, control, help) {
-  return h('div', { className: 'field' }, h('label', { for: id }, label), control, help && h('p', { id: `${id}-help`, className: 'help' }, help));
-}
-
 function filterForm(query, go) {
   const type = h('select', { id: 'audit-type', name: 'type' }, [['', 'All types'], ...AUDIT_EVENT_TYPES.map((t) => [t, humanize(t)])].map(([value, text]) => h('option', { value, selected: value === query.eventType }, text)));
   const policyModule = h('input', { id: 'audit-module', name: 'module', type: 'text', value: query.policyModule, autocomplete: 'off', spellcheck: 'false' });
@@ -74,12 +70,12 @@ function filterForm(query, go) {
         go({ eventType: type.value, policyModule: policyModule.value.trim(), policyFunction: policyFunction.value.trim(), from: instantParam(from.value), to: instantParam(to.value), size: Number(size.value), before: null, newer: [] });
       },
     },
-    field('audit-type', 'Event type', type),
-    field('audit-module', 'Policy module', policyModule),
-    field('audit-function', 'Policy function', policyFunction),
-    field('audit-from', 'From (UTC)', from),
-    field('audit-to', 'To (UTC)', to),
-    field('audit-size', 'Per page', size),
+    formField('audit-type', 'Event type', type),
+    formField('audit-module', 'Policy module', policyModule),
+    formField('audit-function', 'Policy function', policyFunction),
+    formField('audit-from', 'From (UTC)', from),
+    formField('audit-to', 'To (UTC)', to),
+    formField('audit-size', 'Per page', size),
     h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: auditHref({}), className: 'button-link' }, 'Clear')),
   );
 }

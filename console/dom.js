@@ -34,3 +34,8 @@ export function announce(message) {
   const region = document.getElementById('announcer');
   if (region) region.textContent = message;
 }
+
+/** A form control with its label (and a help line the control may point to as `${id}-help`). */
+export function formField(id, label, control, help) {
+  return h('div', { className: 'field' }, h('label', { for: id }, label), control, help && h('p', { id: `${id}-help`, className: 'help' }, help));
+}

@@ -2,7 +2,7 @@
 // (the cases run in the engine before anything is stored), active or rolled out in the shadow or
 // as a canary. The files are read in the browser (File.text()) and sent as POST /api/v1/policies.
 // MEMBER may start only a shadow; active and canary need ADMIN (the server checks it too).
-import { h, replaceChildren } from './dom.js';
+import { formField, h, replaceChildren } from './dom.js';
 import { deployedView, refusedDeployView } from './deploy-outcome-view.js';
 import { POLICY_KEYWORDS } from './policy-keywords.js';
 
@@ -12,10 +12,6 @@ const MODES = [
   { value: 'shadow', label: 'Shadow', help: 'runs on copies of the active version\'s evaluations and answers nobody', role: 'MEMBER' },
   { value: 'canary', label: 'Canary', help: 'answers a share of the evaluations', role: 'ADMIN' },
 ];
-
-function field(id, label, control, help) {
-  return h('div', { className: 'field' }, h('label', { for: id }, label), control, help && h('p', { id: `${id}-help`, className: 'help' }, help));
-}
 
 /** The rollout the form asks for; undefined for an active deploy. */
 function rolloutOf(mode, percentText, stickyKey, captureContexts) {
@@ -49,7 +45,7 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
 
   const percentHelp = h('p', { id: 'deploy-percent-help', className: 'help' });
   const percentField = h('div', { className: 'field' }, h('label', { for: 'deploy-percent' }, 'Share in %'), percent, percentHelp);
-  const stickyField = field('deploy-sticky-key', 'Sticky key', stickyKey, 'A dotted path into the context (e.g. applicant.id): the same value always gets the same version. Empty: drawn per evaluation.');
+  const stickyField = formField('deploy-sticky-key', 'Sticky key', stickyKey, 'A dotted path into the context (e.g. applicant.id): the same value always gets the same version. Empty: drawn per evaluation.');
   const captureField = h('div', { className: 'field check' }, capture, h('label', { for: 'deploy-capture' }, `Keep the context of each disagreement (otherwise only its hash)${isAdmin ? '' : ' (ADMIN)'}`));
 
   const modeNow = () => radios.find((radio) => radio.checked)?.value ?? firstMode;
@@ -68,9 +64,9 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   const form = h(
     'form',
     { className: 'deploy-form', 'aria-labelledby': 'deploy-title' },
-    field('deploy-source', 'Source file (.policy)', sourceInput, 'The module\'s source; its first line names the module.'),
-    field('deploy-tests', 'Tests file (.tests.json, optional)', testsInput, 'Its cases run in the engine first: if one fails, nothing is stored and the failures are listed.'),
-    field('deploy-locale', 'Locale of the source', locale, 'The language the source is written in.'),
+    formField('deploy-source', 'Source file (.policy)', sourceInput, 'The module\'s source; its first line names the module.'),
+    formField('deploy-tests', 'Tests file (.tests.json, optional)', testsInput, 'Its cases run in the engine first: if one fails, nothing is stored and the failures are listed.'),
+    formField('deploy-locale', 'Locale of the source', locale, 'The language the source is written in.'),
     h(
       'fieldset',
       { className: 'mode-choice' },

@@ -1,7 +1,7 @@
 // The tenant's workflows, newest start first, with the list's filters (status, module, workflow,
 // start time) and paging; each row links to the workflow's page. The lookup by id stays below.
 import { outcomeBadge, statusBadge } from './badges.js';
-import { h, replaceChildren } from './dom.js';
+import { formField, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime } from './format.js';
 import { WORKFLOW_STATUSES } from './workflow-api.js';
@@ -50,10 +50,6 @@ function hrefOf(query) {
   });
 }
 
-function field(id, label, control) {
-  return h('div', { className: 'field' }, h('label', { for: id }, label), control);
-}
-
 function filterForm(query, go) {
   const status = h('select', { id: 'workflow-status', name: 'status' }, [['', 'Any status'], ...WORKFLOW_STATUSES.map((s) => [s, s])].map(([value, text]) => h('option', { value, selected: value === query.status }, text)));
   const policyModule = h('input', { id: 'workflow-module', name: 'module', type: 'text', value: query.policyModule, autocomplete: 'off', spellcheck: 'false' });
@@ -80,12 +76,12 @@ function filterForm(query, go) {
         });
       },
     },
-    field('workflow-status', 'Status', status),
-    field('workflow-module', 'Policy module', policyModule),
-    field('workflow-name', 'Workflow', workflow),
-    field('workflow-after', 'Started from (UTC)', after),
-    field('workflow-before', 'Started before (UTC)', before),
-    field('workflow-size', 'Per page', size),
+    formField('workflow-status', 'Status', status),
+    formField('workflow-module', 'Policy module', policyModule),
+    formField('workflow-name', 'Workflow', workflow),
+    formField('workflow-after', 'Started from (UTC)', after),
+    formField('workflow-before', 'Started before (UTC)', before),
+    formField('workflow-size', 'Per page', size),
     h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: workflowsHref(), className: 'button-link' }, 'Clear')),
   );
 }
