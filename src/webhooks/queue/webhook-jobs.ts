@@ -140,13 +140,20 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   worker.on('failed', (_job, error) => {
     if (!(error instanceof DeliveryAttemptFailed)) options.onError?.(error);
   });
-  await worker.waitUntilReady();
+  const close = async () => {
+    await worker.close();
+    await workerClient.quit().catch(() => undefined);
+    await slotClient.quit().catch(() => undefined);
+  };
+  try {
+    await worker.waitUntilReady();
+  } catch (error) {
+    // A process whose start failed leaves no connection behind.
+    await close();
+    throw error;
+  }
   return {
     worker,
-    async close() {
-      await worker.close();
-      await workerClient.quit().catch(() => undefined);
-      await slotClient.quit().catch(() => undefined);
-    },
+    close,
   };
 }
