@@ -199,7 +199,7 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
       createWebhookService({
         webhooks: store.webhooks,
         chainHead: async (tenantId) => (await store.audit.head(tenantId))?.seq ?? 0,
-        redeliver: (tenantId, deliveryId, attemptsMade) => webhookQueue.redeliver(tenantId, deliveryId, attemptsMade),
+        redeliver: (tenantId, deliveryId, attemptsMade, beforeQueuing) => webhookQueue.redeliver(tenantId, deliveryId, attemptsMade, beforeQueuing),
         rules: destinationRulesOf(config),
         maxPerTenant: config.WEBHOOK_MAX_PER_TENANT,
       }),

@@ -38,8 +38,8 @@ export interface WebhookServiceDeps {
   webhooks: WebhookRepository;
   /** The seq of the tenant's newest linked audit record (0 for none): where a tenant's first subscription starts reading. */
   chainHead(tenantId: string): Promise<number>;
-  /** Queues one attempt of the delivery now (once per attempts made: repeated asks queue it once). */
-  redeliver(tenantId: string, deliveryId: string, attemptsMade: number): Promise<void>;
+  /** Queues one attempt of the delivery now (once per attempts made: repeated asks queue it once), after `beforeQueuing` of the first ask. */
+  redeliver(tenantId: string, deliveryId: string, attemptsMade: number, beforeQueuing: () => Promise<void>): Promise<void>;
   rules: DestinationRules;
   /** WEBHOOK_MAX_PER_TENANT. */
   maxPerTenant: number;
@@ -136,8 +136,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       const at = now().toISOString();
       // Both keyed by the attempts made: repeated asks make one job, and one that comes after that
       // job's attempt leaves its outcome standing instead of a PENDING no job would end.
-      await deps.webhooks.markPending(tenantId, deliveryId, at, delivery.attempts);
-      await deps.redeliver(tenantId, deliveryId, delivery.attempts);
+      await deps.redeliver(tenantId, deliveryId, delivery.attempts, () => deps.webhooks.markPending(tenantId, deliveryId, at, delivery.attempts));
       return deliveryView({ ...delivery, status: 'PENDING', nextAttemptAt: at });
     },
   };

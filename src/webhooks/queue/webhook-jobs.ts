@@ -18,6 +18,8 @@ export interface DeliveryRetries {
 }
 
 const KEEP_FINISHED = { count: 1000 } as const;
+/** How long the first ask for a redelivery keeps later asks of the same attempts made from doing it again (after it, the kept job still does). */
+const REDELIVERY_CLAIM_MS = 10 * 60_000;
 /** A job in one of these states will still make an attempt. */
 const LIVE_STATES: ReadonlySet<string> = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 
@@ -32,8 +34,12 @@ export interface WebhookJobQueue {
   /**
    * Queues one more attempt of a delivery now, whatever became of its earlier ones: one job per
    * delivery and attempts made, so asking again before that attempt ran queues nothing more.
+   * `beforeQueuing` (the delivery's PENDING mark) runs only for the first ask of the attempts made,
+   * across every process: asks at once would otherwise each write the mark, and a mark written
+   * while the attempt records its outcome can undo that outcome where the store loses a racing
+   * update of one document (FerretDB).
    */
-  redeliver(tenantId: string, deliveryId: string, attemptsMade: number): Promise<void>;
+  redeliver(tenantId: string, deliveryId: string, attemptsMade: number, beforeQueuing?: () => Promise<void>): Promise<void>;
   /**
    * Queues the attempts a delivery has left after `attemptsMade` (at least one), for a delivery
    * whose job was lost: nothing while its own job still waits or runs (a busy tenant's backlog),
@@ -45,7 +51,8 @@ export interface WebhookJobQueue {
 
 export function createWebhookJobQueue(options: { connection: RedisConnection; prefix?: string; retries: DeliveryRetries }): WebhookJobQueue {
   const client = createRedisClient(options.connection, 'webhook-deliver-queue');
-  const queue = new Queue<WebhookDeliverJobData>(QUEUE_NAMES.webhookDeliver, { connection: client, prefix: queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix) });
+  const prefix = queuePrefix(QUEUE_NAMES.webhookDeliver, options.prefix);
+  const queue = new Queue<WebhookDeliverJobData>(QUEUE_NAMES.webhookDeliver, { connection: client, prefix });
   // Failures reach callers through the rejected call.
   queue.on('error', () => {});
   const kept = { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED };
@@ -67,8 +74,18 @@ export function createWebhookJobQueue(options: { connection: RedisConnection; pr
         { ...kept, jobId: `${deliveryId}.after-${attemptsMade}`, attempts, backoff: { type: 'exponential', delay: options.retries.backoffMs } },
       );
     },
-    async redeliver(tenantId, deliveryId, attemptsMade) {
-      await queue.add('redeliver', { tenantId, deliveryId }, { ...kept, jobId: `${deliveryId}.redeliver-${attemptsMade}`, attempts: 1 });
+    async redeliver(tenantId, deliveryId, attemptsMade, beforeQueuing) {
+      const jobId = `${deliveryId}.redeliver-${attemptsMade}`;
+      const claim = `${prefix}:claim:${jobId}`;
+      if ((await client.set(claim, '1', 'PX', REDELIVERY_CLAIM_MS, 'NX')) === null) return;
+      try {
+        await beforeQueuing?.();
+        await queue.add('redeliver', { tenantId, deliveryId }, { ...kept, jobId, attempts: 1 });
+      } catch (error) {
+        // Nothing was queued: the next ask may try again.
+        await client.del(claim).catch(() => undefined);
+        throw error;
+      }
     },
     async close() {
       await queue.close();
