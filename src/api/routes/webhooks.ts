@@ -5,6 +5,7 @@ import * as answers from '../openapi/webhook-schemas.js';
 import { integerParam } from '../query-params.js';
 import { pathValue, tenantOf } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
+import { callerOf } from './evaluation-route-kit.js';
 
 export const WEBHOOKS_ROUTE = '/api/v1/webhooks';
 
@@ -24,12 +25,6 @@ function pageParams(ctx: AppContext): [number, number] {
     integerParam(ctx, 'page', { min: 0, max: MAX_PAGE, default: 0 }),
     integerParam(ctx, 'size', { min: 1, max: WEBHOOK_PAGE_MAX_SIZE, default: WEBHOOK_PAGE_DEFAULT_SIZE }),
   ];
-}
-
-function actorOf(ctx: AppContext): string {
-  const principal = ctx.state.principal;
-  if (principal === undefined) throw new Error('webhook route reached without a principal');
-  return principal.subject;
 }
 
 const subscriptionId = { id: 'subscription id' };
@@ -54,7 +49,7 @@ export const WEBHOOK_ROUTES = declareRoutes<WebhookService>([
       },
     },
     handle: async (ctx, service) => {
-      ctx.body = await service.create(tenantOf(ctx), actorOf(ctx), (ctx.request as { body?: unknown }).body);
+      ctx.body = await service.create(tenantOf(ctx), callerOf(ctx).actorId, (ctx.request as { body?: unknown }).body);
       ctx.status = 201;
     },
   },
