@@ -3,11 +3,12 @@
  * `worker`, or `all` (both, the default of `npm start`) — starts its parts (src/service/) and stops
  * them on SIGINT/SIGTERM. What each role runs is composed in src/service/, part by part.
  */
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig, PROCESS_ROLES, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
 import { createLogger } from './logging/index.js';
-import { startService, StartupError, startupLine, type Service } from './service/index.js';
+import { privateRedisIfNoneAnswers, startService, StartupError, startupLine, type PrivateRedis, type Service } from './service/index.js';
 
 function parseRole(value: string): ProcessRole {
   if (!(PROCESS_ROLES as readonly string[]).includes(value)) {
@@ -29,11 +30,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let config: Config;
   let envFile: string | null;
+  let env: NodeJS.ProcessEnv;
   try {
     const environment = withEnvFile(process.env);
     envFile = environment.envFile;
+    env = environment.env;
     for (const warning of unknownNameWarnings(environment)) process.stderr.write(`${warning}\n`);
-    config = loadConfig(environment.env);
+    config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -44,18 +47,26 @@ export async function main(argv: readonly string[]): Promise<number> {
   const role = (program.opts<{ role?: ProcessRole }>().role ?? config.ROLE) as ProcessRole;
   const logger = createLogger({ level: config.LOG_LEVEL, base: { role }, format: config.LOG_FORMAT });
 
+  let privateRedis: PrivateRedis | null = null;
   let service: Service;
   try {
+    // Only a process that is the whole service may bring its own Redis: an api and a worker
+    // started apart would each get one and never meet. A configured REDIS_URL is never replaced.
+    if (role === 'all' && env.REDIS_URL === undefined) {
+      privateRedis = await privateRedisIfNoneAnswers(join(config.DATA_DIR, 'redis'));
+      if (privateRedis !== null) config = loadConfig({ ...env, REDIS_URL: privateRedis.url });
+    }
     service = await startService(role, config, logger);
   } catch (error) {
+    await privateRedis?.stop();
     if (error instanceof StartupError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
     throw error;
   }
-  logger.info({ store: service.runtime.store.kind }, 'service started');
-  process.stderr.write(startupLine(service, { envFile }));
+  logger.info({ store: service.runtime.store.kind, privateRedis: privateRedis?.dir }, 'service started');
+  process.stderr.write(startupLine(service, { envFile, privateRedisDir: privateRedis?.dir ?? null }));
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -65,16 +76,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    service.stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    service
+      .stop()
+      .then(() => privateRedis?.stop())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          // The exit stops a private Redis too.
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

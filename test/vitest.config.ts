@@ -6,6 +6,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['src/**/__tests__/**/*.test.ts', 'test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
+    globalSetup: ['test/support/private-redis-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites share one Redis and one store per file; files run in parallel forks.

@@ -36,18 +36,30 @@ export async function startService(role: ProcessRole, config: Config, logger: Lo
   return { role, runtime, parts, stop };
 }
 
+export interface StartupSettings {
+  /** The .env file read, if any. */
+  envFile: string | null;
+  /** Where a private redis-server keeps its files, when the process started one. */
+  privateRedisDir: string | null;
+}
+
 /** One line for the person who started it, beside the JSON logs (on stderr, so log pipes stay JSON). */
-export function startupLine(service: Service, settings: { envFile: string | null } = { envFile: null }): string {
+export function startupLine(service: Service, settings: StartupSettings = { envFile: null, privateRedisDir: null }): string {
   const { version } = serviceVersion();
   const { config, store } = service.runtime;
   const storeText = describeStore(storeLocation(config));
   const api = service.parts.find((part) => part.name === 'api')?.url;
   const metrics = service.parts.find((part) => part.name === 'metrics')?.url;
   const serving =
-    api !== undefined ? `API at ${api} (try ${api}/readyz)` : metrics !== undefined ? `no API in this role, metrics at ${metrics}` : 'no API in this role';
+    api !== undefined
+      ? `API at ${api} (console ${api}/console, API reference ${api}/docs, metrics ${api}/metrics)`
+      : metrics !== undefined
+        ? `no API in this role, metrics at ${metrics}`
+        : 'no API in this role';
+  const redis = settings.privateRedisDir === null ? '' : ` (a private redis-server started because none answered, its files in ${settings.privateRedisDir}; it stops with the service)`;
   const ways = api === undefined ? '' : `; ${waysIn(config)}`;
   const from = settings.envFile === null ? '' : `; settings from ${settings.envFile} and the environment`;
-  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}${ways}${from}. Stop with Ctrl-C.\n`;
+  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}${redis}${ways}${from}. Stop with Ctrl-C.\n`;
 }
 
 /** How callers authenticate, so a gateway trusted by mistake is seen at once. */

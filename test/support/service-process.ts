@@ -29,8 +29,12 @@ export function assertServiceBuilt(): void {
  * Starts the service with exactly `env` (plus PATH), in the temporary directory: it reads a `.env`
  * of its working directory, and a developer's own in the checkout must not change a test's set-up.
  */
-export function runService(args: string[], env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+export function runService(args: string[], env: Record<string, string>, options: { ownNetwork?: boolean } = {}): ServiceProcess {
+  const command = [process.execPath, MAIN, ...args];
+  // ownNetwork: a network namespace of its own with only loopback up, where nothing answers
+  // (unshare and sh exec in turn, so the child is node itself and gets the signals).
+  const [file, ...rest] = options.ownNetwork === true ? ['unshare', '--net', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...command] : command;
+  const child = spawn(file!, rest, {
     cwd: tmpdir(),
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
