@@ -9,8 +9,11 @@ export default defineConfig({
     globalSetup: ['test/support/private-redis-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Integration suites share one Redis and one store per file; files run in parallel forks.
+    // Integration suites share one Redis and one store per file; files run in parallel forks, two
+    // at once even on two cores (vitest's default there is one): the process and fault suites
+    // mostly wait on their children, so a neighbour uses the idle core.
     pool: 'forks',
+    maxWorkers: 2,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: process.env.CI ? { json: 'test-results.json' } : undefined,
   },

@@ -180,7 +180,8 @@ describe('npm start', () => {
     try {
       let out = '';
       npm.stdout.on('data', (chunk) => (out += chunk));
-      await expect.poll(() => out, { timeout: 30_000 }).toContain('"msg":"service started"');
+      // npm's own start-up comes first; beside another suite it can take most of a minute.
+      await expect.poll(() => out, { timeout: 60_000 }).toContain('"msg":"service started"');
       const servicePid = Number(/"pid":(\d+)/.exec(out)![1]);
       // Node is npm's own child (no shell in between to swallow the signal).
       const parent = readFileSync(`/proc/${servicePid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
@@ -193,5 +194,5 @@ describe('npm start', () => {
       if (npm.exitCode === null) npm.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
