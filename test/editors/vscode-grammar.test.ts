@@ -17,8 +17,9 @@
 //   the lexer and keywords to the grammar on an `Await` line (the parser reads them there), and before
 //   any module header the grammar knows every locale's keywords while the lexer knows one.
 // - every spelling of every keyword of every locale is one token with a keyword scope, in its locale.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as oniguruma from 'vscode-oniguruma';
 import { INITIAL, parseRawGrammar, Registry, type IGrammar, type StateStack } from 'vscode-textmate';
@@ -193,4 +194,48 @@ describe('the VS Code grammar', () => {
       for (const word of foreign) expect(lineScopes(word).every((s) => has(s, 'variable.other.')), word).toBe(true);
     });
   }
+});
+
+describe('the VS Code extension manifest', () => {
+  const root = join(dirname(POLICY_GRAMMAR), '..');
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    main: string;
+    contributes: { languages: { id: string; extensions: string[]; configuration: string }[]; grammars: { language: string; scopeName: string; path: string }[] };
+  };
+  const [language] = manifest.contributes.languages;
+  const configuration = JSON.parse(readFileSync(join(root, language!.configuration), 'utf8')) as { indentationRules: { increaseIndentPattern: string } };
+
+  it('contributes the generated grammar for *.policy, and its entry exists', () => {
+    expect(language!.extensions).toEqual(['.policy']);
+    const [contributed] = manifest.contributes.grammars;
+    expect(contributed!.language).toBe(language!.id);
+    expect(join(root, contributed!.path)).toBe(POLICY_GRAMMAR);
+    expect(contributed!.scopeName).toBe((JSON.parse(committed) as { scopeName: string }).scopeName);
+    expect(existsSync(join(root, manifest.main))).toBe(true);
+  });
+
+  it('keeps the language client out of the root package and its install', () => {
+    const service = JSON.parse(readFileSync(join(root, '..', '..', 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(service)).not.toContain('vscode-languageclient');
+    expect(service['workspaces']).toBeUndefined();
+  });
+
+  it('indents after exactly the lines that open a block in the valid conformance sources', () => {
+    const opensBlock = new RegExp(configuration.indentationRules.increaseIndentPattern);
+    const indent = (line: string): number => line.length - line.trimStart().length;
+    const isCode = (line: string): boolean => line.trim() !== '' && !/^\s*(#|\/\/)/.test(line);
+    let headers = 0;
+    for (const c of loadCaseFiles().flatMap((file) => file.cases)) {
+      if (!('result' in c.expect)) continue;
+      // The editor matches lines without their line end.
+      const lines = c.text.split(/\r?\n/).filter(isCode);
+      lines.forEach((line, i) => {
+        const next = lines[i + 1];
+        const opens = next !== undefined && indent(next) > indent(line);
+        if (opens) headers++;
+        expect(opensBlock.test(line), `${c.name}: ${line}`).toBe(opens);
+      });
+    }
+    expect(headers).toBeGreaterThan(100);
+  });
 });
