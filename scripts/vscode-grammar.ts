@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_NAMES } from '../src/language/builtins/index.js';
-import { CONCEPTS, LOCALE_SYNTAXES, normalizeCharCode, type Concept, type LocaleSyntax } from '../src/language/locales/index.js';
+import { CONCEPTS, GERMAN_ASCII_SPELLINGS, LOCALE_SYNTAXES, normalizeCharCode, type Concept, type LocaleSyntax } from '../src/language/locales/index.js';
 import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
 // This file runs from scripts/ (tests) or dist/scripts/ (npm run editors:grammar).
@@ -124,9 +124,11 @@ const TERMINATOR = `${charClass('.')}(?=${SPACE}|$|${COMMENT_START})`;
 
 /** One keyword word: letter case and (de-DE) the ASCII spellings ä→ae, ö→oe, ü→ue, ß→ss as the lexer folds them. */
 function wordPattern(word: string, syntax: LocaleSyntax): string {
-  const folds: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
   return [...(syntax.caseInsensitive ? word.toLowerCase() : word)]
-    .map((c) => (syntax.germanAsciiSpellings && folds[c] !== undefined ? `(?:${c}|${chars(folds[c])})` : charClass(c)))
+    .map((c) => {
+      const ascii = syntax.germanAsciiSpellings ? GERMAN_ASCII_SPELLINGS[c] : undefined;
+      return ascii === undefined ? charClass(c) : `(?:${c}|${chars(ascii)})`;
+    })
     .join('');
 }
 

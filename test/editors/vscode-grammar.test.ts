@@ -115,7 +115,7 @@ function disagreements(text: string, locale: Locale): string[] {
   for (let i = 0; i < text.length && problems.length < 5; i++) {
     if (WHITE_SPACE.has(text[i]!)) continue;
     const at = scopes[i]!;
-    const kind = kinds[i];
+    const kind = kinds[i] ?? null;
     const where = `offset ${i} (${JSON.stringify(text.slice(Math.max(0, i - 10), i + 10))}): ${kind ?? 'no token'} got ${at.join(' ')}`;
     if (!meaningful(at)) problems.push(`unknown token at ${where}`);
     else if (has(at, 'invalid.illegal.')) {
@@ -176,8 +176,8 @@ describe('the VS Code grammar', () => {
     });
 
     it(`${locale}: the words of a time limit are keywords on an Await line only`, () => {
-      const [within] = syntax.durations.within;
-      const [hours] = syntax.durations.hours;
+      const within = syntax.durations.within[0]!;
+      const hours = syntax.durations.hours[0]!;
       const line = `${syntax.keywords.await[0]} "signal" ${within} 2 ${hours}`;
       const scopes = lineScopes(line);
       expect(has(scopes[line.indexOf(` ${within} `) + 1]!, 'keyword.other.duration.')).toBe(true);
