@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_NAMES } from '../src/language/builtins/index.js';
+import { IDENT_PART_CLASSES, IDENT_START_CLASSES } from '../src/language/lexer/index.js';
 import { CONCEPTS, GERMAN_ASCII_SPELLINGS, LOCALE_SYNTAXES, normalizeCharCode, type Concept, type LocaleSyntax } from '../src/language/locales/index.js';
 import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -111,9 +112,9 @@ function charClass(c: string): string {
 const chars = (text: string): string => [...text].map(charClass).join('');
 
 const SPACE = `[ \\t${twins(' ')}]`;
-/** Identifier characters, as the lexer's char-classes.ts defines them. */
-const IDENT_START = '[\\p{L}_\\x{4E00}-\\x{9FFF}]';
-const IDENT_PART = '[\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}_\\x{4E00}-\\x{9FFF}]';
+/** Identifier characters as the lexer reads them (it takes all of U+4E00–U+9FFF without asking Unicode). */
+const IDENT_START = `[${IDENT_START_CLASSES}_\\x{4E00}-\\x{9FFF}]`;
+const IDENT_PART = `[${IDENT_PART_CLASSES}_\\x{4E00}-\\x{9FFF}]`;
 const IDENT = `${IDENT_START}${IDENT_PART}*`;
 const BEFORE_WORD = `(?<!${IDENT_PART})`;
 const AFTER_WORD = `(?!${IDENT_PART})`;
@@ -167,7 +168,8 @@ function keywordSpellings(syntaxes: readonly LocaleSyntax[]): Spelling[] {
  */
 function keywordPatterns(syntaxes: readonly LocaleSyntax[]): object[] {
   const sorted = keywordSpellings(syntaxes).sort(
-    (a, b) => b.text.split(' ').length - a.text.split(' ').length || b.text.length - a.text.length || a.text.localeCompare(b.text),
+    // Code-unit order last, not localeCompare: the generated file must not depend on the machine's locale.
+    (a, b) => b.text.split(' ').length - a.text.split(' ').length || b.text.length - a.text.length || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0),
   );
   const runs: { scope: string; patterns: string[] }[] = [];
   for (const spelling of sorted) {
