@@ -9,24 +9,14 @@
  * locale's keywords. Lines before any header (only comments, in a valid module) know every locale's.
  * Character classes follow the lexer's normalisation (full-width `：` is `:`, `。` is `.`, …).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BUILTIN_NAMES } from '../src/language/builtins/index.js';
 import { IDENT_PART_CLASSES, IDENT_START_CLASSES } from '../src/language/lexer/index.js';
 import { CONCEPTS, GERMAN_ASCII_SPELLINGS, LOCALE_SYNTAXES, normalizeCharCode, type Concept, type LocaleSyntax } from '../src/language/locales/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { isEntryPoint, runAsEntryPoint, type CliIo } from './cli-io.js';
+import { repositoryPath, runGeneratedFileCli } from './generated-file.js';
 
-// This file runs from scripts/ (tests) or dist/scripts/ (npm run editors:grammar).
-const here = dirname(fileURLToPath(import.meta.url));
-export const POLICY_GRAMMAR = join(
-  here,
-  ...(here.includes(`${join('dist', 'scripts')}`) ? ['..', '..'] : ['..']),
-  'editors',
-  'vscode',
-  'syntaxes',
-  'policy.tmLanguage.json',
-);
+const GRAMMAR_PATH = 'editors/vscode/syntaxes/policy.tmLanguage.json';
+export const POLICY_GRAMMAR = repositoryPath(GRAMMAR_PATH);
 
 const SCOPE = 'policy';
 
@@ -339,26 +329,8 @@ export function renderPolicyGrammar(): string {
 }
 
 export async function runVscodeGrammarCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const program = createProgram('editors:grammar', io)
-    .description('regenerate the VS Code grammar (editors/vscode/syntaxes/policy.tmLanguage.json)')
-    .option('--check', 'change nothing; exit 1 when the grammar is out of date')
-    .action((options: { check?: boolean }) => {
-      let current = '';
-      try {
-        current = readFileSync(POLICY_GRAMMAR, 'utf8');
-      } catch {
-        // A missing grammar is out of date.
-      }
-      const rendered = renderPolicyGrammar();
-      if (rendered === current) {
-        io.out('editors/vscode grammar is up to date');
-        return;
-      }
-      if (options.check) throw new CliError('editors/vscode grammar is out of date: run `npm run -s editors:grammar`');
-      writeFileSync(POLICY_GRAMMAR, rendered);
-      io.out('editors/vscode grammar regenerated');
-    });
-  return runProgram(program, argv, io);
+  const file = { script: 'editors:grammar', path: GRAMMAR_PATH, description: 'regenerate the VS Code grammar from the locale tables', render: renderPolicyGrammar };
+  return runGeneratedFileCli(file, argv, io);
 }
 
 if (isEntryPoint(import.meta.url)) runAsEntryPoint(runVscodeGrammarCli);
