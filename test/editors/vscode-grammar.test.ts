@@ -2,10 +2,10 @@
 // itself uses (vscode-textmate over the Oniguruma WebAssembly build):
 //
 // - it is what scripts/vscode-grammar.ts makes of the locale tables today (`npm run -s editors:grammar`);
-// - it agrees with the project's lexer on every source of the conformance corpus, character by
-//   character. The criterion, for every UTF-16 unit that is not white space (space, tab, U+3000, CR,
-//   the byte-order mark):
-//     * its innermost scopes hold something besides `source.policy` and `meta.*` (no unknown token);
+// - it agrees with the project's lexer on every source of the conformance corpus and of the built-in
+//   policy library (policies/), character by character. The criterion, for every UTF-16 unit that is
+//   not white space (space, tab, U+3000, CR, the byte-order mark):
+//     * its scopes hold something besides `source.policy` and `meta.*` (no unknown token);
 //     * the scope family matches what the lexer made of that unit: a keyword token → `keyword.`,
 //       `constant.language.` or `storage.type.`; a name → `variable.`, `entity.name.` or
 //       `support.function.`; a number → `constant.numeric.`; a string → `string.`; a comment →
@@ -17,7 +17,7 @@
 //   the lexer and keywords to the grammar on an `Await` line (the parser reads them there), and before
 //   any module header the grammar knows every locale's keywords while the lexer knows one.
 // - every spelling of every keyword of every locale is one token with a keyword scope, in its locale.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,17 @@ describe('the VS Code grammar', () => {
     const failures = cases.flatMap((c) => {
       const locale = detectLocale(c.text) ?? canonicalLocale(c.locale) ?? 'en-US';
       return disagreements(c.text, locale).map((problem) => `${c.file} «${c.name}»: ${problem}`);
+    });
+    expect(failures).toEqual([]);
+  });
+
+  it('scopes every character of the built-in policy library as the lexer reads it', () => {
+    const folder = join(dirname(POLICY_GRAMMAR), '..', '..', '..', 'policies');
+    const modules = readdirSync(folder).filter((name) => name.endsWith('.policy'));
+    expect(modules.length).toBeGreaterThan(0);
+    const failures = modules.flatMap((name) => {
+      const text = readFileSync(join(folder, name), 'utf8');
+      return disagreements(text, detectLocale(text) ?? 'en-US').map((problem) => `${name}: ${problem}`);
     });
     expect(failures).toEqual([]);
   });
