@@ -16,7 +16,21 @@ function createClient() {
     // `npx` is a batch file on Windows.
     options: { cwd: folder?.uri.fsPath, shell: process.platform === 'win32' },
   };
-  return new LanguageClient('policy', 'Policy language server', { run: server, debug: server }, { documentSelector: [{ language: 'policy' }] });
+  return new LanguageClient('policy', 'Policy language server', { run: server, debug: server }, {
+    documentSelector: [{ language: 'policy' }],
+    middleware: { executeCommand: showModuleInLocale },
+  });
+}
+
+// The server's "Show this module in …" action returns the module printed in another locale and opens
+// nothing itself: the client shows the text beside the document, unsaved.
+async function showModuleInLocale(command, args, next) {
+  const result = await next(command, args);
+  if (command === 'policy.showModuleInLocale' && typeof result?.text === 'string') {
+    const document = await vscode.workspace.openTextDocument({ language: 'policy', content: result.text });
+    await vscode.window.showTextDocument(document, vscode.ViewColumn.Beside);
+  }
+  return result;
 }
 
 async function activate(context) {
