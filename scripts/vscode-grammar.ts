@@ -173,13 +173,14 @@ function keywordPatterns(syntaxes: readonly LocaleSyntax[]): object[] {
   }));
 }
 
-const anyOf = (spellings: readonly string[], syntaxes: readonly LocaleSyntax[]): string =>
-  syntaxes.flatMap((syntax) => spellings.map((spelling) => spellingPattern(spelling, syntax))).join('|');
+/** The alternation of the spellings `pick` takes from each locale. */
+const alternation = (syntaxes: readonly LocaleSyntax[], pick: (syntax: LocaleSyntax) => readonly string[]): string =>
+  syntaxes.flatMap((syntax) => pick(syntax).map((spelling) => spellingPattern(spelling, syntax))).join('|');
 
 /** `Rule name`, `Workflow name`, `Define Name`: the declared name gets an entity scope. */
 function declarationPatterns(syntaxes: readonly LocaleSyntax[]): object[] {
   const declared = (concepts: readonly Concept[], scope: string): object => ({
-    match: `${BEFORE_WORD}(${syntaxes.flatMap((syntax) => concepts.flatMap((c) => syntax.keywords[c].map((s) => spellingPattern(s, syntax)))).join('|')})${SPACE}+(${IDENT})`,
+    match: `${BEFORE_WORD}(${alternation(syntaxes, (syntax) => concepts.flatMap((concept) => syntax.keywords[concept]))})${SPACE}+(${IDENT})`,
     captures: { 1: { name: scoped(CONCEPT_SCOPES[concepts[0]!]) }, 2: { name: scoped(scope) } },
   });
   return [declared(['rule', 'workflow'], 'entity.name.function'), declared(['define'], 'entity.name.type')];
@@ -187,13 +188,12 @@ function declarationPatterns(syntaxes: readonly LocaleSyntax[]): object[] {
 
 /** `Await "signal" within 48 hours`: the words of a time limit are keywords only on an Await line. */
 function awaitPattern(syntaxes: readonly LocaleSyntax[], section: string): object {
-  const words = (key: keyof LocaleSyntax['durations']): string[] => syntaxes.flatMap((syntax) => syntax.durations[key].map((s) => spellingPattern(s, syntax)));
-  const durations = [...words('within'), ...words('minutes'), ...words('hours'), ...words('days')];
+  const durations = alternation(syntaxes, (syntax) => Object.values(syntax.durations).flat());
   return {
-    begin: `${BEFORE_WORD}(${syntaxes.flatMap((syntax) => syntax.keywords.await.map((s) => spellingPattern(s, syntax))).join('|')})${AFTER_WORD}`,
+    begin: `${BEFORE_WORD}(${alternation(syntaxes, (syntax) => syntax.keywords.await)})${AFTER_WORD}`,
     beginCaptures: { 1: { name: scoped(CONCEPT_SCOPES.await) } },
     end: '$',
-    patterns: [{ match: `${BEFORE_WORD}(?:${durations.join('|')})${AFTER_WORD}`, name: scoped(DURATION_SCOPE) }, { include: `#${section}` }],
+    patterns: [{ match: `${BEFORE_WORD}(?:${durations})${AFTER_WORD}`, name: scoped(DURATION_SCOPE) }, { include: `#${section}` }],
   };
 }
 
@@ -306,7 +306,7 @@ export function buildPolicyGrammar(): object {
     repository[name] = sectionPatterns([syntax], name);
     return {
       // The module header at the start of a line (after a byte-order mark) opens its locale for the rest of the file.
-      begin: `^\\x{FEFF}?${SPACE}*(${syntax.keywords.module.map((s) => spellingPattern(s, syntax)).join('|')})${AFTER_WORD}`,
+      begin: `^\\x{FEFF}?${SPACE}*(${alternation([syntax], (own) => own.keywords.module)})${AFTER_WORD}`,
       beginCaptures: { 1: { name: scoped(CONCEPT_SCOPES.module) } },
       end: '(?!)',
       name: `meta.module.${syntax.tag.toLowerCase()}.${SCOPE}`,
