@@ -6,17 +6,13 @@
  * table), the diagnostic codes (from their declarations), and the zh-CN and de-DE forms of every en-US
  * example (printed by the formatter from the parsed example, which must compile).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BUILTIN_NAMES, BUILTINS } from '../src/language/builtins/index.js';
 import { compile, describeDiagnostic, DIAGNOSTIC_DEFINITIONS, format, parse } from '../src/language/index.js';
 import { CONCEPTS, LOCALE_SYNTAXES } from '../src/language/locales/index.js';
-import { CliError, createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { CliError, isEntryPoint, runAsEntryPoint, type CliIo } from './cli-io.js';
+import { repositoryPath, runGeneratedFileCli } from './generated-file.js';
 
-// This file runs from scripts/ (tests) or dist/scripts/ (npm run docs:language).
-const here = dirname(fileURLToPath(import.meta.url));
-export const LANGUAGE_DOC = join(here, ...(here.includes(`${join('dist', 'scripts')}`) ? ['..', '..'] : ['..']), 'docs', 'language.md');
+export const LANGUAGE_DOC = repositoryPath('docs/language.md');
 const LOCALES = ['en-US', 'zh-CN', 'de-DE'] as const;
 const RANGES: Record<string, string> = {
   PL1: 'lexical and syntax',
@@ -74,21 +70,8 @@ export function renderLanguageDocs(markdown: string): string {
 }
 
 export async function runLanguageDocsCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const program = createProgram('docs:language', io)
-    .description('regenerate the generated parts of docs/language.md')
-    .option('--check', 'change nothing; exit 1 when the document is out of date')
-    .action((options: { check?: boolean }) => {
-      const current = readFileSync(LANGUAGE_DOC, 'utf8');
-      const rendered = renderLanguageDocs(current);
-      if (rendered === current) {
-        io.out('docs/language.md is up to date');
-        return;
-      }
-      if (options.check) throw new CliError('docs/language.md is out of date: run `npm run -s docs:language`');
-      writeFileSync(LANGUAGE_DOC, rendered);
-      io.out('docs/language.md regenerated');
-    });
-  return runProgram(program, argv, io);
+  const file = { script: 'docs:language', path: 'docs/language.md', description: 'regenerate the generated parts of docs/language.md', render: renderLanguageDocs };
+  return runGeneratedFileCli(file, argv, io);
 }
 
 if (isEntryPoint(import.meta.url)) runAsEntryPoint(runLanguageDocsCli);

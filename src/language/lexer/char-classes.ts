@@ -3,8 +3,11 @@
  * so decomposed accents work). Non-ASCII answers are cached per BMP code unit so the lexer never
  * runs a regular expression twice for the same character.
  */
-const LETTER = /\p{L}/u;
-const PART = /[\p{L}\p{Nd}\p{Mn}\p{Mc}]/u;
+/** The Unicode classes of identifier characters besides `_`, in regular-expression syntax (the editor grammar uses them too). */
+export const IDENT_START_CLASSES = '\\p{L}';
+export const IDENT_PART_CLASSES = '\\p{L}\\p{Nd}\\p{Mn}\\p{Mc}';
+const LETTER = new RegExp(`[${IDENT_START_CLASSES}]`, 'u');
+const PART = new RegExp(`[${IDENT_PART_CLASSES}]`, 'u');
 
 const START_BIT = 1;
 const PART_BIT = 2;

@@ -1,15 +1,16 @@
 import type { LocaleSyntax } from './locale-syntax.js';
 
-const GERMAN_SPECIAL = /[äöüß]/;
+/** The ASCII spellings de-DE keywords may be written with (`groesser` for `größer`). */
+export const GERMAN_ASCII_SPELLINGS: Readonly<Record<string, string>> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
+const GERMAN_SPECIAL = new RegExp(`[${Object.keys(GERMAN_ASCII_SPELLINGS).join('')}]`);
 
 function foldGerman(word: string): string {
   if (!GERMAN_SPECIAL.test(word)) return word;
   let out = '';
   let from = 0;
   for (let i = 0; i < word.length; i++) {
-    const c = word[i];
-    const folded = c === 'ä' ? 'ae' : c === 'ö' ? 'oe' : c === 'ü' ? 'ue' : c === 'ß' ? 'ss' : null;
-    if (folded === null) continue;
+    const folded = GERMAN_ASCII_SPELLINGS[word[i]!];
+    if (folded === undefined) continue;
     out += word.slice(from, i) + folded;
     from = i + 1;
   }
