@@ -5,17 +5,20 @@ import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../app-types.js';
 import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
+import { POLICY_KEYWORDS_FILE, policyKeywordsModule } from './console-keywords.js';
+import { IMPORT_MAP_HASH, IMPORT_MAP_SCRIPT, VENDOR_FILES } from './console-vendor.js';
 
 export const CONSOLE_ROUTE = '/console';
 
 /**
- * The console's pages load only this process's own scripts and styles (no inline script, no
- * CDN), talk only to this origin, and cannot be framed. uPlot styles its elements through the
- * CSSOM (`element.style`), which `style-src 'self'` allows.
+ * The console's pages load only this process's own scripts and styles (no CDN; the one inline
+ * script is the import map, allowed by its hash), talk only to this origin, and cannot be framed.
+ * uPlot styles its elements through the CSSOM (`element.style`), which `style-src 'self'` allows;
+ * the editor's styles go through constructed style sheets (adoptedStyleSheets), which it allows too.
  */
 export const CONSOLE_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  "script-src 'self'",
+  `script-src 'self' ${IMPORT_MAP_HASH}`,
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
@@ -31,11 +34,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-/** The chart library, served from its npm package under /console/vendor/. */
-const VENDOR_FILES: Readonly<Record<string, string>> = {
-  'uPlot.esm.js': 'uplot/dist/uPlot.esm.js',
-  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
-};
+/** Where index.html takes the import map (console-vendor.ts). */
+const IMPORT_MAP_PLACE = '<!-- import map -->';
 
 /** `console/` beside package.json: the same walk works from `src/` (tests) and `dist/src/` (built). */
 function consoleDirectory(): string {
@@ -65,22 +65,28 @@ function secure(ctx: AppContext): void {
 interface ConsoleFiles {
   /** The path of the console's own file of that name, or undefined. */
   own(name: string): string | undefined;
-  vendor(name: string): string;
-  send(ctx: AppContext, path: string, cacheControl: string): void;
-  index: string;
+  /** The installed file of a vendor path (`uplot/dist/uPlot.esm.js`). */
+  vendor(path: string): string;
+  /** Answers a file's content: `path` (or the name of a written file) tells its type. */
+  send(ctx: AppContext, path: string, cacheControl: string, body?: Buffer): void;
+  /** index.html with the import map in its place. */
+  index(): Buffer;
+  /** The files the service writes itself, by name. */
+  generated(name: string): Buffer | undefined;
 }
 
 /**
- * GET /console: the operator console, plain ES modules and CSS from `console/` plus uPlot from
- * node_modules, with a strict Content-Security-Policy. The console calls the public REST API
- * with the operator's bearer token, so it grants nothing the API does not.
+ * GET /console: the operator console, plain ES modules and CSS from `console/`, the keyword
+ * tables the service writes (console-keywords.ts) and the vendor files from node_modules
+ * (console-vendor.ts), with a strict Content-Security-Policy. The console calls the public REST
+ * API with the operator's bearer token, so it grants nothing the API does not.
  */
 export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
   {
     method: 'get',
     path: CONSOLE_ROUTE,
     auth: 'none',
-    handle: (ctx, files) => files.send(ctx, files.index, 'no-cache'),
+    handle: (ctx, files) => files.send(ctx, 'index.html', 'no-cache', files.index()),
   },
   {
     method: 'get',
@@ -90,8 +96,9 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
       const name = pathValue(ctx, 'file');
       secure(ctx);
       // Only the listed files: the parameter never reaches the file system otherwise.
-      if (!Object.hasOwn(VENDOR_FILES, name)) return;
-      files.send(ctx, files.vendor(VENDOR_FILES[name]!), 'public, max-age=86400');
+      const path = VENDOR_FILES.get(name);
+      if (path === undefined) return;
+      files.send(ctx, files.vendor(path), 'public, max-age=86400');
     },
   },
   {
@@ -101,6 +108,8 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     handle: (ctx, files) => {
       const name = pathValue(ctx, 'file');
       secure(ctx);
+      const generated = files.generated(name);
+      if (generated !== undefined) return files.send(ctx, name, 'no-cache', generated);
       const path = files.own(name);
       if (path === undefined) return;
       files.send(ctx, path, 'no-cache');
@@ -110,7 +119,8 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
 
 export function createConsoleRoutes(): RouteGroup {
   const directory = consoleDirectory();
-  const vendorRequire = createRequire(import.meta.url);
+  // Files inside packages, found where Node would look for the packages: their `exports` name no such paths.
+  const packageDirectories = createRequire(import.meta.url).resolve.paths('vendor') ?? [];
   let files: Map<string, string> | undefined;
   const cache = new Map<string, Buffer>();
   const read = (path: string): Buffer => {
@@ -121,16 +131,23 @@ export function createConsoleRoutes(): RouteGroup {
     }
     return body;
   };
+  let index: Buffer | undefined;
+  const generated = new Map([[POLICY_KEYWORDS_FILE, Buffer.from(policyKeywordsModule())]]);
   return bindRoutes(CONSOLE_ROUTES, {
-    index: join(directory, 'index.html'),
+    index: () => (index ??= Buffer.from(read(join(directory, 'index.html')).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT))),
+    generated: (name) => generated.get(name),
     own: (name) => (files ??= listConsoleFiles(directory)).get(name),
-    vendor: (name) => vendorRequire.resolve(name),
-    send: (ctx, path, cacheControl) => {
+    vendor: (path) => {
+      const found = packageDirectories.map((directory) => join(directory, path)).find((candidate) => existsSync(candidate));
+      if (found === undefined) throw new Error(`the console's vendor file ${path} is not installed`);
+      return found;
+    },
+    send: (ctx, path, cacheControl, body) => {
       secure(ctx);
       ctx.type = CONTENT_TYPES[extname(path)]!;
       // The console's own files change with each release and carry no version in their names.
       ctx.set('Cache-Control', cacheControl);
-      ctx.body = read(path);
+      ctx.body = body ?? read(path);
     },
   });
 }
