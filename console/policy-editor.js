@@ -11,6 +11,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
 import { lineTokens } from './policy-highlight.js';
+import { styleNonce } from './style-nonce.js';
 
 /** Quiet time after the last keystroke before the source is checked. */
 const CHECK_DELAY_MS = 400;
@@ -94,6 +95,8 @@ export function policyEditor({ doc, locale, labelledBy, describedBy, check }) {
           { delay: CHECK_DELAY_MS },
         ),
         EditorView.lineWrapping,
+        // The editor's styles go into a <style> element, which the page's policy allows only with its nonce.
+        EditorView.cspNonce.of(styleNonce()),
         EditorView.contentAttributes.of({ 'aria-labelledby': labelledBy, 'aria-describedby': describedBy, 'aria-multiline': 'true', spellcheck: 'false' }),
         look,
       ],

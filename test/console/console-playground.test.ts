@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/index.js';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/api/routes/console.js';
+import { CONSOLE_CONTENT_SECURITY_POLICY, consolePageContentSecurityPolicy } from '../../src/api/routes/console.js';
 import { describeWithChromium, type BearerCall } from '../support/index.js';
 import {
   closeConsoleSuite,
@@ -97,9 +97,17 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
   const checkStatus = (page: Page) => page.locator('#playground-check-status').textContent();
   const editorText = (page: Page) => page.locator('.cm-content .cm-line').allTextContents().then((lines) => lines.join('\n'));
   const keywordsShown = (page: Page) => page.locator('.cm-content .tok-keyword').allTextContents();
-  /** Replaces the editor's text as typing would (one input), and waits for the check of the new text. */
+  /**
+   * Replaces the editor's text as typing would, and waits for the check of the new text. The old
+   * text goes with Backspace (the editor's own command): typing over a selection of several lines
+   * lets the browser's editing write style attributes, which the page's policy refuses (and logs).
+   */
   async function typeSource(page: Page, source: string, status: string | RegExp) {
-    await editor(page).fill(source);
+    await editor(page).click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.insertText(source);
+    await until(() => editorText(page)).toBe(source);
     await until(() => checkStatus(page)).toMatch(status);
   }
   const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.className || '');
@@ -142,10 +150,14 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
     }
   });
 
-  it('allows the import map by its hash and nothing else inline', async () => {
+  it('allows the import map by its hash and the editor\'s styles by the page\'s nonce, nothing else inline', async () => {
     const answer = await fetch(`${base}/console`);
     const html = await answer.text();
-    expect(answer.headers.get('content-security-policy')).toBe(CONSOLE_CONTENT_SECURITY_POLICY);
+    // A fresh nonce for each page: it lets the editor's style element through, and nothing else.
+    const styleNonce = /<meta name="style-nonce" nonce="([^"]+)">/.exec(html)![1]!;
+    expect(answer.headers.get('content-security-policy')).toBe(consolePageContentSecurityPolicy(styleNonce));
+    const again = await (await fetch(`${base}/console`)).text();
+    expect(again).not.toContain(styleNonce);
     const map = /<script type="importmap">(.*?)<\/script>/s.exec(html)![1]!;
     const hash = `'sha256-${Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(map))).toString('base64')}'`;
     expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain(`script-src 'self' ${hash};`);

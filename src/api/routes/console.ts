@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
@@ -13,19 +14,28 @@ export const CONSOLE_ROUTE = '/console';
 /**
  * The console's pages load only this process's own scripts and styles (no CDN; the one inline
  * script is the import map, allowed by its hash), talk only to this origin, and cannot be framed.
- * uPlot styles its elements through the CSSOM (`element.style`), which `style-src 'self'` allows;
- * the editor's styles go through constructed style sheets (adoptedStyleSheets), which it allows too.
+ * uPlot styles its elements through the CSSOM (`element.style`), which `style-src 'self'` allows.
+ * The editor (CodeMirror) writes its styles into a `<style>` element: the page allows the one that
+ * carries the nonce of that response, which the page hands to the editor (console/style-nonce.js).
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  `script-src 'self' ${IMPORT_MAP_HASH}`,
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+function contentSecurityPolicy(styleNonce?: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${IMPORT_MAP_HASH}`,
+    styleNonce === undefined ? "style-src 'self'" : `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy of every console file but the page itself. */
+export const CONSOLE_CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/** The page's policy: CONSOLE_CONTENT_SECURITY_POLICY plus the styles carrying this response's nonce. */
+export const consolePageContentSecurityPolicy = (styleNonce: string): string => contentSecurityPolicy(styleNonce);
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,8 +44,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Where index.html takes the import map (console-vendor.ts). */
+/** Where index.html takes the import map (console-vendor.ts) and the response's style nonce. */
 const IMPORT_MAP_PLACE = '<!-- import map -->';
+const STYLE_NONCE_PLACE = '<!-- style nonce -->';
 
 /** `console/` beside package.json: the same walk works from `src/` (tests) and `dist/src/` (built). */
 function consoleDirectory(): string {
@@ -69,8 +80,8 @@ interface ConsoleFiles {
   vendor(path: string): string;
   /** Answers a file's content: `path` (or the name of a written file) tells its type. */
   send(ctx: AppContext, path: string, cacheControl: string, body?: Buffer): void;
-  /** index.html with the import map in its place. */
-  index(): Buffer;
+  /** index.html with the import map and `styleNonce` in their places. */
+  index(styleNonce: string): string;
   /** The files the service writes itself, by name. */
   generated(name: string): Buffer | undefined;
 }
@@ -86,7 +97,11 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     method: 'get',
     path: CONSOLE_ROUTE,
     auth: 'none',
-    handle: (ctx, files) => files.send(ctx, 'index.html', 'no-cache', files.index()),
+    handle: (ctx, files) => {
+      const styleNonce = randomBytes(16).toString('base64');
+      files.send(ctx, 'index.html', 'no-cache', Buffer.from(files.index(styleNonce)));
+      ctx.set('Content-Security-Policy', consolePageContentSecurityPolicy(styleNonce));
+    },
   },
   {
     method: 'get',
@@ -131,10 +146,14 @@ export function createConsoleRoutes(): RouteGroup {
     }
     return body;
   };
-  let index: Buffer | undefined;
+  let index: string | undefined;
   const generated = new Map([[POLICY_KEYWORDS_FILE, Buffer.from(policyKeywordsModule())]]);
   return bindRoutes(CONSOLE_ROUTES, {
-    index: () => (index ??= Buffer.from(read(join(directory, 'index.html')).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT))),
+    index: (styleNonce) =>
+      (index ??= read(join(directory, 'index.html')).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT)).replace(
+        STYLE_NONCE_PLACE,
+        `<meta name="style-nonce" nonce="${styleNonce}">`,
+      ),
     generated: (name) => generated.get(name),
     own: (name) => (files ??= listConsoleFiles(directory)).get(name),
     vendor: (path) => {
