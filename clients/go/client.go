@@ -23,6 +23,7 @@ const (
 	EvaluateSourcePath      = "/api/v1/policies/evaluate-source"
 	EvaluateSourceBatchPath = "/api/v1/policies/evaluate-source/batch"
 	DeployPolicyPath        = "/api/v1/policies"
+	CheckPolicyPath         = "/api/v1/policies/check"
 	GraphQLPath             = "/graphql"
 	AuditRecordPath         = "/api/v1/audit/records/"
 	WorkflowsPath           = "/api/v1/workflows"
@@ -426,6 +427,20 @@ func (c *Client) GraphQLRequest(ctx context.Context, req GraphQLRequest, opts ..
 func (c *Client) DeployPolicy(ctx context.Context, req DeployRequest, opts ...CallOption) (*DeployedVersion, error) {
 	var out DeployedVersion
 	resp, err := c.doJSON(ctx, http.MethodPost, DeployPolicyPath, req, collect(opts), &out)
+	if err != nil {
+		return nil, err
+	}
+	out.ResponseMeta = resp.ResponseMeta
+	return &out, nil
+}
+
+// CheckPolicy compiles a module source as a deploy would, runs req.Tests and prints it in
+// req.ShowIn, storing nothing (POST /api/v1/policies/check, role MEMBER). A source with errors is
+// an answer (OK false, its Diagnostics), not an error; a malformed request is an *APIError 400
+// ERR_POLICY_REQUEST_INVALID.
+func (c *Client) CheckPolicy(ctx context.Context, req CheckRequest, opts ...CallOption) (*PolicyCheck, error) {
+	var out PolicyCheck
+	resp, err := c.doJSON(ctx, http.MethodPost, CheckPolicyPath, req, collect(opts), &out)
 	if err != nil {
 		return nil, err
 	}

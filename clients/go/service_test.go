@@ -350,6 +350,46 @@ func TestDeployRefusedByItsTestsCarriesTheFailures(t *testing.T) {
 	}
 }
 
+func TestCheckPolicyReportsWithoutStoring(t *testing.T) {
+	ctx := testContext(t)
+	source := strings.Replace(pricingSource, "acme.pricing", "acme.checked", 1)
+	want := json.RawMessage(`5`)
+	checked, err := signedClient(t).CheckPolicy(ctx, policyclient.CheckRequest{
+		Source: source,
+		Tests:  &policyclient.ModuleTests{Cases: []policyclient.TestCase{{Name: "doubles", Rule: "price", Context: map[string]any{"amount": 2}, Expect: &want}}},
+		ShowIn: "de-DE",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked.OK || checked.Locale != "en-US" || checked.Module == nil || *checked.Module != "acme.checked" || len(checked.Diagnostics) != 0 {
+		t.Errorf("check %+v", checked)
+	}
+	if len(checked.Functions) != 1 || checked.Functions[0].Name != "price" || checked.Functions[0].Returns != "Int" || checked.Functions[0].Parameters[0] != (policyclient.Param{Name: "amount", Type: "Int"}) {
+		t.Errorf("functions %+v", checked.Functions)
+	}
+	if checked.Tests == nil || checked.Tests.Failed != 1 || checked.Tests.Cases[0].Passed || string(checked.Tests.Cases[0].Actual) != `{"result":4}` {
+		t.Errorf("tests %+v", checked.Tests)
+	}
+	if checked.Formatted == nil || checked.Formatted.Locale != "de-DE" || !strings.HasPrefix(checked.Formatted.Source, "Modul acme.checked.") {
+		t.Errorf("formatted %+v", checked.Formatted)
+	}
+
+	// Errors are the answer: OK false, the diagnostic placed as `policy check` prints it.
+	broken, err := signedClient(t).CheckPolicy(ctx, policyclient.CheckRequest{Source: "Module acme.broken.\n\nRule f given x as Int, produce Int:\n  Retrun x.\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if broken.OK || broken.Module != nil || len(broken.Diagnostics) == 0 || broken.Diagnostics[0].Span == nil || broken.Diagnostics[0].Span.Start.Line != 4 {
+		t.Errorf("broken check %+v", broken)
+	}
+
+	_, err = signedClient(t).CheckPolicy(ctx, policyclient.CheckRequest{Source: source, Locale: "fr-FR"})
+	asAPIError(t, err, http.StatusBadRequest, "ERR_POLICY_REQUEST_INVALID")
+	_, err = signedClient(t).Do(ctx, http.MethodGet, "/api/v1/policies/acme.checked/versions", nil)
+	asAPIError(t, err, http.StatusNotFound, "ERR_POLICY_NOT_FOUND")
+}
+
 func TestBearerTokenOfAnotherTenantIs403(t *testing.T) {
 	ctx := testContext(t)
 	other := newClient(t, policyclient.Options{TenantID: "another-tenant-" + strconv.Itoa(int(time.Now().Unix())), BearerToken: svc.token})

@@ -306,6 +306,86 @@ type DeployedVersion struct {
 	ResponseMeta
 }
 
+// CheckRequest is the body of POST /api/v1/policies/check.
+type CheckRequest struct {
+	Source string `json:"source"`
+	// Locale of the source: en-US, de-DE or zh-CN; when empty, the one its module header names (else en-US).
+	Locale string `json:"locale,omitempty"`
+	// Tests, when set, are run and each reported passed or failed in PolicyCheck.Tests.
+	Tests *ModuleTests `json:"tests,omitempty"`
+	// ShowIn, when set, asks for the module printed in that locale (PolicyCheck.Formatted).
+	ShowIn string `json:"showIn,omitempty"`
+}
+
+// CheckPosition is a place in a checked source: Line and Column from 1, as `policy check` prints
+// them; Offset is the UTF-16 index into the source.
+type CheckPosition struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Offset int `json:"offset"`
+}
+
+// CheckSpan runs from Start to just past the last character, End.
+type CheckSpan struct {
+	Start CheckPosition `json:"start"`
+	End   CheckPosition `json:"end"`
+}
+
+// CheckDiagnostic is one message of a check; Span is nil only for a problem with no place in the source.
+type CheckDiagnostic struct {
+	Code     string     `json:"code"`
+	Severity string     `json:"severity"` // "error" or "warning"
+	Message  string     `json:"message"`
+	Help     string     `json:"help,omitempty"`
+	Span     *CheckSpan `json:"span"`
+}
+
+// CheckedRule is one rule of a checked module; parameter types are written in en-US.
+type CheckedRule struct {
+	Name       string  `json:"name"`
+	Parameters []Param `json:"parameters"`
+	Returns    string  `json:"returns"`
+}
+
+// CheckedWorkflow is one workflow of a checked module.
+type CheckedWorkflow struct {
+	Name       string  `json:"name"`
+	Parameters []Param `json:"parameters"`
+}
+
+// CheckedCase is one test case of a check: passed, or failed with Reason, as a refused deploy lists it.
+type CheckedCase struct {
+	Name     string          `json:"name"`
+	Rule     string          `json:"rule"`
+	Passed   bool            `json:"passed"`
+	Expected json.RawMessage `json:"expected"`
+	Actual   json.RawMessage `json:"actual"`
+	Reason   string          `json:"reason,omitempty"`
+}
+
+// PolicyCheck is the answer of CheckPolicy (200), as `policy check --json` prints it.
+type PolicyCheck struct {
+	// OK: no error diagnostic, and every case passed when tests were given.
+	OK          bool              `json:"ok"`
+	Locale      string            `json:"locale"`
+	Module      *string           `json:"module"` // nil when the module did not compile
+	Functions   []CheckedRule     `json:"functions"`
+	Workflows   []CheckedWorkflow `json:"workflows"`
+	Diagnostics []CheckDiagnostic `json:"diagnostics"`
+	// Tests is present when tests were given and the module compiled.
+	Tests *struct {
+		Passed int           `json:"passed"`
+		Failed int           `json:"failed"`
+		Cases  []CheckedCase `json:"cases"`
+	} `json:"tests,omitempty"`
+	// Formatted is present when ShowIn was given and the module compiled.
+	Formatted *struct {
+		Locale string `json:"locale"`
+		Source string `json:"source"`
+	} `json:"formatted,omitempty"`
+	ResponseMeta
+}
+
 // AuditRecord is one record as GET /api/v1/audit/records/{id} answers it; Seq, Hash and
 // PreviousHash are nil until it is linked into the tenant's chain.
 type AuditRecord struct {

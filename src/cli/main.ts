@@ -25,7 +25,8 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('compile a module and report its diagnostics')
     .argument('<file>', 'policy source file')
     .option('--locale <tag>', 'locale the module is written in (default: detected from its module header)')
-    .action((file: string, options: { locale?: string }) => setExit(runCheck(file, options, io)));
+    .option('--json', 'print {"ok", "locale", "module", "functions", "workflows", "diagnostics"} as JSON whatever the outcome')
+    .action((file: string, options: { locale?: string; json?: boolean }) => setExit(runCheck(file, options, io)));
 
   program
     .command('eval')

@@ -31,7 +31,9 @@ export {
   POLICY_PAGE_MAX_PAGE,
   POLICY_PAGE_MAX_SIZE,
 } from './policy-bounds.js';
-export { createSourceTranslator, type SourceFormatter, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
+export { createSourceTranslator, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
+export type { SourceFormatter } from './engine-work.js';
+export type { CheckRequest, ModuleCheck } from './module-check.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export {

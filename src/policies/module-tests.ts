@@ -80,15 +80,20 @@ function reasonOf(testCase: TestCase, outcome: CaseOutcome): string | null {
   return isDeepStrictEqual(outcome.value, testCase.expect) ? null : `expected ${describeValue(testCase.expect)}, got ${describeValue(outcome.value)}`;
 }
 
+const actualOf = (outcome: CaseOutcome): CaseFailure['actual'] => (outcome.ok ? { result: outcome.value } : { error: outcome.code, message: outcome.error });
+
 /** The case's failure, or null when the outcome is what it expects. */
 export function judgeCase(testCase: TestCase, outcome: CaseOutcome): CaseFailure | null {
   const reason = reasonOf(testCase, outcome);
   if (reason === null) return null;
-  return {
-    name: testCase.name,
-    rule: testCase.rule,
-    expected: expectationOf(testCase),
-    actual: outcome.ok ? { result: outcome.value } : { error: outcome.code, message: outcome.error },
-    reason,
-  };
+  return { name: testCase.name, rule: testCase.rule, expected: expectationOf(testCase), actual: actualOf(outcome), reason };
+}
+
+/** One case as a check reports it: a failure as a deploy reports it, or a pass with what it expected and got. */
+export type CaseReport = (CaseFailure & { passed: false }) | (Omit<CaseFailure, 'reason'> & { passed: true });
+
+export function caseReport(testCase: TestCase, outcome: CaseOutcome): CaseReport {
+  const failure = judgeCase(testCase, outcome);
+  if (failure !== null) return { ...failure, passed: false };
+  return { name: testCase.name, rule: testCase.rule, passed: true, expected: expectationOf(testCase), actual: actualOf(outcome) };
 }

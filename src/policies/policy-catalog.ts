@@ -6,13 +6,13 @@ import {
   type AuditEvent,
   type AuditOutboxLease,
 } from '../audit/index.js';
-import { EngineFailureCode, type CompileOutcome, type EvaluationOutcome } from '../engine/index.js';
-import type { SourceCase } from '../evaluation/index.js';
 import { MAX_NAME_LENGTH, wellFormedPrefix } from '../kernel/index.js';
 import type { Diagnostic, Locale } from '../language/index.js';
 import { initialVersion, sha256, signatures, type BuiltinVersion, type BuiltinVersions } from './builtin-versions.js';
 import { activateModuleVersion, deployModuleVersion, moduleState, type ModuleState, type RolloutPlan } from './module-version-log.js';
 import { MAX_RULES_PER_MODULE, MAX_VERSIONS_PER_TENANT } from './policy-bounds.js';
+import { compileSource, runCases, type EngineCases, type EngineCompile, type SourceFormatter } from './engine-work.js';
+import { createModuleCheck, type CheckRequest, type ModuleCheck } from './module-check.js';
 import { judgeCase, type ModuleTests } from './module-tests.js';
 import { PolicyCompileError, PolicyErrorCode, PolicyRegistryError, PolicyTestsFailedError, RolloutInProgressError } from './policy-errors.js';
 import { activationEvent, deployedEvent } from './policy-events.js';
@@ -26,7 +26,7 @@ import type {
   PolicyRuleEntry,
   PolicyVersionEntry,
 } from './policy-store.js';
-import { createSourceTranslator, type SourceFormatter } from './source-translator.js';
+import { createSourceTranslator } from './source-translator.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export const POLICY_STATUSES = ['ACTIVE', 'SUPERSEDED', 'RETIRED'] as const;
@@ -141,9 +141,9 @@ export interface PolicyCatalogDeps {
   /** The batched audit chain writer shared with the rest of the API. */
   audit: Pick<AuditRecorder, 'append'>;
   /** Compiles a deployed source in the engine (EvaluationService.compile): never on the API's event loop. */
-  compile(tenantId: string, source: string, locale: string): Promise<CompileOutcome>;
+  compile: EngineCompile;
   /** Evaluates a deploy's test cases in the engine, unaudited (EvaluationService.evaluateCases). */
-  evaluateCases(tenantId: string, source: string, locale: string, cases: readonly SourceCase[]): Promise<EvaluationOutcome[]>;
+  evaluateCases: EngineCases;
   /** The built-in library, visible to every tenant as version 0. */
   builtins: BuiltinVersions;
   versions: VersionResolver;
@@ -161,6 +161,8 @@ export interface PolicyCatalogDeps {
 
 /** Deploy, rollback and the reads of the registry; evaluation resolves through VersionResolver. */
 export interface PolicyCatalog {
+  /** What a deploy of the source would find (diagnostics, the cases' results, the module printed), storing nothing. */
+  check(tenantId: string, request: CheckRequest): Promise<ModuleCheck>;
   /** Compiles, stores a new version and activates it; 400 PolicyCompileError when it does not compile. */
   deploy(tenantId: string, request: DeployRequest, actorId: string): Promise<DeployResult>;
   /** Activates an older (or any other) version; 404 unknown module/version, 409 already active. */
@@ -325,18 +327,8 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
 
   /** Runs the cases in the engine; resolves when all pass, else throws the failures (422). */
   async function passTests(tenantId: string, source: string, locale: string, tests: ModuleTests): Promise<void> {
-    const outcomes = await deps.evaluateCases(tenantId, source, locale, tests.cases.map((c) => ({ rule: c.rule, context: c.context ?? {} })));
-    // A defect of the engine, or a case not run, says nothing of the source: 500 or retry, never 422.
-    for (const outcome of outcomes) {
-      if (outcome.ok) continue;
-      if (outcome.code === EngineFailureCode.INTERNAL) throw new Error(`running a deploy's test cases failed: ${outcome.error}`);
-      if (outcome.code === EngineFailureCode.CANCELLED) throw new PolicyRegistryError(503, outcome.code, `the test cases could not run: ${outcome.error}; retry later`);
-    }
-    const failures = tests.cases.flatMap((testCase, index) => {
-      const outcome = outcomes[index]!;
-      const failure = judgeCase(testCase, outcome.ok ? { ok: true, value: outcome.value } : { ok: false, code: outcome.code, error: outcome.error });
-      return failure === null ? [] : [failure];
-    });
+    const outcomes = await runCases(deps.evaluateCases, tenantId, source, locale, tests);
+    const failures = tests.cases.flatMap((testCase, index) => judgeCase(testCase, outcomes[index]!) ?? []);
     if (failures.length > 0) throw new PolicyTestsFailedError(failures, tests.cases.length);
   }
 
@@ -345,17 +337,11 @@ export function createPolicyCatalog(deps: PolicyCatalogDeps): PolicyCatalog {
   }
 
   return {
+    check: createModuleCheck(deps),
+
     async deploy(tenantId, request, actorId) {
-      const compiled = await deps.compile(tenantId, request.source, request.locale);
-      if (!compiled.ok) {
-        // Without an error diagnostic the engine failed, not the source: not the client's to fix.
-        if (!compiled.diagnostics.some((d) => d.severity === 'error')) {
-          // An internal failure is a 500 with a reference id (logged); a stopped thread or cancellation may pass.
-          if (compiled.code === EngineFailureCode.INTERNAL) throw new Error(`compiling a deployed source failed: ${compiled.error}`);
-          throw new PolicyRegistryError(503, compiled.code, `the policy source could not be compiled: ${compiled.error}; retry later`);
-        }
-        throw new PolicyCompileError(compiled.diagnostics);
-      }
+      const compiled = await compileSource(deps.compile, tenantId, request.source, request.locale);
+      if (!compiled.ok) throw new PolicyCompileError(compiled.diagnostics);
       const { module: program, diagnostics } = compiled;
       const policyModule = program.moduleName;
       if (program.functions.length > MAX_RULES_PER_MODULE) {

@@ -353,6 +353,37 @@ export interface DeployPolicyInput {
   rollout?: RolloutRequest;
 }
 
+export interface CheckPolicyInput {
+  source: string;
+  /** `en-US`, `de-DE` or `zh-CN`; default: the one the module header names, else `en-US`. */
+  locale?: string;
+  /** The content of `<module>.tests.json`: each case is run and reported passed or failed. */
+  tests?: ModuleTests;
+  /** Also print the module in this locale (`formatted`), when it compiles. */
+  showIn?: string;
+}
+
+/** A place in a checked source: `line` and `column` from 1, as `policy check` prints them; `offset` the UTF-16 index. */
+export interface CheckPosition {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** What `POST /api/v1/policies/check` answers (200 whether or not the source compiled), as `policy check --json` prints it. */
+export interface PolicyCheck {
+  /** No error diagnostic, and every case passed when tests were given. */
+  ok: boolean;
+  locale: string;
+  /** Null when the module did not compile. */
+  module: string | null;
+  functions: { name: string; parameters: { name: string; type: string }[]; returns: string }[];
+  workflows: { name: string; parameters: { name: string; type: string }[] }[];
+  diagnostics: { code: string; severity: 'error' | 'warning'; message: string; help?: string; span: { start: CheckPosition; end: CheckPosition } | null }[];
+  tests?: { passed: number; failed: number; cases: { name: string; rule: string; passed: boolean; expected: unknown; actual: unknown; reason?: string }[] };
+  formatted?: { locale: string; source: string };
+}
+
 /** A module's test cases, as `policy test` reads them. */
 export interface ModuleTests {
   cases: TestCase[];
@@ -604,6 +635,8 @@ export interface PolicyClient {
   // The registry (signature or bearer token: VIEWER reads, ADMIN deploys and rolls back).
   /** POST /api/v1/policies: deploys a module version, which becomes active (ADMIN; a MEMBER is refused with 403). */
   deployPolicy(input: DeployPolicyInput, options?: RequestOptions): Promise<DeployedModule>;
+  /** POST /api/v1/policies/check: compiles the source (and runs `tests`) as a deploy would, storing nothing (MEMBER). */
+  checkPolicy(input: CheckPolicyInput, options?: RequestOptions): Promise<PolicyCheck>;
   /** GET /api/v1/policies: the built-in policies and the tenant's, every version, paged. */
   listPolicies(query?: ListPoliciesQuery, options?: RequestOptions): Promise<Page<PolicyView>>;
   /** GET /api/v1/policies/{id}, id `<module>.<rule>@<version>`. */

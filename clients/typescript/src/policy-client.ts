@@ -10,6 +10,7 @@ import type {
   AuditRecord,
   BatchItem,
   DeployedModule,
+  PolicyCheck,
   EvaluateBatchOutcome,
   EvaluatedPolicy,
   EvaluateOptions,
@@ -239,6 +240,7 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
     },
 
     deployPolicy: async (input, requestOptions) => call<DeployedModule>('POST', POLICIES_PATH, { ...input }, requestOptions),
+    checkPolicy: async (input, requestOptions) => call<PolicyCheck>('POST', `${POLICIES_PATH}/check`, { ...input }, requestOptions),
     listPolicies: async (query = {}, requestOptions) => call<Page<PolicyView>>('GET', withQuery(POLICIES_PATH, query), undefined, requestOptions),
     getPolicy: async (id, requestOptions) => call<PolicyDetail>('GET', `${POLICIES_PATH}/${segment(id)}`, undefined, requestOptions),
     listPolicyVersions: async (policyModule, query = {}, requestOptions) =>

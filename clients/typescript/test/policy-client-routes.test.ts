@@ -161,6 +161,14 @@ describe('the REST routes', () => {
 
   it.each([
     ['deployPolicy', (c: ReturnType<typeof makeClient>) => c.deployPolicy({ source: 'Module m.' }), 'POST', '/api/v1/policies', { source: 'Module m.' }, { versionId: 'm@1' }],
+    [
+      'checkPolicy',
+      (c: ReturnType<typeof makeClient>) => c.checkPolicy({ source: 'Modul m.', locale: 'de-DE', showIn: 'en-US' }),
+      'POST',
+      '/api/v1/policies/check',
+      { source: 'Modul m.', locale: 'de-DE', showIn: 'en-US' },
+      { ok: true, locale: 'de-DE', module: 'm' },
+    ],
     ['listPolicies', (c: ReturnType<typeof makeClient>) => c.listPolicies({ policyModule: 'acme.pricing', status: 'ACTIVE', page: 1, size: 5 }), 'GET', '/api/v1/policies?policyModule=acme.pricing&status=ACTIVE&page=1&size=5', undefined, page],
     ['getPolicy', (c: ReturnType<typeof makeClient>) => c.getPolicy('acme.pricing.price@1'), 'GET', '/api/v1/policies/acme.pricing.price%401', undefined, { id: 'acme.pricing.price@1' }],
     ['listPolicyVersions', (c: ReturnType<typeof makeClient>) => c.listPolicyVersions('acme.pricing', { size: 5 }), 'GET', '/api/v1/policies/acme.pricing/versions?size=5', undefined, page],

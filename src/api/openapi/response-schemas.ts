@@ -262,6 +262,35 @@ export const versionSource = z.object({
   locale: z.string().describe('the locale `source` is written in'),
   source: z.string(),
 });
+const checkPosition = z.object({ line: z.number().int().describe('from 1'), column: z.number().int().describe('from 1, in UTF-16 code units'), offset: z.number().int().describe('UTF-16 index into the source') });
+const checkParameter = z.object({ name: z.string(), type: z.string().describe('as written in en-US, e.g. `List of Applicant`') });
+const caseResult = z.object({
+  name: z.string(),
+  rule: z.string(),
+  passed: z.boolean(),
+  expected: z.unknown().describe('`{result}`, `{fields}` or `{error: <code>}`'),
+  actual: z.unknown().describe('`{result}` or `{error: <code>, message}`'),
+  reason: z.string().optional().describe('why the case failed; absent when it passed'),
+});
+/** `policy check --json`'s report, plus the cases and the print a check asked for. */
+export const moduleCheck = z.object({
+  ok: z.boolean().describe('no error diagnostic, and every case passed when `tests` were given'),
+  locale: z.string().describe('the locale the source was read in: given, or named by its module header'),
+  module: z.string().nullable().describe('the module\'s name; null when it did not compile'),
+  functions: z.array(z.object({ name: z.string(), parameters: z.array(checkParameter), returns: z.string() })),
+  workflows: z.array(z.object({ name: z.string(), parameters: z.array(checkParameter) })),
+  diagnostics: z.array(
+    z.object({
+      code: diagnostic.shape.code,
+      severity: diagnostic.shape.severity,
+      message: z.string(),
+      help: z.string().optional(),
+      span: z.object({ start: checkPosition, end: checkPosition.describe('just past the last character') }).nullable().describe('null only for a problem with no place in the source'),
+    }),
+  ),
+  tests: z.object({ passed: z.number().int(), failed: z.number().int(), cases: z.array(caseResult) }).optional().describe('when `tests` were given and the module compiled'),
+  formatted: z.object({ locale: z.string(), source: z.string() }).optional().describe('when `showIn` was given and the module compiled: the module printed in that locale'),
+});
 export const rolledBack = z.object({ policyModule: z.string(), version: z.number().int(), versionId: z.string(), previousVersion: z.number().int().nullable(), activatedAt: instant });
 
 export const health = z.object({ status: z.literal('ok') });

@@ -46,6 +46,7 @@ import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions }
 import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
+export const CHECK_POLICY_ROUTE = '/api/v1/policies/check';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
 export interface PolicyRouteOptions extends SignedRequestOptions {
@@ -67,10 +68,15 @@ const rolloutSchema = z.strictObject({
   captureContexts: z.boolean().optional(),
 });
 
+const testsField = (what: string) =>
+  moduleTestsSchema
+    .optional()
+    .describe(`the content of \`<module>.tests.json\` (\`policy test\`'s format): at most ${MAX_TEST_CASES} cases, each run in the engine; ${what}`);
+
 export const deploySchema = z.strictObject({
   source: z.string().min(1),
   locale: z.string().min(1).max(MAX_LOCALE_LENGTH).optional(),
-  tests: moduleTestsSchema.optional().describe(`the content of \`<module>.tests.json\` (\`policy test\`'s format): at most ${MAX_TEST_CASES} cases, each run in the engine; all must pass before anything is stored`),
+  tests: testsField('all must pass before anything is stored'),
   rollout: rolloutSchema
     .optional()
     .describe(
@@ -78,9 +84,16 @@ export const deploySchema = z.strictObject({
     ),
 });
 
+export const checkSchema = z.strictObject({
+  source: z.string().min(1),
+  locale: z.enum(SUPPORTED_LOCALES).optional().describe('the locale the source is written in; default: the one its module header names (`Module`, `Modul`, `模块`), else en-US, as `policy check`'),
+  tests: testsField('each reported passed or failed'),
+  showIn: z.enum(SUPPORTED_LOCALES).optional().describe('also print the module in this locale (as `policy fmt --locale`), when it compiles'),
+});
+
 export const endRolloutSchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 
-/** A deploy spends a point, and one more per test case it carries (each is an evaluation). */
+/** A deploy or a check spends a point, and one more per test case it carries (each is an evaluation). */
 function deployCost(body: unknown): number {
   const tests = typeof body === 'object' && body !== null ? (body as { tests?: { cases?: unknown } }).tests : undefined;
   const cases = typeof tests === 'object' && tests !== null ? tests.cases : undefined;
@@ -95,6 +108,12 @@ const FIELD_RULES: Record<string, string> = {
   version: 'a whole number of at least 0 (0 is the built-in module)',
   rollout: `an object \`{mode, percent?, stickyKey?, captureContexts?}\`: \`mode\` one of ${DEPLOY_MODES.join(', ')}, \`percent\` a whole number from 1 to 100, \`stickyKey\` a dotted path of at most ${MAX_STICKY_KEY_LENGTH} characters, \`captureContexts\` a boolean`,
   reason: 'a string of 1 to 500 characters',
+};
+/** A check reads only the locales the language has: a wrong tag is the caller's to fix, not a diagnostic. */
+const CHECK_FIELD_RULES: Record<string, string> = {
+  ...FIELD_RULES,
+  locale: `one of ${SUPPORTED_LOCALES.join(', ')}`,
+  showIn: `one of ${SUPPORTED_LOCALES.join(', ')}`,
 };
 
 /** The rollout a deploy asks for; undefined for an active deploy. Each mode takes only its own fields. */
@@ -125,10 +144,10 @@ function requireRoleFor(ctx: AppContext, role: Role, what: string): void {
 }
 
 /** The body checked against `schema`; a 400 naming the first problem otherwise. */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string): T {
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, fieldList: string, fieldRules = FIELD_RULES): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const message = describeSchemaProblem(parsed.error, body, { where: 'the request body', fieldList, fieldRules: FIELD_RULES });
+  const message = describeSchemaProblem(parsed.error, body, { where: 'the request body', fieldList, fieldRules });
   throw new ApiError(400, PolicyErrorCode.REQUEST_INVALID, message);
 }
 
@@ -276,6 +295,27 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
         ctx.status = 400;
         ctx.body = { ...errorEnvelope(error.code, error.message), diagnostics: error.diagnostics.map(publicDiagnostic) };
       }
+    },
+  },
+  {
+    method: 'post',
+    path: CHECK_POLICY_ROUTE,
+    auth: 'signed-or-bearer',
+    role: 'MEMBER',
+    body: checkSchema,
+    cost: { points: (ctx) => deployCost(ctx.request.body), unit: 'one, and one per test case' },
+    doc: {
+      tag: 'registry',
+      summary: 'Check a module source as a deploy would, storing nothing',
+      description:
+        'The source is compiled in the engine within a deploy\'s bounds (body size, compile time); the `tests` run as a deploy runs them. The answer is `policy check --json`\'s report: a source with errors is a 200 with `ok` false and its `diagnostics` (a source over 64 KiB reports PL4001, a compile past the time limit PL4004, as a deploy does). Spans count `line` and `column` from 1, as `policy check` prints them (`file:line:column`; a column counts UTF-16 code units from the start of the line, after a byte-order mark), `end` just past the last character; `offset` is the UTF-16 index into `source`. `tests` and `formatted` are present only when asked for and the module compiled; `ok` is false when a case failed. Nothing is stored, audited or rolled out: the module need not be new, and registry bounds (rules per module, name lengths, the version quota) are the deploy\'s to apply.',
+      success: { status: 200, schema: answers.moduleCheck, description: 'the check report' },
+      errors: { 400: 'a bad body (ERR_POLICY_REQUEST_INVALID): `source` not a non-empty string, a `locale` or `showIn` other than ' + SUPPORTED_LOCALES.join(', ') + ', malformed `tests`', 503: EVALUATION_UNAVAILABLE },
+    },
+    handle: async (ctx, { catalog }) => {
+      const { tenantId } = callerOf(ctx);
+      const body = parseBody(checkSchema, ctx.request.body, '`source`, `locale` (optional), `tests` (optional) and `showIn` (optional)', CHECK_FIELD_RULES);
+      ctx.body = await unlessUnavailable(() => catalog.check(tenantId, body));
     },
   },
   {

@@ -154,6 +154,75 @@ describe('policy check', () => {
   });
 });
 
+describe('policy check --json', () => {
+  const report = (r: Run) => JSON.parse(r.out) as Record<string, unknown>;
+
+  it('prints the rules with their parameter and return types (en-US), exit 0', async () => {
+    const r = await run('check', '--json', path('loan.policy'));
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(report(r)).toEqual({
+      ok: true,
+      locale: 'en-US',
+      module: 'lending.demo',
+      functions: [
+        { name: 'baseRate', parameters: [{ name: 'score', type: 'Int' }], returns: 'Int' },
+        { name: 'evaluate', parameters: [{ name: 'applicant', type: 'Applicant' }], returns: 'Decision' },
+      ],
+      workflows: [],
+      diagnostics: [],
+    });
+  });
+
+  it('reports the locale detected from a de-DE header, with types written in en-US', async () => {
+    const r = await run('check', '--json', path('kredit.policy'));
+    expect(r.code).toBe(0);
+    expect(report(r)).toMatchObject({
+      ok: true,
+      locale: 'de-DE',
+      module: 'kredit.demo',
+      functions: [{ name: 'zins', parameters: [{ name: 'punkte', type: 'Int' }], returns: 'Int' }],
+      diagnostics: [],
+    });
+  });
+
+  it('names the workflows of a zh-CN module with their parameters', async () => {
+    const r = await run('check', '--json', path('workflow.zh.policy'));
+    expect(r.code).toBe(0);
+    const parsed = report(r);
+    expect(parsed).toMatchObject({ ok: true, locale: 'zh-CN' });
+    expect((parsed.workflows as { name: string }[]).map((w) => w.name)).toEqual(['originateLoan']);
+    expect((parsed.functions as { name: string }[]).map((f) => f.name)).toEqual(['identityVerified', 'creditAcceptable', 'releaseCreditHold']);
+  });
+
+  it('numbers a diagnostic\'s span as the text output does, in any locale, and exits 1', async () => {
+    for (const [file, token] of [
+      ['unknown.policy', 'scor'],
+      ['zh.policy', '信用'],
+    ] as const) {
+      const text = await run('check', path(file));
+      const json = await run('check', '--json', path(file));
+      expect(json.code).toBe(1);
+      expect(json.err).toBe('');
+      const parsed = report(json);
+      expect(parsed).toMatchObject({ ok: false, module: null, functions: [], workflows: [] });
+      const [first] = parsed.diagnostics as { code: string; severity: string; span: { start: { line: number; column: number; offset: number }; end: { line: number; column: number; offset: number } } }[];
+      expect(first).toMatchObject({ code: 'PL2001', severity: 'error' });
+      // The text output's `--> file:line:column` is the span's start.
+      expect(text.err).toContain(`--> ${path(file)}:${first!.span.start.line}:${first!.span.start.column}\n`);
+      const source = readFileSync(path(file), 'utf8');
+      expect(source.slice(first!.span.start.offset, first!.span.end.offset)).toBe(token);
+      expect(first!.span.end).toEqual({ line: first!.span.start.line, column: first!.span.start.column + token.length, offset: first!.span.start.offset + token.length });
+    }
+  });
+
+  it('gives a problem with no place in the source a null span: an unsupported locale, as asked', async () => {
+    const r = await run('check', '--json', path('loan.policy'), '--locale', 'fr-FR');
+    expect(r.code).toBe(1);
+    expect(report(r)).toMatchObject({ ok: false, locale: 'fr-FR', module: null, diagnostics: [{ code: 'PL6001', severity: 'error', span: null }] });
+  });
+});
+
 describe('policy eval', () => {
   it('prints the result as JSON and exits 0', async () => {
     const r = await run('eval', path('loan.policy'), '--function', 'evaluate', '--context', path('adult.json'));

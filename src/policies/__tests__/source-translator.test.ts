@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EngineFailureCode, type FormatOutcome } from '../../engine/index.js';
 import { PolicyRegistryError } from '../policy-errors.js';
-import { createSourceTranslator, type SourceFormatter } from '../source-translator.js';
+import type { SourceFormatter } from '../engine-work.js';
+import { createSourceTranslator } from '../source-translator.js';
 
 const PRICING = { text: 'Module acme.pricing.\n', hash: 'hash-pricing', locale: 'en-US' };
 const SCORING = { text: 'Module acme.scoring.\n', hash: 'hash-scoring', locale: 'en-US' };
