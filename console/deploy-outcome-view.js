@@ -17,9 +17,9 @@ function rolloutSentence(rollout) {
   return `Rolled out as a canary: it answers ${rollout.percent} % of evaluations${sticky}; version ${rollout.stableVersion} answers the rest.`;
 }
 
-/** A deploy's span (`{line, column, …}`) or a check's (`{start: {line, column}, end}`) as where it starts. */
+/** A deploy's span (`{start: <offset>, line, column, …}`) or a check's (`{start: {line, column, offset}, end}`) as where it starts. */
 function where(span) {
-  const start = span?.start ?? span;
+  const start = typeof span?.start === 'object' ? span.start : span;
   return start ? `line ${start.line}, column ${start.column}` : '—';
 }
 
