@@ -1,10 +1,10 @@
 // The playground's Evaluate panel: one function of the module (as the last check listed them), a
 // JSON context checked against its parameters before anything is sent, and the answer of
 // POST /api/v1/policies/evaluate-source?trace=true with its decision trace as a tree.
+import { showCallOutcome } from './call-outcome.js';
 import { contextProblems, contextTemplate } from './context-check.js';
 import { diagnosticsTable } from './deploy-outcome-view.js';
 import { formField, h, replaceChildren } from './dom.js';
-import { failureNotice } from './failure-notice.js';
 import { traceTree } from './trace-tree.js';
 
 const json = (value) => JSON.stringify(value, null, 2) ?? 'null';
@@ -70,16 +70,15 @@ export function playgroundEvaluatePanel({ api, session, source, locale, context:
       contextArea.focus();
       return;
     }
-    evaluate.disabled = true;
-    replaceChildren(outcome, h('p', { className: 'loading' }, 'Evaluating…'));
-    try {
-      const answer = await api.evaluateSource({ source: source(), functionName: fn.name, context: JSON.parse(contextArea.value), locale: locale() });
-      replaceChildren(outcome, answerView(answer, fn.name));
-    } catch (failure) {
-      replaceChildren(outcome, failureNotice(failure, session, 'evaluating source needs role MEMBER.'));
-    } finally {
-      evaluate.disabled = false;
-    }
+    await showCallOutcome({
+      button: evaluate,
+      outcome,
+      busyText: 'Evaluating…',
+      call: () => api.evaluateSource({ source: source(), functionName: fn.name, context: JSON.parse(contextArea.value), locale: locale() }),
+      view: (answer) => answerView(answer, fn.name),
+      session,
+      forbiddenWhy: 'evaluating source needs role MEMBER.',
+    });
   });
 
   return {

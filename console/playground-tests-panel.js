@@ -1,9 +1,9 @@
 // The playground's tests: the content of the module's `<module>.tests.json` (the file `policy test`
 // runs and a deploy carries), run in the engine through POST /api/v1/policies/check's `tests`,
 // every case listed as passed or failed with what it expected and what it got.
+import { showCallOutcome } from './call-outcome.js';
 import { diagnosticsTable, testCasesTable } from './deploy-outcome-view.js';
-import { formField, h, replaceChildren } from './dom.js';
-import { failureNotice } from './failure-notice.js';
+import { formField, h } from './dom.js';
 import { DeployInputProblem } from './policy-deploy-form.js';
 
 function casesView(report) {
@@ -67,15 +67,15 @@ export function playgroundTestsPanel({ api, session, source, tests: initialTests
       testsArea.focus();
       return;
     }
-    run.disabled = true;
-    replaceChildren(outcome, h('p', { className: 'loading' }, 'Running the tests…'));
-    try {
-      replaceChildren(outcome, casesView(await api.check({ source: source(), tests })));
-    } catch (failure) {
-      replaceChildren(outcome, failureNotice(failure, session, 'checking a module needs role MEMBER.'));
-    } finally {
-      run.disabled = false;
-    }
+    await showCallOutcome({
+      button: run,
+      outcome,
+      busyText: 'Running the tests…',
+      call: () => api.check({ source: source(), tests }),
+      view: casesView,
+      session,
+      forbiddenWhy: 'checking a module needs role MEMBER.',
+    });
   });
 
   return {
