@@ -45,6 +45,7 @@ function render() {
   if (route.name === 'playground') {
     const page = playgroundPage({ client, session });
     document.title = `${page.title} · Policy engine console`;
+    disposeCurrent = page.dispose;
     replaceChildren(main, page.element);
   } else if (policyPage) {
     document.title = `${policyPage.title} · Policy engine console`;

@@ -151,7 +151,7 @@ export function playgroundView({ client, session }) {
     },
   });
 
-  return h(
+  const element = h(
     'section',
     { className: 'playground', 'aria-labelledby': 'page-title' },
     h('h1', { id: 'page-title', tabindex: '-1' }, 'Playground'),
@@ -181,4 +181,5 @@ export function playgroundView({ client, session }) {
     evaluatePanel.element,
     deployForm,
   );
+  return { element, dispose: () => editor.destroy() };
 }

@@ -110,5 +110,7 @@ export function policyEditor({ doc, locale, labelledBy, describedBy, check }) {
     /** Colours with another locale's keywords. */
     setLocale: (tag) => view.dispatch({ effects: language.reconfigure(policyLanguage(tag)) }),
     focus: () => view.focus(),
+    /** Stops the editor (and a check still waiting for its pause). */
+    destroy: () => view.destroy(),
   };
 }

@@ -162,7 +162,13 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
     const hash = `'sha256-${Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(map))).toString('base64')}'`;
     expect(CONSOLE_CONTENT_SECURITY_POLICY).toContain(`script-src 'self' ${hash};`);
     expect(CONSOLE_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect(JSON.parse(map).imports['@codemirror/state']).toBe('/console/vendor/codemirror-state.js');
+    const imports = JSON.parse(map).imports as Record<string, string>;
+    expect(imports['@codemirror/state']).toBe('/console/vendor/codemirror-state.js');
+    // Every module the map names is served, as JavaScript, from this process.
+    for (const [specifier, path] of Object.entries(imports)) {
+      const file = await fetch(`${base}${path}`);
+      expect([specifier, file.status, file.headers.get('content-type')]).toEqual([specifier, 200, 'text/javascript; charset=utf-8']);
+    }
     expect((await fetch(`${base}/console/vendor/..%2Fpackage.json`)).status).toBe(404);
   }, 120_000);
 
