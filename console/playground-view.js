@@ -17,15 +17,15 @@ import { POLICY_KEYWORDS } from './policy-keywords.js';
 const FIRST_LOCALE = 'en-US';
 const FIRST_MODULE = `Module playground.example.
 
-# Twice the amount.
-Rule double given x as Int, produce Int:
-  Return x times 2.
-
 # The fee of one claim: large claims pay double.
 Rule fee given amount as Int, produce Int:
   If amount is greater than 100:
     Return double(amount).
   Return amount.
+
+# Twice the amount.
+Rule double given x as Int, produce Int:
+  Return x times 2.
 `;
 const FIRST_TESTS = `{
   "cases": [

@@ -30,7 +30,8 @@ import {
   type Viewport,
 } from './support/console-harness.js';
 
-// The module the playground starts with (playground-view.js): fee calls double above 100.
+// The module the playground starts with (playground-view.js): fee calls double above 100; the
+// context box starts with fee's.
 const STARTING_MODULE = 'playground.example';
 const SHADOWED_MODULE = 'playground.shadowed';
 const SHADOWED_V1 = `Module ${SHADOWED_MODULE}.
@@ -235,6 +236,11 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
     try {
       const contextBox = page.getByLabel('Context (JSON)');
       const problems = page.locator('#playground-context-problems li');
+      // The first function and its context as the page starts: nothing to say.
+      expect(await page.getByLabel('Function').inputValue()).toBe('fee');
+      expect(await problems.count()).toBe(0);
+      await page.getByLabel('Function').selectOption('double');
+      expect(await problems.allTextContents()).toEqual(['Missing parameter x (Int).', 'Unknown parameter amount: double takes x.']);
       await page.getByLabel('Function').selectOption('fee');
       await contextBox.fill('{ "amout": 150 }');
       expect(await problems.allTextContents()).toEqual(['Missing parameter amount (Int).', 'Unknown parameter amout: fee takes amount.']);
@@ -344,6 +350,8 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
     const { context, page } = await openPlayground(PHONE, 'MEMBER');
     try {
       expect(await fitsWidth(page)).toBe(true);
+      expect(await lowContrastText(page)).toEqual([]);
+      await page.screenshot({ path: join(SCREENSHOTS, 'playground-phone.png') });
       await page.getByLabel('Locale', { exact: true }).focus();
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.classList.contains('cm-content'))).toBe(true);
@@ -360,9 +368,7 @@ describeWithChromium('the operator console (playground)', (executablePath) => {
       expect(await focusedId(page)).toBe('playground-function');
       await page.keyboard.press('Tab');
       expect(await focusedId(page)).toBe('playground-context');
-      expect(await lowContrastText(page)).toEqual([]);
       expect(await unnamedControls(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, 'playground-phone.png') });
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();
