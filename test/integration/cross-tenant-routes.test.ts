@@ -173,6 +173,12 @@ function bodyOf(op: ApiOperation, b: TenantBData): unknown {
       ],
     },
     'post /api/v1/policies': { source: A_SOURCE },
+    // A's source under B's module name, with a case of B's rule: checked alone, never against B's version.
+    'post /api/v1/policies/check': {
+      source: A_SOURCE.replace(A_MODULE, B_MODULE),
+      tests: { cases: [{ name: 'b', rule: 'approve', context: { amount: 2_000_000 }, expect: true }] },
+      showIn: 'de-DE',
+    },
     'post /api/v1/policies/evaluate': { policyModule: B_MODULE, policyFunction: 'approve', context: { amount: 2_000_000 } },
     'post /api/v1/policies/{policyModule}/rollback': { version: 1 },
     'post /api/v1/policies/{policyModule}/rollout/promote': { reason: 'not yours' },
