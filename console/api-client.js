@@ -69,7 +69,7 @@ export function createApiClient(session, { onUnauthorized }) {
   }
   return {
     get: (path, query) => request('GET', path, { query }),
-    send: (method, path, { body, idempotencyKey } = {}) => request(method, path, { body, idempotencyKey }),
+    send: (method, path, { body, idempotencyKey, query } = {}) => request(method, path, { query, body, idempotencyKey }),
     /** Follows a stream (event-stream.js): `{onEvent(data, id), onUnavailable(failure)}`; returns `stop()`. */
     stream: (path, query, handlers) => followEventStream((lastEventId, signal) => openStream(path, query, lastEventId, signal), handlers),
   };

@@ -7,6 +7,7 @@ import { anomalyListView } from './anomaly-list-view.js';
 import { createApiClient } from './api-client.js';
 import { auditOrWorkflowPage } from './audit-workflow-pages.js';
 import { replaceChildren } from './dom.js';
+import { playgroundPage } from './playground-page.js';
 import { policyPageFor } from './policy-pages.js';
 import { currentRoute } from './routes.js';
 import { sessionBar } from './session-bar.js';
@@ -41,7 +42,12 @@ function render() {
   const auditOrWorkflow = auditOrWorkflowPage(route, { client, session });
   const policyPage = policyPageFor(route, { client, session });
   const webhookPage = webhookPageFor(route, { client, session });
-  if (policyPage) {
+  if (route.name === 'playground') {
+    const page = playgroundPage({ client, session });
+    document.title = `${page.title} · Policy engine console`;
+    disposeCurrent = page.dispose;
+    replaceChildren(main, page.element);
+  } else if (policyPage) {
     document.title = `${policyPage.title} · Policy engine console`;
     disposeCurrent = policyPage.dispose ?? disposeCurrent;
     replaceChildren(main, policyPage.element);

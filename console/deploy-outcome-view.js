@@ -17,11 +17,13 @@ function rolloutSentence(rollout) {
   return `Rolled out as a canary: it answers ${rollout.percent} % of evaluations${sticky}; version ${rollout.stableVersion} answers the rest.`;
 }
 
+/** A deploy's span (`{start: <offset>, line, column, …}`) or a check's (`{start: {line, column, offset}, end}`) as where it starts. */
 function where(span) {
-  return span ? `line ${span.line}, column ${span.column}` : '—';
+  const start = typeof span?.start === 'object' ? span.start : span;
+  return start ? `line ${start.line}, column ${start.column}` : '—';
 }
 
-function diagnosticsTable(diagnostics, caption) {
+export function diagnosticsTable(diagnostics, caption) {
   return h(
     'table',
     { className: 'data-table diagnostics-table' },
@@ -55,24 +57,35 @@ function caseSide(side) {
   return h('code', {}, json(side.result));
 }
 
-function failuresTable(failures) {
+/** Whether a case passed: a check's cases say so; a deploy lists only the failed ones, each with its reason. */
+export function casePassed(one) {
+  return typeof one.passed === 'boolean' ? one.passed : one.reason === undefined;
+}
+
+/**
+ * Test cases with what each expected and what it got. `withOutcome` adds whether each passed (a
+ * check lists every case; a deploy only the failed ones).
+ */
+export function testCasesTable(cases, { caption = 'Test cases that failed: expected and actual', withOutcome = false } = {}) {
+  const titles = ['Case', 'Rule', ...(withOutcome ? ['Outcome'] : []), 'Expected', 'Actual', 'Why'];
   return h(
     'table',
     { className: 'data-table test-failures' },
-    h('caption', { className: 'visually-hidden' }, 'Test cases that failed: expected and actual'),
-    h('thead', {}, h('tr', {}, ['Case', 'Rule', 'Expected', 'Actual', 'Why'].map((title) => h('th', { scope: 'col' }, title)))),
+    h('caption', { className: 'visually-hidden' }, caption),
+    h('thead', {}, h('tr', {}, titles.map((title) => h('th', { scope: 'col' }, title)))),
     h(
       'tbody',
       {},
-      failures.map((one) =>
+      cases.map((one) =>
         h(
           'tr',
-          {},
+          { 'data-outcome': casePassed(one) ? 'passed' : 'failed' },
           h('td', { 'data-label': 'Case' }, one.name),
           h('td', { 'data-label': 'Rule' }, one.rule),
-          h('td', { 'data-label': 'Expected', className: 'case-expected' }, caseSide(one.expected)),
-          h('td', { 'data-label': 'Actual', className: 'case-actual' }, caseSide(one.actual)),
-          h('td', { 'data-label': 'Why' }, one.reason),
+          withOutcome && h('td', { 'data-label': 'Outcome', className: casePassed(one) ? 'case-passed' : 'case-failed' }, casePassed(one) ? 'passed' : 'failed'),
+          h('td', { 'data-label': 'Expected', className: 'case-expected' }, one.expected === undefined ? '—' : caseSide(one.expected)),
+          h('td', { 'data-label': 'Actual', className: 'case-actual' }, one.actual === undefined ? '—' : caseSide(one.actual)),
+          h('td', { 'data-label': 'Why' }, one.reason ?? ''),
         ),
       ),
     ),
@@ -100,7 +113,7 @@ export function refusedDeployView(failure, session) {
       { className: 'deploy-outcome deploy-refused', role: 'alert', 'data-testid': 'deploy-outcome' },
       h('p', { className: 'outcome-title form-error' }, `${body.failures.length === 1 ? '1 test case' : `${body.failures.length} test cases`} failed: nothing was stored.`),
       h('p', { className: 'detail' }, `${failure.code}: ${failure.message}`),
-      failuresTable(body.failures),
+      testCasesTable(body.failures),
     );
   }
   if (failure.status === 400 && Array.isArray(body.diagnostics)) {

@@ -26,6 +26,13 @@ export function policyApi(client) {
     source: (policyModule, version, locale) =>
       client.get(`${moduleBase(policyModule)}/versions/${encodeURIComponent(version)}/source`, { locale }),
     rollback: (policyModule, version) => client.send('POST', `${moduleBase(policyModule)}/rollback`, { body: { version } }),
+    /**
+     * Compiles a module without storing it: `{source, locale?, tests?, showIn?}` answers (200, with
+     * or without errors) its diagnostics, functions, the tests' cases and the module printed in `showIn`.
+     */
+    check: (body) => client.send('POST', `${POLICIES}/check`, { body }),
+    /** Evaluates one rule of the source sent (MEMBER): `{result, error, code?, diagnostics, trace}`. */
+    evaluateSource: (body) => client.send('POST', `${POLICIES}/evaluate-source`, { body, query: { trace: true } }),
     /** A new version: `{source, locale?, tests?, rollout?}`; 201 with the version, 422 with `failures`, 400 with `diagnostics`. */
     deploy: (body) => client.send('POST', POLICIES, { body }),
     /** The module's newest rollout, running or ended (404 ERR_POLICY_ROLLOUT_NOT_FOUND when it never had one). */

@@ -1,7 +1,8 @@
-// Deploy a module version from files: its `.policy` source and, optionally, its `.tests.json`
-// (the cases run in the engine before anything is stored), active or rolled out in the shadow or
-// as a canary. The files are read in the browser (File.text()) and sent as POST /api/v1/policies.
-// MEMBER may start only a shadow; active and canary need ADMIN (the server checks it too).
+// Deploy a module version: its source and, optionally, its tests (the cases run in the engine
+// before anything is stored), active or rolled out in the shadow or as a canary, sent as
+// POST /api/v1/policies. The source comes from files read in the browser (File.text()), or from
+// another page's editors (the playground) through `input`. MEMBER may start only a shadow; active
+// and canary need ADMIN (the server checks it too).
 import { formField, h, replaceChildren } from './dom.js';
 import { deployedView, refusedDeployView } from './deploy-outcome-view.js';
 import { POLICY_KEYWORDS } from './policy-keywords.js';
@@ -21,9 +22,16 @@ function rolloutOf(mode, percentText, stickyKey, captureContexts) {
   return { mode, percent, ...(stickyKey !== '' ? { stickyKey } : {}) };
 }
 
-/** `onDeployed(deployed)` runs after a version was stored (the module list changes). */
-export function policyDeployForm({ api, session, onDeployed = () => {} }) {
-  const isAdmin = session.can('ADMIN');
+/** Why the input cannot be sent: said under the form, with the focus on `control`. */
+export class DeployInputProblem extends Error {
+  constructor(message, control) {
+    super(message);
+    this.control = control;
+  }
+}
+
+/** The form's own input: the module's files and the locale they are written in. */
+function fileInput() {
   const sourceInput = h('input', { id: 'deploy-source', name: 'source', type: 'file', accept: '.policy,text/plain', required: true, 'aria-describedby': 'deploy-source-help' });
   const testsInput = h('input', { id: 'deploy-tests', name: 'tests', type: 'file', accept: '.json,application/json', 'aria-describedby': 'deploy-tests-help' });
   const locale = h(
@@ -31,6 +39,43 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
     { id: 'deploy-locale', name: 'locale', 'aria-describedby': 'deploy-locale-help' },
     Object.keys(POLICY_KEYWORDS).map((tag) => h('option', { value: tag, selected: tag === DEFAULT_LOCALE }, tag)),
   );
+  const read = async (file, control) => {
+    try {
+      return await file.text();
+    } catch (readError) {
+      throw new DeployInputProblem(`The file could not be read: ${readError.message}`, control);
+    }
+  };
+  return {
+    fields: [
+      formField('deploy-source', 'Source file (.policy)', sourceInput, 'The module\'s source; its first line names the module.'),
+      formField('deploy-tests', 'Tests file (.tests.json, optional)', testsInput, 'Its cases run in the engine first: if one fails, nothing is stored and the failures are listed.'),
+      formField('deploy-locale', 'Locale of the source', locale, 'The language the source is written in.'),
+    ],
+    /** `{source, locale, tests?}`, or a DeployInputProblem. */
+    async read() {
+      const sourceFile = sourceInput.files[0];
+      if (!sourceFile) throw new DeployInputProblem('Choose the module\'s source file.', sourceInput);
+      const source = await read(sourceFile, sourceInput);
+      const testsFile = testsInput.files[0];
+      if (!testsFile) return { source, locale: locale.value };
+      const testsText = await read(testsFile, testsInput);
+      try {
+        return { source, locale: locale.value, tests: JSON.parse(testsText) };
+      } catch (parseError) {
+        throw new DeployInputProblem(`${testsFile.name} is not JSON: ${parseError.message}`, testsInput);
+      }
+    },
+  };
+}
+
+/**
+ * `onDeployed(deployed)` runs after a version was stored (the module list changes). `input`
+ * replaces the file fields: `{fields, read()}`, `read` answering `{source, locale, tests?}` or
+ * throwing a DeployInputProblem.
+ */
+export function policyDeployForm({ api, session, onDeployed = () => {}, input = fileInput(), title = 'Deploy a version' }) {
+  const isAdmin = session.can('ADMIN');
   const firstMode = isAdmin ? 'active' : 'shadow';
   const radios = MODES.map((mode) =>
     h('input', { id: `deploy-mode-${mode.value}`, name: 'mode', type: 'radio', value: mode.value, checked: mode.value === firstMode, disabled: !session.can(mode.role) }),
@@ -64,9 +109,7 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   const form = h(
     'form',
     { className: 'deploy-form', 'aria-labelledby': 'deploy-title' },
-    formField('deploy-source', 'Source file (.policy)', sourceInput, 'The module\'s source; its first line names the module.'),
-    formField('deploy-tests', 'Tests file (.tests.json, optional)', testsInput, 'Its cases run in the engine first: if one fails, nothing is stored and the failures are listed.'),
-    formField('deploy-locale', 'Locale of the source', locale, 'The language the source is written in.'),
+    input.fields,
     h(
       'fieldset',
       { className: 'mode-choice' },
@@ -91,31 +134,13 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';
-    const sourceFile = sourceInput.files[0];
-    if (!sourceFile) {
-      error.textContent = 'Choose the module\'s source file.';
-      sourceInput.focus();
-      return;
-    }
     submit.disabled = true;
     form.setAttribute('aria-busy', 'true');
     replaceChildren(outcome, h('p', { className: 'loading' }, 'Deploying…'));
     try {
-      const source = await sourceFile.text();
-      let tests;
-      const testsFile = testsInput.files[0];
-      if (testsFile) {
-        try {
-          tests = JSON.parse(await testsFile.text());
-        } catch (parseError) {
-          replaceChildren(outcome);
-          error.textContent = `${testsFile.name} is not JSON: ${parseError.message}`;
-          testsInput.focus();
-          return;
-        }
-      }
+      const { source, locale, tests } = await input.read();
       const rollout = rolloutOf(modeNow(), percent.value.trim(), stickyKey.value.trim(), capture.checked);
-      const body = { source, locale: locale.value, ...(tests !== undefined ? { tests } : {}), ...(rollout ? { rollout } : {}) };
+      const body = { source, locale, ...(tests !== undefined ? { tests } : {}), ...(rollout ? { rollout } : {}) };
       try {
         const deployed = await api.deploy(body);
         replaceChildren(outcome, deployedView(deployed, tests?.cases?.length ?? 0));
@@ -123,9 +148,11 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
       } catch (failure) {
         replaceChildren(outcome, refusedDeployView(failure, session));
       }
-    } catch (readError) {
+    } catch (problem) {
+      if (!(problem instanceof DeployInputProblem)) throw problem;
       replaceChildren(outcome);
-      error.textContent = `The file could not be read: ${readError.message}`;
+      error.textContent = problem.message;
+      problem.control?.focus();
     } finally {
       submit.disabled = false;
       form.setAttribute('aria-busy', 'false');
@@ -135,7 +162,7 @@ export function policyDeployForm({ api, session, onDeployed = () => {} }) {
   return h(
     'section',
     { className: 'panel deploy', 'aria-labelledby': 'deploy-title' },
-    h('h2', { id: 'deploy-title' }, 'Deploy a version'),
+    h('h2', { id: 'deploy-title' }, title),
     form,
     outcome,
   );

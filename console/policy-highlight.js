@@ -1,14 +1,21 @@
 // Syntax highlighting of policy source, line by line, with the keywords of the source's locale
-// (policy-keywords.js). It mirrors the lexer's word rules closely enough to colour, not to parse:
+// (policy-keywords.js, which the service writes from the lexer's tables). It mirrors the lexer's word rules closely enough to colour, not to parse:
 // comments (`#`, `//`), text in quotes, numbers, backtick names and keywords (whole words, the
 // longest spelling first). Every token becomes a text node inside a span: no HTML is ever parsed.
 import { h } from './dom.js';
-import { keywordsOfLocale } from './policy-keywords.js';
+import { POLICY_KEYWORDS } from './policy-keywords.js';
 
 const WORD = /[\p{L}\p{Nl}_][\p{L}\p{N}\p{M}_]*/uy;
 const NUMBER = /\d[\d_]*(?:\.\d[\d_]*)?/y;
 const BLANKS = /[ \t]+/y;
 const CLOSING_QUOTE = { '"': '"', '\u201c': '\u201d', '\u300c': '\u300d' };
+
+/** The keyword table of a stored locale tag (`en-US`, `de-de`, `zh_CN`…), or null. */
+function keywordsOfLocale(locale) {
+  const wanted = String(locale ?? '').replace('_', '-').toLowerCase();
+  const tag = Object.keys(POLICY_KEYWORDS).find((known) => known.toLowerCase() === wanted || known.slice(0, 2).toLowerCase() === wanted);
+  return tag ? POLICY_KEYWORDS[tag] : null;
+}
 
 function foldGerman(word) {
   return word.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss');

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 const SECTIONS = [
   { label: 'Anomalies', href: '#/anomalies', paths: /^\/anomalies(\/|$)|^$/ },
   { label: 'Policies', href: '#/policies', paths: /^\/policies(\/|$)/ },
+  { label: 'Playground', href: '#/playground', paths: /^\/playground$/ },
   { label: 'Audit chain', href: '#/audit', paths: /^\/audit$/ },
   { label: 'Workflows', href: '#/workflows', paths: /^\/workflows(\/|$)/ },
   { label: 'Webhooks', href: '#/webhooks', paths: /^\/webhooks(\/|$)/ },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { AnomalyType, StoredAnomaly } from '../../src/anomalies/index.js';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../src/api/routes/console.js';
+import { CONSOLE_CONTENT_SECURITY_POLICY, consolePageContentSecurityPolicy } from '../../src/api/routes/console.js';
 import { describeWithChromium, seedAnomalies, type BearerCall } from '../support/index.js';
 import { closeConsoleSuite, DESKTOP, fitsWidth, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, signIn, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
 
@@ -107,10 +107,14 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
   it('serves the console from this process under a strict Content-Security-Policy', async () => {
     const page = await fetch(`${base}/console`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toBe(CONSOLE_CONTENT_SECURITY_POLICY);
-    expect(CONSOLE_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
     const html = await page.text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
+    // The page's policy is the files' plus the nonce of its one style element's (the editor's).
+    const styleNonce = /<meta name="style-nonce" nonce="([^"]+)">/.exec(html)![1]!;
+    expect(page.headers.get('content-security-policy')).toBe(consolePageContentSecurityPolicy(styleNonce));
+    expect(consolePageContentSecurityPolicy(styleNonce)).toBe(CONSOLE_CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${styleNonce}'`));
+    expect(CONSOLE_CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval/);
+    // The only inline script is the import map (allowed by its hash; console-playground.test.ts).
+    expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toEqual(['<script type="importmap">']);
     for (const asset of [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((a) => !a.startsWith('#'))) {
       expect(asset.startsWith('/console/'), asset).toBe(true);
       expect((await fetch(`${base}${asset}`)).status, asset).toBe(200);

@@ -18,10 +18,6 @@ declare module '*/console/chart-window.js' {
   ): { window: RollupWindow; baseline: RollupWindow };
 }
 
-declare module '*/console/policy-keywords.js' {
-  export const POLICY_KEYWORDS: Record<string, { caseInsensitive: boolean; germanAsciiSpellings: boolean; spellings: string[] }>;
-}
-
 declare module '*/console/event-stream.js' {
   export function sseParser(handlers: { onEvent(data: string, id: string | null): void; onRetry(ms: number): void }): { push(text: string): void };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
@@ -5,24 +6,36 @@ import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../app-types.js';
 import { pathValue } from '../route-context.js';
 import { bindRoutes, declareRoutes, type RouteGroup } from '../route-declaration.js';
+import { POLICY_KEYWORDS_FILE, policyKeywordsModule } from './console-keywords.js';
+import { IMPORT_MAP_HASH, IMPORT_MAP_SCRIPT, VENDOR_FILES } from './console-vendor.js';
 
 export const CONSOLE_ROUTE = '/console';
 
 /**
- * The console's pages load only this process's own scripts and styles (no inline script, no
- * CDN), talk only to this origin, and cannot be framed. uPlot styles its elements through the
- * CSSOM (`element.style`), which `style-src 'self'` allows.
+ * The console's pages load only this process's own scripts and styles (no CDN; the one inline
+ * script is the import map, allowed by its hash), talk only to this origin, and cannot be framed.
+ * uPlot styles its elements through the CSSOM (`element.style`), which `style-src 'self'` allows.
+ * The editor (CodeMirror) writes its styles into a `<style>` element: the page allows the one that
+ * carries the nonce of that response, which the page hands to the editor (console/style-nonce.js).
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+function contentSecurityPolicy(styleNonce?: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${IMPORT_MAP_HASH}`,
+    styleNonce === undefined ? "style-src 'self'" : `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy of every console file but the page itself. */
+export const CONSOLE_CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/** The page's policy: CONSOLE_CONTENT_SECURITY_POLICY plus the styles carrying this response's nonce. */
+export const consolePageContentSecurityPolicy = (styleNonce: string): string => contentSecurityPolicy(styleNonce);
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,11 +44,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-/** The chart library, served from its npm package under /console/vendor/. */
-const VENDOR_FILES: Readonly<Record<string, string>> = {
-  'uPlot.esm.js': 'uplot/dist/uPlot.esm.js',
-  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
-};
+/** Where index.html takes the import map (console-vendor.ts) and the response's style nonce. */
+const IMPORT_MAP_PLACE = '<!-- import map -->';
+const STYLE_NONCE_PLACE = '<!-- style nonce -->';
 
 /** `console/` beside package.json: the same walk works from `src/` (tests) and `dist/src/` (built). */
 function consoleDirectory(): string {
@@ -65,22 +76,32 @@ function secure(ctx: AppContext): void {
 interface ConsoleFiles {
   /** The path of the console's own file of that name, or undefined. */
   own(name: string): string | undefined;
-  vendor(name: string): string;
-  send(ctx: AppContext, path: string, cacheControl: string): void;
-  index: string;
+  /** The installed file of a vendor path (`uplot/dist/uPlot.esm.js`). */
+  vendor(path: string): string;
+  /** Answers a file's content: `path` (or the name of a written file) tells its type. */
+  send(ctx: AppContext, path: string, cacheControl: string, body?: Buffer): void;
+  /** index.html with the import map and `styleNonce` in their places. */
+  index(styleNonce: string): string;
+  /** The files the service writes itself, by name. */
+  generated(name: string): Buffer | undefined;
 }
 
 /**
- * GET /console: the operator console, plain ES modules and CSS from `console/` plus uPlot from
- * node_modules, with a strict Content-Security-Policy. The console calls the public REST API
- * with the operator's bearer token, so it grants nothing the API does not.
+ * GET /console: the operator console, plain ES modules and CSS from `console/`, the keyword
+ * tables the service writes (console-keywords.ts) and the vendor files from node_modules
+ * (console-vendor.ts), with a strict Content-Security-Policy. The console calls the public REST
+ * API with the operator's bearer token, so it grants nothing the API does not.
  */
 export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
   {
     method: 'get',
     path: CONSOLE_ROUTE,
     auth: 'none',
-    handle: (ctx, files) => files.send(ctx, files.index, 'no-cache'),
+    handle: (ctx, files) => {
+      const styleNonce = randomBytes(16).toString('base64');
+      files.send(ctx, 'index.html', 'no-cache', Buffer.from(files.index(styleNonce)));
+      ctx.set('Content-Security-Policy', consolePageContentSecurityPolicy(styleNonce));
+    },
   },
   {
     method: 'get',
@@ -90,8 +111,9 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
       const name = pathValue(ctx, 'file');
       secure(ctx);
       // Only the listed files: the parameter never reaches the file system otherwise.
-      if (!Object.hasOwn(VENDOR_FILES, name)) return;
-      files.send(ctx, files.vendor(VENDOR_FILES[name]!), 'public, max-age=86400');
+      const path = VENDOR_FILES.get(name);
+      if (path === undefined) return;
+      files.send(ctx, files.vendor(path), 'public, max-age=86400');
     },
   },
   {
@@ -101,6 +123,8 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     handle: (ctx, files) => {
       const name = pathValue(ctx, 'file');
       secure(ctx);
+      const generated = files.generated(name);
+      if (generated !== undefined) return files.send(ctx, name, 'no-cache', generated);
       const path = files.own(name);
       if (path === undefined) return;
       files.send(ctx, path, 'no-cache');
@@ -110,7 +134,8 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
 
 export function createConsoleRoutes(): RouteGroup {
   const directory = consoleDirectory();
-  const vendorRequire = createRequire(import.meta.url);
+  // Files inside packages, found where Node would look for the packages: their `exports` name no such paths.
+  const packageDirectories = createRequire(import.meta.url).resolve.paths('vendor') ?? [];
   let files: Map<string, string> | undefined;
   const cache = new Map<string, Buffer>();
   const read = (path: string): Buffer => {
@@ -121,16 +146,27 @@ export function createConsoleRoutes(): RouteGroup {
     }
     return body;
   };
+  let index: string | undefined;
+  const generated = new Map([[POLICY_KEYWORDS_FILE, Buffer.from(policyKeywordsModule())]]);
   return bindRoutes(CONSOLE_ROUTES, {
-    index: join(directory, 'index.html'),
+    index: (styleNonce) =>
+      (index ??= read(join(directory, 'index.html')).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT)).replace(
+        STYLE_NONCE_PLACE,
+        `<meta name="style-nonce" nonce="${styleNonce}">`,
+      ),
+    generated: (name) => generated.get(name),
     own: (name) => (files ??= listConsoleFiles(directory)).get(name),
-    vendor: (name) => vendorRequire.resolve(name),
-    send: (ctx, path, cacheControl) => {
+    vendor: (path) => {
+      const found = packageDirectories.map((directory) => join(directory, path)).find((candidate) => existsSync(candidate));
+      if (found === undefined) throw new Error(`the console's vendor file ${path} is not installed`);
+      return found;
+    },
+    send: (ctx, path, cacheControl, body) => {
       secure(ctx);
       ctx.type = CONTENT_TYPES[extname(path)]!;
       // The console's own files change with each release and carry no version in their names.
       ctx.set('Cache-Control', cacheControl);
-      ctx.body = read(path);
+      ctx.body = body ?? read(path);
     },
   });
 }
