@@ -9,28 +9,49 @@ export interface Service {
   role: ProcessRole;
   runtime: Runtime;
   parts: readonly RunningPart[];
-  /** Stops the parts in reverse order, then closes the shared connections. */
+  /**
+   * Stops the parts in reverse order, then closes the shared connections. Each of those steps gets
+   * the grace for requests in flight and a margin; one that takes longer (a queue worker waiting on
+   * a Redis that went away) is left behind, and the stop fails naming it, so the process still ends.
+   */
   stop(): Promise<void>;
 }
+
+/** Beyond SHUTDOWN_GRACE_SECONDS, what a step of the stop may take to finish a job and close its connections. */
+const STOP_MARGIN_MS = 5000;
 
 /** Opens the runtime and starts the role's parts; a part that fails to start stops those before it. */
 export async function startService(role: ProcessRole, config: Config, logger: Logger): Promise<Service> {
   const runtime = await openRuntime(config, logger, role);
   const parts: RunningPart[] = [];
+  const bound = config.SHUTDOWN_GRACE_SECONDS * 1000 + STOP_MARGIN_MS;
   const stop = async () => {
-    for (const part of [...parts].reverse()) {
-      try {
-        await part.stop();
-      } catch (error) {
-        logger.error({ err: error, part: part.name }, 'part failed to stop cleanly');
+    const late: string[] = [];
+    const step = async (name: string, stopping: () => Promise<void>) => {
+      const settled = stopping().then(
+        () => true,
+        (error: unknown) => {
+          logger.error({ err: error, part: name }, 'part failed to stop cleanly');
+          return true;
+        },
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([settled, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), bound)))]);
+      clearTimeout(timer);
+      if (!inTime) {
+        logger.error({ part: name, waitedMs: bound }, 'part did not stop in time: left behind');
+        late.push(name);
       }
-    }
-    await closeRuntime(runtime);
+    };
+    for (const part of [...parts].reverse()) await step(part.name, () => part.stop());
+    await step('connections', () => closeRuntime(runtime));
+    if (late.length > 0) throw new Error(`did not stop within ${bound / 1000} s each: ${late.join(', ')}`);
   };
   try {
     for (const start of ROLE_PARTS[role]) parts.push(await start(runtime));
   } catch (error) {
-    await stop();
+    // What failed to start is the error to report; a part left behind is logged by the stop.
+    await stop().catch(() => undefined);
     throw error;
   }
   return { role, runtime, parts, stop };
