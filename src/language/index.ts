@@ -14,7 +14,7 @@ export { parse } from './parser/index.js';
 export { format } from './format/index.js';
 export { check, MAX_WITHIN_MINUTES, MAX_WORKFLOW_STEPS, type CheckResult, type CheckedModule } from './checker/index.js';
 export { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, evaluate } from './runtime/index.js';
-export { resolveLocale, detectLocale } from './locales/index.js';
+export { resolveLocale, detectLocale, sourceLocale } from './locales/index.js';
 export {
   describeDiagnostic,
   DIAGNOSTIC_CODES,

@@ -1,8 +1,7 @@
-import { compile } from '../../language/index.js';
+import { compile, sourceLocale } from '../../language/index.js';
 import { type CliIo, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
 import { readSource } from '../read-input.js';
 import { renderDiagnostics } from '../render-diagnostic.js';
-import { sourceLocale } from '../source-locale.js';
 
 export interface CheckOptions {
   /** Default: detected from the module header keyword, as `fmt` does; en-US when it names none. */

@@ -1,10 +1,9 @@
 import type { JsonValue, TraceEntry } from '../../language/api-types.js';
 import type { Diagnostic } from '../../language/diagnostics/index.js';
-import { compile, describeDiagnostic, evaluate } from '../../language/index.js';
+import { compile, describeDiagnostic, evaluate, sourceLocale } from '../../language/index.js';
 import { type CliIo, CliUsageError, EXIT_DIAGNOSTICS, EXIT_OK, EXIT_USAGE } from '../cli-io.js';
 import { readContext, readSource } from '../read-input.js';
 import { renderDiagnostics } from '../render-diagnostic.js';
-import { sourceLocale } from '../source-locale.js';
 
 export interface EvalOptions {
   function: string;

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { compile, evaluate } from '../../language/index.js';
+import { compile, evaluate, sourceLocale } from '../../language/index.js';
 // The file, not the registry's index: the policy command loads no store or queue code.
 import { judgeCase, moduleTestsSchema, type CaseOutcome, type ModuleTests } from '../../policies/module-tests.js';
 import { type CliIo, CliUsageError, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
 import { besideFile, filesUnder, POLICY_SUFFIX, TEST_FILE_SUFFIX } from '../module-files.js';
 import { readSource } from '../read-input.js';
 import { renderDiagnostics } from '../render-diagnostic.js';
-import { sourceLocale } from '../source-locale.js';
 
 /** What the language's evaluation gave, as a case is judged on it. */
 function caseOutcome(outcome: ReturnType<typeof evaluate>): CaseOutcome {

@@ -6,4 +6,5 @@ export { getKeywordIndex, type KeywordIndex, type KeywordPhrase } from './keywor
 export { normalizeCharCode } from './normalize-char.js';
 export { resolveLocale } from './resolve-locale.js';
 export { detectLocale, localeOfModuleKeyword } from './detect-locale.js';
+export { sourceLocale } from './source-locale.js';
 export { isReservedWord } from './is-reserved-word.js';
