@@ -5,6 +5,7 @@ import type { AnalysedDocument } from './document-store.js';
 import { expressionType } from './expression-types.js';
 import { findDeclaration, findEnumOfVariant, findRecord, nameSpan, recordName, variableBinding } from './module-outline.js';
 import { positionContext, type PositionContext } from './position-context.js';
+import { sourceRange } from './source-range.js';
 
 /** A field of a record type: its declaration. */
 function fieldDeclaration(context: PositionContext, record: string | undefined, field: string): { span: Span } | undefined {
@@ -32,5 +33,5 @@ export function definition(analysed: AnalysedDocument, offset: number): Location
   if (target === undefined) return null;
   const { document, analysis } = analysed;
   const span = nameSpan(analysis.words, target, context!.word.text);
-  return { uri: document.uri, range: { start: document.positionAt(span.start), end: document.positionAt(span.end) } };
+  return { uri: document.uri, range: sourceRange(document, span) };
 }

@@ -17,6 +17,11 @@ export interface AnalysedDocument {
   readonly typed: Analysis | null;
 }
 
+/** The text as it is now: the library's document object changes in place with every edit. */
+function snapshot(document: TextDocument): TextDocument {
+  return TextDocument.create(document.uri, document.languageId, document.version, document.getText());
+}
+
 interface DocumentState {
   text: TextDocument;
   timer: NodeJS.Timeout | null;
@@ -37,17 +42,20 @@ export class DocumentStore {
     private readonly debounceMs: number = ANALYSIS_DEBOUNCE_MS,
   ) {}
 
-  /** The document's text changed (or it was opened: `opened`). */
-  update(document: TextDocument, opened: boolean): void {
-    const snapshot = TextDocument.create(document.uri, document.languageId, document.version, document.getText());
+  /** A document was opened: analysed at once. */
+  open(document: TextDocument): void {
+    const previous = this.states.get(document.uri);
+    if (previous?.timer) clearTimeout(previous.timer);
+    this.states.set(document.uri, { text: snapshot(document), timer: null, running: null, done: null, typed: null });
+    this.startInBackground(document.uri);
+  }
+
+  /** A document's text changed: analysed once the typing pauses. */
+  change(document: TextDocument): void {
     const state = this.states.get(document.uri);
-    if (state === undefined || opened) {
-      if (state?.timer) clearTimeout(state.timer);
-      this.states.set(document.uri, { text: snapshot, timer: null, running: null, done: null, typed: state?.typed ?? null });
-      this.startInBackground(document.uri);
-      return;
-    }
-    state.text = snapshot;
+    // An open is also reported as a change of content: that text is being analysed already.
+    if (state === undefined || state.text.version === document.version) return;
+    state.text = snapshot(document);
     if (state.timer) clearTimeout(state.timer);
     state.timer = setTimeout(() => this.startInBackground(document.uri), this.debounceMs);
   }

@@ -7,6 +7,7 @@ import { LSPErrorCodes, ResponseError, type TextEdit } from 'vscode-languageserv
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { describeDiagnostic, sourceLocale, type Locale } from '../language/index.js';
 import type { Analyser } from './analyser.js';
+import { sourceRange } from './source-range.js';
 
 /** The module printed in canonical layout in `target`, or the request's error. */
 export async function printModule(analyser: Analyser, document: TextDocument, target?: Locale): Promise<string> {
@@ -21,5 +22,5 @@ export async function printModule(analyser: Analyser, document: TextDocument, ta
 export async function formatDocument(analyser: Analyser, document: TextDocument): Promise<TextEdit[]> {
   const formatted = await printModule(analyser, document);
   if (formatted === document.getText()) return [];
-  return [{ range: { start: { line: 0, character: 0 }, end: document.positionAt(document.getText().length) }, newText: formatted }];
+  return [{ range: sourceRange(document, { start: 0, end: document.getText().length }), newText: formatted }];
 }

@@ -12,6 +12,7 @@ import { KEYWORD_MEANINGS } from './language-texts.js';
 import { builtinDescription, builtinSignature, declarationHeader, typedName, type ShownType } from './locale-words.js';
 import { findDeclaration, findEnumOfVariant, variableType } from './module-outline.js';
 import { positionContext, type PositionContext } from './position-context.js';
+import { sourceRange } from './source-range.js';
 
 const code = (text: string): string => `\`\`\`policy\n${text}\n\`\`\``;
 
@@ -68,9 +69,5 @@ export function hover(analysed: AnalysedDocument, offset: number): Hover | null 
   if (context === undefined) return null;
   const text = hoverText(context, analysed.analysis.locale);
   if (text === undefined) return null;
-  const { document } = analysed;
-  return {
-    contents: { kind: 'markdown', value: text },
-    range: { start: document.positionAt(context.word.start), end: document.positionAt(context.word.end) },
-  };
+  return { contents: { kind: 'markdown', value: text }, range: sourceRange(analysed.document, context.word) };
 }

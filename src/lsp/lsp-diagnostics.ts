@@ -6,13 +6,14 @@
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../language/index.js';
+import { sourceRange } from './source-range.js';
 
 export const DIAGNOSTIC_SOURCE = 'policy';
 
 export function toLspDiagnostic(diagnostic: Diagnostic, document: TextDocument): LspDiagnostic {
   const { span } = diagnostic;
   return {
-    range: span ? { start: document.positionAt(span.start), end: document.positionAt(span.end) } : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    range: sourceRange(document, span ?? { start: 0, end: 0 }),
     severity: diagnostic.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
     code: diagnostic.code,
     source: DIAGNOSTIC_SOURCE,

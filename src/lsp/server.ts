@@ -48,8 +48,8 @@ export function runLanguageServer(input: Readable, output: Writable): Promise<vo
     serverInfo: { name: 'policy-lsp' },
   }));
 
-  documents.onDidOpen(({ document }) => store.update(document, true));
-  documents.onDidChangeContent(({ document }) => store.update(document, false));
+  documents.onDidOpen(({ document }) => store.open(document));
+  documents.onDidChangeContent(({ document }) => store.change(document));
   documents.onDidClose(({ document }) => {
     store.close(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
