@@ -9,8 +9,7 @@ import type { Locale, ModuleNode } from '../language/index.js';
 import { CONCEPTS, LOCALE_SYNTAXES } from '../language/locales/index.js';
 import type { AnalysedDocument } from './document-store.js';
 import { pathType, type TypeScope } from './expression-types.js';
-import { KEYWORD_MEANINGS } from './language-texts.js';
-import { builtinDescription, builtinSignature, declarationHeader, typeText } from './locale-words.js';
+import { builtinDescription, builtinSignature, declarationHeader, keywordMeaning, typeText } from './locale-words.js';
 import { findDeclaration, findRecord, recordName, ruleAt } from './module-outline.js';
 
 /** `applicant.address.` just before the cursor, maybe with the start of the field: the path before the last dot. */
@@ -20,7 +19,7 @@ function keywordItems(locale: Locale): CompletionItem[] {
   const items = new Map<string, CompletionItem>();
   for (const concept of CONCEPTS) {
     for (const spelling of LOCALE_SYNTAXES[locale].keywords[concept]) {
-      if (!items.has(spelling)) items.set(spelling, { label: spelling, kind: CompletionItemKind.Keyword, detail: KEYWORD_MEANINGS[concept] });
+      if (!items.has(spelling)) items.set(spelling, { label: spelling, kind: CompletionItemKind.Keyword, detail: keywordMeaning(concept, locale) });
     }
   }
   return [...items.values()];

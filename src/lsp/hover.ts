@@ -8,16 +8,15 @@ import type { Locale } from '../language/index.js';
 import type { SourceWord } from './analysis.js';
 import type { AnalysedDocument } from './document-store.js';
 import { expressionType, fieldType } from './expression-types.js';
-import { KEYWORD_MEANINGS } from './language-texts.js';
-import { builtinDescription, builtinSignature, declarationHeader, typedName, type ShownType } from './locale-words.js';
+import { builtinDescription, builtinSignature, declarationHeader, keywordMeaning, typedName, type ShownType } from './locale-words.js';
 import { findDeclaration, findEnumOfVariant, variableType } from './module-outline.js';
 import { positionContext, type PositionContext } from './position-context.js';
 import { sourceRange } from './source-range.js';
 
 const code = (text: string): string => `\`\`\`policy\n${text}\n\`\`\``;
 
-function keywordHover(word: SourceWord): string {
-  return word.concepts!.map((concept) => `**${word.text}**: ${KEYWORD_MEANINGS[concept]}`).join('\n\n');
+function keywordHover(word: SourceWord, locale: Locale): string {
+  return word.concepts!.map((concept) => `**${word.text}**: ${keywordMeaning(concept, locale)}`).join('\n\n');
 }
 
 function typed(name: string, type: ShownType | undefined, locale: Locale): string | undefined {
@@ -37,7 +36,7 @@ function nameHover(context: PositionContext, locale: Locale): string | undefined
 
 function hoverText(context: PositionContext, locale: Locale): string | undefined {
   const { word, node, scope } = context;
-  if (word.concepts !== null) return keywordHover(word);
+  if (word.concepts !== null) return keywordHover(word, locale);
   switch (node.kind) {
     case 'FieldAccess':
       // On the field: its type; on a qualified variant (`Tier.Prime`) the name hover tells the enum.

@@ -5,8 +5,8 @@
 import type { ValueType } from '../language/checker/index.js';
 import { format, type Declaration, type Locale, type ModuleNode, type TypeRef } from '../language/index.js';
 import type { BuiltinName } from '../language/builtins/index.js';
-import { LOCALE_SYNTAXES, type Concept } from '../language/locales/index.js';
-import { BUILTIN_TEXTS } from './language-texts.js';
+import { CONCEPTS, LOCALE_SYNTAXES, type Concept } from '../language/locales/index.js';
+import { BUILTIN_TEXTS, KEYWORD_MEANINGS } from './language-texts.js';
 
 /** A type as written in source, or as the checker found it. */
 export type ShownType = TypeRef | ValueType;
@@ -54,14 +54,21 @@ export function declarationHeader(declaration: Declaration, locale: Locale): str
   return header.endsWith(colon) ? header.slice(0, -colon.length) : header;
 }
 
+export function keywordMeaning(concept: Concept, locale: Locale): string {
+  return inLocale(KEYWORD_MEANINGS[concept], locale);
+}
+
 export function builtinSignature(name: BuiltinName, locale: Locale): string {
-  return withTypeWords(BUILTIN_TEXTS[name].signature, locale);
+  return inLocale(BUILTIN_TEXTS[name].signature, locale);
 }
 
 export function builtinDescription(name: BuiltinName, locale: Locale): string {
-  return withTypeWords(BUILTIN_TEXTS[name].description, locale);
+  return inLocale(BUILTIN_TEXTS[name].description, locale);
 }
 
-function withTypeWords(text: string, locale: Locale): string {
-  return text.replace(/\{(Int|Float|Text|Bool|List of)\}/g, (_, word: string) => keyword(word === 'List of' ? 'listOf' : PRIMITIVES[word]!, locale));
+const CONCEPT_SET: ReadonlySet<string> = new Set(CONCEPTS);
+
+/** A text of language-texts.ts with each `{concept}` written as the locale's keyword. */
+export function inLocale(text: string, locale: Locale): string {
+  return text.replace(/\{(\w+)\}/g, (whole, concept: string) => (CONCEPT_SET.has(concept) ? keyword(concept as Concept, locale) : whole));
 }

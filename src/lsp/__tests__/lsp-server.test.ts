@@ -35,9 +35,10 @@ Workflow quoteDriver given driver as Driver:
 const SOURCES = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, format(parse(EN_SOURCE, 'en-US').module!, locale)])) as Record<Locale, string>;
 
 /** What each locale writes where the texts differ. */
-const WORDS: Record<Locale, { rule: string; ifWord: string; header: string; intWord: string; textWord: string; listOf: string; claimCount: string; age: string }> = {
+const WORDS: Record<Locale, { rule: string; letWord: string; ifWord: string; header: string; intWord: string; textWord: string; listOf: string; claimCount: string; age: string }> = {
   'en-US': {
     rule: 'Rule',
+    letWord: 'Let',
     ifWord: 'If',
     header: 'Rule basePremium given driver as Driver, produce Float',
     intWord: 'Int',
@@ -48,6 +49,7 @@ const WORDS: Record<Locale, { rule: string; ifWord: string; header: string; intW
   },
   'zh-CN': {
     rule: '规则',
+    letWord: '令',
     ifWord: '如果',
     header: '规则 basePremium 给定 driver 为 Driver，产出 小数',
     intWord: '整数',
@@ -58,6 +60,7 @@ const WORDS: Record<Locale, { rule: string; ifWord: string; header: string; intW
   },
   'de-DE': {
     rule: 'Regel',
+    letWord: 'Sei',
     ifWord: 'Wenn',
     header: 'Regel basePremium gegeben driver als Driver, liefert Kommazahl',
     intWord: 'Ganzzahl',
@@ -121,6 +124,8 @@ describe.each(SUPPORTED_LOCALES)('a module in %s', (locale) => {
     const text = await hoverText(positionOf(source, words.rule));
     expect(text).toContain(`**${words.rule}**`);
     expect(text).toContain(KEYWORD_MEANINGS.rule);
+    // A meaning that names another keyword names it in the document's locale.
+    expect(await hoverText(positionOf(source, 'claimCount ', 0, 'claimCount '.length))).toContain(`separates a \`${words.letWord}\` variable from its value`);
   });
 
   it('hovers a rule call with the rule\'s signature in the locale', async () => {
