@@ -25,7 +25,7 @@ function snapshot(document: TextDocument): TextDocument {
 interface DocumentState {
   text: TextDocument;
   timer: NodeJS.Timeout | null;
-  running: { version: number; result: Promise<AnalysedDocument> } | null;
+  running: { version: number; result: Promise<AnalysedDocument | undefined> } | null;
   done: AnalysedDocument | null;
   typed: Analysis | null;
 }
@@ -84,16 +84,19 @@ export class DocumentStore {
     this.start(uri).catch(this.onFailed);
   }
 
-  private start(uri: string): Promise<AnalysedDocument> {
+  private start(uri: string): Promise<AnalysedDocument | undefined> {
     const state = this.states.get(uri)!;
     if (state.timer) clearTimeout(state.timer);
     state.timer = null;
     const document = state.text;
-    const result = this.analyser.analyse(document.getText(), sourceLocale(document.getText())).then((analysis) => {
+    const current = (): boolean => this.states.get(uri) === state && state.text.version === document.version;
+    // A text replaced or closed while its analysis waited for the thread is not analysed: its requests get the newer text's.
+    const result = this.analyser.analyse(document.getText(), sourceLocale(document.getText()), current).then((analysis) => {
+      if (analysis === null) return this.analysed(uri);
       if (analysis.types !== null) state.typed = analysis;
       const analysed: AnalysedDocument = { document, analysis, typed: state.typed };
       if (state.done === null || state.done.document.version <= document.version) state.done = analysed;
-      if (this.states.get(uri) === state && state.text.version === document.version) this.onAnalysed(analysed);
+      if (current()) this.onAnalysed(analysed);
       return analysed;
     });
     state.running = { version: document.version, result };
