@@ -45,6 +45,8 @@ function hoverText(context: PositionContext, locale: Locale): string | undefined
       }
       break;
     case 'Name':
+      // A bare enum variant shows its enum; a variable its type as checked.
+      if (findEnumOfVariant(scope.module, word.text)) break;
       return typed(word.text, scope.types?.get(node.id), locale) ?? nameHover(context, locale);
     case 'FieldDecl':
     case 'Param':
