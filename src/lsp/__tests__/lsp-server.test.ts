@@ -27,6 +27,9 @@ Rule premium given driver as Driver, produce Quote:
 Rule eligible given driver as Driver, produce Bool:
   Return driver.age is at least 18.
 
+Rule isPersonal given driver as Driver, produce Bool:
+  Return driver.usage is Personal.
+
 Workflow quoteDriver given driver as Driver:
   Step check: eligible(driver).
 `;
@@ -35,9 +38,10 @@ Workflow quoteDriver given driver as Driver:
 const SOURCES = Object.fromEntries(SUPPORTED_LOCALES.map((locale) => [locale, format(parse(EN_SOURCE, 'en-US').module!, locale)])) as Record<Locale, string>;
 
 /** What each locale writes where the texts differ. */
-const WORDS: Record<Locale, { rule: string; letWord: string; ifWord: string; header: string; intWord: string; textWord: string; listOf: string; claimCount: string; age: string }> = {
+const WORDS: Record<Locale, { rule: string; enumOneOf: string; letWord: string; ifWord: string; header: string; intWord: string; textWord: string; listOf: string; claimCount: string; age: string }> = {
   'en-US': {
     rule: 'Rule',
+    enumOneOf: 'as one of',
     letWord: 'Let',
     ifWord: 'If',
     header: 'Rule basePremium given driver as Driver, produce Float',
@@ -49,6 +53,7 @@ const WORDS: Record<Locale, { rule: string; letWord: string; ifWord: string; hea
   },
   'zh-CN': {
     rule: '规则',
+    enumOneOf: '为以下之一',
     letWord: '令',
     ifWord: '如果',
     header: '规则 basePremium 给定 driver 为 Driver，产出 小数',
@@ -60,6 +65,7 @@ const WORDS: Record<Locale, { rule: string; letWord: string; ifWord: string; hea
   },
   'de-DE': {
     rule: 'Regel',
+    enumOneOf: 'als eines von',
     letWord: 'Sei',
     ifWord: 'Wenn',
     header: 'Regel basePremium gegeben driver als Driver, liefert Kommazahl',
@@ -143,6 +149,12 @@ describe.each(SUPPORTED_LOCALES)('a module in %s', (locale) => {
     expect(await hoverText(positionOf(source, 'driver.age', 0, 'driver.'.length))).toContain(words.age);
   });
 
+  it('hovers an enum variant with its enum, and goes to the variant', async () => {
+    const variant = positionOf(source, 'Personal', 2); // 0: its declaration, 1: inside `isPersonal`
+    expect(await hoverText(variant)).toContain(`Usage ${words.enumOneOf} Personal`);
+    expect((await definitionAt(variant))!.range.start).toEqual(positionOf(source, 'Personal'));
+  });
+
   it('completes the locale\'s keywords, the built-ins and the module\'s rules and types', async () => {
     const labels = (await completionAt(positionOf(source, words.ifWord))).map((item) => item.label);
     expect(labels).toEqual(expect.arrayContaining([words.ifWord, words.rule, 'length', 'join', 'basePremium', 'premium', 'Driver', 'Usage', 'quoteDriver']));
@@ -187,11 +199,12 @@ describe.each(SUPPORTED_LOCALES)('a module in %s', (locale) => {
       ['basePremium', 12],
       ['premium', 12],
       ['eligible', 12],
+      ['isPersonal', 12],
       ['quoteDriver', 24],
     ]);
     expect(symbols[0]!.children!.map((c) => c.name)).toEqual(['name', 'age', 'claims', 'usage']);
     expect(symbols[1]!.children!.map((c) => c.name)).toEqual(['Personal', 'Commercial']);
-    expect(symbols[6]!.children!.map((c) => c.name)).toEqual(['check']);
+    expect(symbols[7]!.children!.map((c) => c.name)).toEqual(['check']);
     expect(symbols[3]!.detail).toBe(words.header);
   });
 
