@@ -64,7 +64,7 @@ export function ruleAt(module: ModuleNode, offset: number): RuleDecl | undefined
 }
 
 /** The range of the name a node declares: its first word with that name. */
-export function nameSpan(words: readonly SourceWord[], node: { span: Span }, name: string): Span | { start: number; end: number } {
+export function nameSpan(words: readonly SourceWord[], node: { span: Span }, name: string): { start: number; end: number } {
   const word = words.find((w) => w.concepts === null && w.text === name && w.start >= node.span.start && w.end <= node.span.end);
   return word ?? node.span;
 }
