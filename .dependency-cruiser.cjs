@@ -12,6 +12,7 @@ const LAYERS = [
   ['errors', 'logging'],
   ['language'], // the policy language
   ['engine'], // the batch type and the thread pool that runs it
+  ['lsp'], // the language server: the language, under the engine's bounds
   ['jobs'], // queue names, Redis connections, the policy-evaluate wire format: no domain
   // The domains, each above the ones it uses; each declares the repositories it needs (its ports).
   ['tenants', 'idempotency', 'rollups'],

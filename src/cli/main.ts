@@ -1,5 +1,5 @@
 /**
- * The `policy` command: `check`, `eval`, `fmt` and `test` over policy source files, and `deploy` to a service. `scripts/policy.mjs`
+ * The `policy` command: `check`, `eval`, `fmt` and `test` over policy source files, `deploy` to a service, and `lsp`, the language server for editors. `scripts/policy.mjs`
  * calls `main` with the arguments after the program name and exits with the returned code.
  */
 import { Command, CommanderError } from 'commander';
@@ -72,6 +72,13 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--sticky-key <path>', 'canary: the context path whose value picks the version (the same value, the same version)')
     .option('--capture-contexts', 'shadow: keep the contexts of sampled disagreements')
     .action(async (paths: string[], options: DeployOptions) => setExit(await runDeploy(paths, options, io)));
+
+  program
+    .command('lsp')
+    .description('run the language server for editors (diagnostics, hover, completion, definitions, symbols, formatting) on standard input and output')
+    .option('--stdio', 'talk LSP on standard input and output (the only transport; accepted for editors that pass it)')
+    // Loaded only here: the server's thread pool and LSP library stay out of the other commands.
+    .action(async () => setExit(await (await import('./commands/lsp-command.js')).runLsp()));
 
   return program;
 }

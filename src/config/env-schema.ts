@@ -5,6 +5,7 @@ import { isValidTenantId } from '../kernel/index.js';
 import { DETECTION_BUDGET_BOUNDS } from '../anomalies/detection-budget.js';
 import { DETECTION_SETTING_BOUNDS, settingProblem, type DetectionSettingName, type DetectionSettings } from '../anomalies/detection-settings.js';
 import { DEFAULT_RESPONSE_MAX_BYTES } from '../api/json-answer.js';
+import { DEFAULT_TASK_TIMEOUT_MS } from '../engine/index.js';
 import { parseJwtKeysSpec } from '../auth/jwt-keys-spec.js';
 import { DEFAULT_PROVIDER_ALGORITHMS, parseProviderAlgorithms } from '../auth/provider-algorithms.js';
 import { parseGatewayNetworks } from '../auth/trusted-gateway.js';
@@ -170,7 +171,7 @@ export const envSchema = z.object({
   STREAM_MAX_PER_PROCESS: integer(1, 1_000_000).default(1000),
   // Evaluation engine (src/engine/README.md): worker-side pool, API-side dispatcher, endpoints.
   ENGINE_THREADS: integer(1, 256).default(availableParallelism()),
-  EVALUATION_TIMEOUT_MS: integer(1, 600_000).default(1000),
+  EVALUATION_TIMEOUT_MS: integer(1, 600_000).default(DEFAULT_TASK_TIMEOUT_MS),
   EVALUATION_STEP_BUDGET: integer(1, Number.MAX_SAFE_INTEGER).default(1_000_000),
   PROGRAM_CACHE_SIZE: integer(0, 1_000_000).default(64),
   PROGRAM_CACHE_TENANTS: integer(1, 100_000).default(32),

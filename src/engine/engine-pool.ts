@@ -31,6 +31,9 @@ import {
   type ThreadTask,
 } from './thread-protocol.js';
 
+/** Wall-time limit of one item (compiling or evaluating untrusted source) unless configured otherwise. */
+export const DEFAULT_TASK_TIMEOUT_MS = 1000;
+
 export interface EnginePoolOptions {
   /** Worker threads; default `os.availableParallelism()`. */
   threads?: number;
@@ -170,7 +173,7 @@ function resultKind(item: BatchItem | null | undefined): ItemResult['kind'] {
 
 export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
   const threads = positiveInteger('threads', options.threads ?? availableParallelism());
-  const taskTimeoutMs = positiveInteger('taskTimeoutMs', options.taskTimeoutMs ?? 1000);
+  const taskTimeoutMs = positiveInteger('taskTimeoutMs', options.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS);
   const cacheSize = options.cacheSize ?? 64;
   if (!Number.isInteger(cacheSize) || cacheSize < 0) throw new RangeError(`cacheSize must be a non-negative integer, got ${cacheSize}`);
   const settings: ThreadSettings = {

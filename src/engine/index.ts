@@ -1,5 +1,6 @@
 export {
   createEnginePool,
+  DEFAULT_TASK_TIMEOUT_MS,
   EnginePoolClosedError,
   EngineThreadError,
   type EnginePool,

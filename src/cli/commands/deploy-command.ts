@@ -3,10 +3,10 @@ import { isRole } from '../../auth/roles.js';
 // The file, not the auth index: the policy command loads no HTTP middleware.
 import { signRequest } from '../../auth/request-signature.js';
 import { isValidTenantId } from '../../kernel/index.js';
+import { sourceLocale } from '../../language/index.js';
 import { type CliIo, CliUsageError, EXIT_DIAGNOSTICS, EXIT_OK } from '../cli-io.js';
 import { besideFile, filesUnder, POLICY_SUFFIX, TEST_FILE_SUFFIX } from '../module-files.js';
 import { readSource } from '../read-input.js';
-import { sourceLocale } from '../../language/index.js';
 
 const DEPLOY_PATH = '/api/v1/policies';
 /** A deploy compiles and runs its tests on a worker: give it longer than an evaluation. */

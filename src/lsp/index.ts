@@ -1,0 +1,2 @@
+/** The policy language server (`policy lsp`). */
+export { runLanguageServer } from './server.js';
