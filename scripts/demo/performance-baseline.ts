@@ -31,8 +31,11 @@ const HOUR_MS = 3_600_000;
 const BASELINE_HOURS = 24;
 /** Evaluations per hourly bucket. */
 const EVALUATIONS_PER_HOUR = 30;
-/** The measurements left out, the slowest: an engine thread compiles the source on its first item. */
-const SLOWEST_SHARE_LEFT_OUT = 0.2;
+/**
+ * Each engine thread compiles the source on its first item, which that item's time includes: the
+ * contexts are sent this many times and only the last round is measured, without its slowest half.
+ */
+const MEASURING_ROUNDS = 3;
 
 /** How many evaluations the version's rollups hold between `from` and `to`, as the service reads them. */
 async function evaluationsBetween(api: ServiceApi, target: BaselineTarget, from: Date, to: Date): Promise<number> {
@@ -48,15 +51,18 @@ async function evaluationsBetween(api: ServiceApi, target: BaselineTarget, from:
   return answer.series.reduce((sum, series) => sum + series.total.count, 0);
 }
 
-/** Execution times of the source on the contexts, in ms, without the slowest share. */
+/** Execution times of the source on the contexts, in ms: the last round's faster half. */
 async function measure(api: ServiceApi, target: BaselineTarget): Promise<number[]> {
-  const answer = await api.call<{ results: Array<{ error: string | null; executionTimeMs: number }> }>('POST', EVALUATE_BATCH_ROUTE, {
-    items: target.contexts.map((context) => ({ source: target.source, functionName: target.policyFunction, context })),
-  });
-  const failure = answer.results.find((result) => result.error !== null);
-  if (failure !== undefined) throw new CliError(`measuring ${target.policyModule} ${target.policyFunction} on short histories failed: ${failure.error}`);
-  const times = answer.results.map((result) => result.executionTimeMs).sort((a, b) => a - b);
-  return times.slice(0, Math.max(1, Math.floor(times.length * (1 - SLOWEST_SHARE_LEFT_OUT))));
+  let times: number[] = [];
+  for (let round = 0; round < MEASURING_ROUNDS; round += 1) {
+    const answer = await api.call<{ results: Array<{ error: string | null; executionTimeMs: number }> }>('POST', EVALUATE_BATCH_ROUTE, {
+      items: target.contexts.map((context) => ({ source: target.source, functionName: target.policyFunction, context })),
+    });
+    const failure = answer.results.find((result) => result.error !== null);
+    if (failure !== undefined) throw new CliError(`measuring ${target.policyModule} ${target.policyFunction} on short histories failed: ${failure.error}`);
+    times = answer.results.map((result) => result.executionTimeMs).sort((a, b) => a - b);
+  }
+  return times.slice(0, Math.max(1, Math.ceil(times.length / 2)));
 }
 
 /** One bucket an hour over the last day, each with the measured mean, spread and longest time. */
