@@ -60,6 +60,7 @@ async function runDemo(options: { url?: string; timeout: number }, io: CliIo): P
   const url = options.url ?? `http://localhost:${config.PORT}`;
   // Asked first, so a service that is not running costs one line and changes nothing.
   await createServiceApi(url, null).call('GET', '/healthz');
+  const modules = await loadDemoModules();
 
   io.out(`demo against ${url}`);
   const ttlSeconds = Math.min(TOKEN_TTL_SECONDS, config.JWT_MAX_LIFETIME_SECONDS);
@@ -80,7 +81,6 @@ async function runDemo(options: { url?: string; timeout: number }, io: CliIo): P
   await ensureDetectionSettings(api, io);
 
   io.out('modules:');
-  const modules = await loadDemoModules();
   const versions = new Map<string, number>();
   for (const module of modules) for (const [file, version] of await ensureDeployed(api, module, io)) versions.set(file, version);
   const healthcare = modules.find((module) => module.policyModule === 'healthcare.demo')!.versions[0]!;
