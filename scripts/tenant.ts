@@ -4,28 +4,13 @@
  *   npm run -s tenant -- show acme      prints the newest signing secret on the last line
  *   npm run -s tenant -- rotate acme    adds a new secret; the previous one stays valid until the next rotation
  */
-import { describeStore, storeLocation } from '../src/config/index.js';
-import { openStore, type Store } from '../src/store/index.js';
 import { createTenantService, TenantExistsError, type TenantService } from '../src/tenants/index.js';
-import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { createProgram, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { withStore } from './store-access.js';
 
-async function withTenants<T>(io: CliIo, work: (tenants: TenantService) => Promise<T>): Promise<T> {
-  const config = loadCliConfig(io);
-  const location = storeLocation(config);
-  const where = describeStore(location);
-  let store: Store;
-  try {
-    store = await openStore(location);
-  } catch (error) {
-    throw new CliError(`cannot open the store at ${where}: ${(error as Error).message}`);
-  }
-  // On stderr: the secret stays the last line of stdout, and a wrong DATA_DIR shows at once.
-  io.err(`store: ${where}`);
-  try {
-    return await work(createTenantService(store.tenants));
-  } finally {
-    await store.close();
-  }
+function withTenants<T>(io: CliIo, work: (tenants: TenantService) => Promise<T>): Promise<T> {
+  // The store is named on stderr: the secret stays the last line of stdout.
+  return withStore(io, (store) => work(createTenantService(store.tenants)));
 }
 
 export async function runTenantCli(argv: readonly string[], io: CliIo): Promise<number> {

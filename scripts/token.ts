@@ -6,9 +6,10 @@
  * JWT_MAX_LIFETIME_SECONDS (24 h by default), which the service enforces too.
  */
 import { InvalidArgumentError } from 'commander';
-import { createTokenSigner, isRole, loadJwtKeyRing, ROLES, SERVICE_ACTOR_REFUSAL, type Role } from '../src/auth/index.js';
+import { isRole, ROLES, SERVICE_ACTOR_REFUSAL, type Role } from '../src/auth/index.js';
 import { isValidTenantId, looksLikeServiceActor } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
+import { mintDevelopmentToken } from './development-token.js';
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const DEFAULT_TTL_SECONDS = 3600;
@@ -52,9 +53,6 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
       if (options.sub.length === 0 || options.sub.length > 256) throw new CliError('--sub must be 1-256 characters');
       if (looksLikeServiceActor(options.sub)) throw new CliError(`--sub ${SERVICE_ACTOR_REFUSAL}`);
       const config = loadCliConfig(io);
-      if (!config.JWT_DEVELOPMENT_TOKENS) {
-        throw new CliError('the service is configured to refuse development tokens (JWT_DEVELOPMENT_TOKENS=false): use a token of its identity provider');
-      }
       const maxLifetime = config.JWT_MAX_LIFETIME_SECONDS;
       const ttl = options.ttl ?? Math.min(DEFAULT_TTL_SECONDS, maxLifetime);
       if (ttl > maxLifetime) {
@@ -63,13 +61,7 @@ export async function runTokenCli(argv: readonly string[], io: CliIo): Promise<n
             `${formatSeconds(maxLifetime)} (JWT_MAX_LIFETIME_SECONDS=${maxLifetime}): ask for less`,
         );
       }
-      const ring = await loadJwtKeyRing({ jwtKeys: config.JWT_KEYS, dataDir: config.DATA_DIR });
-      const token = await createTokenSigner(ring).sign({
-        subject: options.sub,
-        tenantId: options.tenant,
-        roles: [options.role],
-        ttlSeconds: ttl,
-      });
+      const { token, ring } = await mintDevelopmentToken(config, { subject: options.sub, tenantId: options.tenant, role: options.role, ttlSeconds: ttl });
       io.out(token);
       // On stderr, so `$(npm run -s token …)` holds the token alone; a service with other keys refuses it.
       io.err(`signed with key \`${ring.signingKey.kid}\` of ${ring.source}: the service must run with the same ${ring.source === 'JWT_KEYS' ? 'JWT_KEYS' : 'DATA_DIR or JWT_KEYS'}`);
