@@ -9,22 +9,15 @@ import { followAuditRecords } from './audit-follower.js';
 import { readAuditPage } from './audit-page-reader.js';
 import { auditHref } from './audit-routes.js';
 import { chainVerifyPanel } from './chain-verify-panel.js';
-import { formField, h, replaceChildren } from './dom.js';
+import { formField, formProblem, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime, humanize } from './format.js';
-import { parseUtcInput, utcTimeInput } from './utc-time-input.js';
+import { instantParam, typedUtcRange, utcTimeInput } from './utc-time-input.js';
 import { workflowHref } from './workflow-routes.js';
 
 const SIZE_CHOICES = [10, 25, 50, 100];
 const DEFAULT_SIZE = 25;
 const WORKFLOW_ACTOR = /^workflow:(.+)$/;
-
-/** A time filter as the URL keeps it: an ISO instant with milliseconds, or ''. */
-function instantParam(text) {
-  if (!text) return '';
-  const date = new Date(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
-}
 
 /** The page's state from the URL: filters, page size, `before`, and the `before`s of the newer pages. */
 function auditQuery(params) {
@@ -67,13 +60,7 @@ function filterForm(query, go) {
   const from = utcTimeInput('audit-from', query.from, 'audit-time-help');
   const to = utcTimeInput('audit-to', query.to, 'audit-time-help');
   const size = h('select', { id: 'audit-size', name: 'size' }, SIZE_CHOICES.map((n) => h('option', { value: n, selected: n === query.size }, String(n))));
-  const problem = h('p', { className: 'form-error', role: 'alert', hidden: true, 'data-testid': 'audit-filter-error' });
-  const refuse = (control, text) => {
-    control.setAttribute('aria-invalid', 'true');
-    problem.textContent = text;
-    problem.hidden = false;
-    control.focus();
-  };
+  const problem = formProblem('audit-filter-error');
   return h(
     'form',
     {
@@ -83,22 +70,19 @@ function filterForm(query, go) {
       noValidate: true,
       onSubmit: (event) => {
         event.preventDefault();
-        for (const control of [version, from, to]) control.removeAttribute('aria-invalid');
-        const fromIso = parseUtcInput(from.value);
-        const toIso = parseUtcInput(to.value, { endOfMinute: true });
+        problem.clear([version, from, to]);
         const versionText = version.value.trim();
-        if (versionText !== '' && !/^[1-9]\d{0,8}$/.test(versionText)) return refuse(version, `The version is a whole number from 1 (got “${versionText.slice(0, 20)}”).`);
-        if (fromIso === null) return refuse(from, `“From” must be a UTC time written YYYY-MM-DD HH:MM, for example 2026-11-28 14:05 (got “${from.value.trim().slice(0, 40)}”).`);
-        if (toIso === null) return refuse(to, `“To” must be a UTC time written YYYY-MM-DD HH:MM, for example 2026-11-28 14:05 (got “${to.value.trim().slice(0, 40)}”).`);
-        if (fromIso !== '' && toIso !== '' && fromIso > toIso) return refuse(to, '“To” is before “From”.');
+        if (versionText !== '' && !/^[1-9]\d{0,8}$/.test(versionText)) return problem.show(version, `The version is a whole number from 1 (got “${versionText.slice(0, 20)}”).`);
+        const range = typedUtcRange(from, to, 'From', 'To');
+        if (range.problem) return problem.show(range.control, range.problem);
         go({
           eventType: type.value,
           policyModule: policyModule.value.trim(),
           policyFunction: policyFunction.value.trim(),
           version: versionText === '' ? null : Number(versionText),
           outcome: outcome.value,
-          from: fromIso,
-          to: toIso,
+          from: range.from,
+          to: range.to,
           size: Number(size.value),
           before: null,
           newer: [],
@@ -115,7 +99,7 @@ function filterForm(query, go) {
     formField('audit-size', 'Per page', size),
     h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: auditHref({}), className: 'button-link' }, 'Clear')),
     h('p', { id: 'audit-time-help', className: 'help filter-help' }, 'Times are UTC, written YYYY-MM-DD HH:MM (24-hour); “To” includes the minute it names. Version and outcome apply to evaluations.'),
-    problem,
+    problem.element,
   );
 }
 

@@ -6,6 +6,13 @@ const TYPED = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/;
 export const UTC_TIME_PATTERN = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}';
 const MINUTE_MS = 60_000;
 
+/** A time filter as a URL keeps it: an ISO instant with milliseconds (a bare date-time is UTC), or ''. */
+export function instantParam(text) {
+  if (!text) return '';
+  const date = new Date(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+}
+
 /** An ISO instant as the input shows it (`2026-11-28 14:05`); '' for none. */
 export function utcInputValue(iso) {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : '';
@@ -42,4 +49,17 @@ export function utcTimeInput(id, iso, describedBy) {
     spellcheck: 'false',
     'aria-describedby': describedBy,
   });
+}
+
+/**
+ * The range typed in two inputs (labelled `fromLabel` and `toLabel`): `{from, to}` as ISO instants
+ * ('' when empty; `to` up to the end of its minute), or `{control, problem}` naming the input to fix.
+ */
+export function typedUtcRange(from, to, fromLabel, toLabel) {
+  const range = { from: parseUtcInput(from.value), to: parseUtcInput(to.value, { endOfMinute: true }) };
+  const malformed = (control, label) => ({ control, problem: `“${label}” must be a UTC time written YYYY-MM-DD HH:MM, for example 2026-11-28 14:05 (got “${control.value.trim().slice(0, 40)}”).` });
+  if (range.from === null) return malformed(from, fromLabel);
+  if (range.to === null) return malformed(to, toLabel);
+  if (range.from !== '' && range.to !== '' && range.from > range.to) return { control: to, problem: `“${toLabel}” is before “${fromLabel}”.` };
+  return range;
 }
