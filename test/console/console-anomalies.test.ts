@@ -291,6 +291,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       const rollBack = page.getByRole('button', { name: 'Roll back to version 1' });
       await rollBack.waitFor();
       expect(await unnamedControls(page)).toEqual([]);
+      await page.locator('.recommended-actions').screenshot({ path: join(SCREENSHOTS, 'anomaly-actions.png') });
 
       // A canary of version 1's source, after the confirmation names what changes; Cancel changes nothing.
       await page.getByRole('button', { name: 'Start a canary of version 1' }).click();
