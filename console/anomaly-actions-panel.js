@@ -72,7 +72,18 @@ export function anomalyActionsPanel({ client, anomaly, onVerify }) {
       return answer !== null;
     },
     verify: async () => {
-      await onVerify();
+      const confirmed = await confirmAction({
+        labelledBy: 'verify-title',
+        describedBy: 'verify-consequence',
+        content: [
+          h('h2', { id: 'verify-title' }, 'Verify this anomaly now?'),
+          h('p', { id: 'verify-consequence' }, 'A job assesses the rule again on the latest window: the status is VERIFYING until it ends, then OPEN if it still happens or RESOLVED if not. The change is recorded in the audit chain.'),
+        ],
+        confirmLabel: 'Start the verification',
+        busyLabel: 'Starting…',
+        act: async () => true,
+      });
+      if (confirmed) await onVerify();
       return false;
     },
   };

@@ -248,6 +248,7 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
       await page.getByRole('button', { name: 'Reopen' }).click();
       await expect.poll(() => page.locator('.facts').getByTestId('status').textContent()).toBe('OPEN');
       await page.getByRole('button', { name: 'Verify now' }).click();
+      await page.getByRole('dialog', { name: 'Verify this anomaly now?' }).getByRole('button', { name: 'Start the verification' }).click();
       await expect.poll(() => page.locator('.facts').getByTestId('status').textContent()).toMatch(/VERIFYING|RESOLVED|OPEN/);
       await expect.poll(() => page.locator('.triage-message').textContent(), { timeout: STEP_TIMEOUT_MS * 2 }).toMatch(/^Verification finished\. (Still happening|Cleared|No evaluations)/);
       const verified = await call<{ status: string; lastVerification: unknown }>(tenant, 'ADMIN', 'GET', `/api/v1/audit/anomalies/${charted.id}`);
