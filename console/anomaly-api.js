@@ -4,6 +4,8 @@ import { newIdempotencyKey } from './idempotency-key.js';
 const ANOMALIES = '/api/v1/audit/anomalies';
 
 export const ANOMALY_TYPES = ['HIGH_FAILURE_RATE', 'ZOMBIE_VERSION', 'PERFORMANCE_DEGRADATION'];
+export const ANOMALY_STATUSES = ['OPEN', 'VERIFYING', 'RESOLVED', 'DISMISSED'];
+export const ANOMALY_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 /** The moves a PATCH may ask for from each status (VERIFYING ends only by its job). */
 export const TRIAGE_MOVES = { OPEN: ['RESOLVED', 'DISMISSED'], RESOLVED: ['OPEN'], DISMISSED: ['OPEN'], VERIFYING: [] };
 

@@ -1,22 +1,20 @@
 // One anomaly: status and severity, the rule's metrics, the recommended actions, the rollups of
 // its policy function charted against the baseline, and (for ADMIN) the triage actions.
+import { anomalyActionsPanel } from './anomaly-actions-panel.js';
 import { severityBadge, statusBadge } from './badges.js';
 import { chartWindow } from './chart-window.js';
 import { h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
-import { formatMetric, formatTime, humanize } from './format.js';
+import { formatMetric, formatTime, humanize, withReadableTimes } from './format.js';
+import { metricLabel } from './metric-labels.js';
 import { rollupCharts } from './rollup-chart.js';
 import { triagePanel } from './triage-panel.js';
+import { lastVerificationText } from './verification-words.js';
 
 const DEFAULT_BASELINE_DAYS = 7;
 
 function facts(entries) {
   return h('dl', { className: 'facts' }, entries.map(([term, value]) => h('div', {}, h('dt', {}, term), h('dd', {}, value))));
-}
-
-function verificationText(verification) {
-  if (!verification) return 'never verified';
-  return `${verification.outcome ?? ''} ${verification.reason ?? ''} at ${formatTime(verification.verifiedAt)}`.trim();
 }
 
 async function chartSection(api, anomaly) {
@@ -45,7 +43,7 @@ async function chartSection(api, anomaly) {
   return { section, drawn };
 }
 
-export function anomalyDetailView({ api, session, id }) {
+export function anomalyDetailView({ api, client, session, id }) {
   const content = h('div', { 'aria-busy': 'true' }, h('p', { className: 'loading' }, 'Loading the anomaly…'));
   const title = h('h1', { id: 'page-title', tabindex: '-1' }, 'Anomaly');
   const view = h('article', { 'aria-labelledby': 'page-title' }, h('nav', { className: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/anomalies' }, 'All anomalies')), title, content);
@@ -55,10 +53,11 @@ export function anomalyDetailView({ api, session, id }) {
     title.textContent = `${humanize(anomaly.type)}: ${anomaly.policyModule}.${anomaly.policyFunction} @${anomaly.versionId.split('@').pop()}`;
     const triage = session.can('ADMIN') ? triagePanel({ api, anomaly, onChanged: (next, text) => show(next, text) }) : null;
     if (triage && triageMessage) triage.message.textContent = triageMessage;
+    const actions = anomalyActionsPanel({ client, anomaly, onVerify: triage?.verify ?? null });
     const metrics = Object.entries(anomaly.metrics ?? {});
     replaceChildren(
       content,
-      h('p', { className: 'summary-line' }, anomaly.summary),
+      h('p', { className: 'summary-line' }, withReadableTimes(anomaly.summary)),
       facts([
         ['Status', statusBadge(anomaly.status)],
         ['Severity', severityBadge(anomaly.severity)],
@@ -66,13 +65,12 @@ export function anomalyDetailView({ api, session, id }) {
         ['Detected', formatTime(anomaly.detectedAt)],
         ['Last seen', formatTime(anomaly.lastSeenAt)],
         ['Status changed', formatTime(anomaly.statusChangedAt)],
-        ['Last verification', verificationText(anomaly.lastVerification)],
+        ['Last verification', lastVerificationText(anomaly.lastVerification)],
       ]),
+      actions,
       triage?.element,
       chartsSection,
-      h('section', { className: 'panel', 'aria-labelledby': 'metrics-title' }, h('h2', { id: 'metrics-title' }, 'Metrics'), metrics.length ? facts(metrics.map(([name, value]) => [name, formatMetric(name, value)])) : h('p', {}, 'None recorded.')),
-      (anomaly.recommendedActions ?? []).length > 0 &&
-        h('section', { className: 'panel', 'aria-labelledby': 'actions-title' }, h('h2', { id: 'actions-title' }, 'Recommended actions'), h('ul', {}, anomaly.recommendedActions.map((text) => h('li', {}, text)))),
+      h('section', { className: 'panel', 'aria-labelledby': 'metrics-title' }, h('h2', { id: 'metrics-title' }, 'Metrics'), metrics.length ? facts(metrics.map(([name, value]) => [metricLabel(name).label, formatMetric(name, value)])) : h('p', {}, 'None recorded.')),
     );
     content.setAttribute('aria-busy', 'false');
   };

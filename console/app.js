@@ -56,7 +56,7 @@ function render() {
     replaceChildren(main, webhookPage.element);
   } else if (route.name === 'anomaly') {
     document.title = 'Anomaly · Policy engine console';
-    const page = anomalyDetailView({ api, session, id: route.id });
+    const page = anomalyDetailView({ api, client, session, id: route.id });
     disposeCurrent = page.dispose;
     replaceChildren(main, page.element);
   } else if (auditOrWorkflow) {

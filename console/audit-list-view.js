@@ -1,28 +1,23 @@
-// The tenant's audit chain, newest first: filters by event type, policy function and time range,
-// paging by `before`, and the chain's verification. Records of a workflow link to its page. The
-// newest page grows as records are linked (audit-follower.js), keeping its size.
+// The tenant's audit chain, newest first: one line per record (time, type, policy function,
+// version, actor, outcome) with its payload on demand; filters by event type, policy function,
+// version, outcome and time range (typed in UTC), paging by `before`, and the chain's
+// verification. Records of a workflow link to its page. The newest page grows as records are
+// linked (audit-follower.js), keeping its size.
 import { AUDIT_EVENT_TYPES } from './audit-api.js';
-import { auditFilterPlan } from './audit-filter-plan.js';
+import { AUDIT_OUTCOMES, auditFilterPlan, outcomeOf } from './audit-filter-plan.js';
 import { followAuditRecords } from './audit-follower.js';
 import { readAuditPage } from './audit-page-reader.js';
 import { auditHref } from './audit-routes.js';
 import { chainVerifyPanel } from './chain-verify-panel.js';
-import { compactPayload } from './compact-payload.js';
-import { formField, h, replaceChildren } from './dom.js';
+import { formField, formProblem, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
-import { humanize } from './format.js';
+import { formatTime, humanize } from './format.js';
+import { instantParam, typedUtcRange, utcTimeInput } from './utc-time-input.js';
 import { workflowHref } from './workflow-routes.js';
 
 const SIZE_CHOICES = [10, 25, 50, 100];
 const DEFAULT_SIZE = 25;
 const WORKFLOW_ACTOR = /^workflow:(.+)$/;
-
-/** A time filter as the URL keeps it: an ISO instant with milliseconds, or ''. */
-function instantParam(text) {
-  if (!text) return '';
-  const date = new Date(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
-}
 
 /** The page's state from the URL: filters, page size, `before`, and the `before`s of the newer pages. */
 function auditQuery(params) {
@@ -31,6 +26,8 @@ function auditQuery(params) {
     eventType: AUDIT_EVENT_TYPES.includes(params.get('type')) ? params.get('type') : '',
     policyModule: (params.get('module') ?? '').trim(),
     policyFunction: (params.get('function') ?? '').trim(),
+    version: /^[1-9]\d{0,8}$/.test(params.get('version') ?? '') ? Number(params.get('version')) : null,
+    outcome: Object.hasOwn(AUDIT_OUTCOMES, params.get('outcome') ?? '') ? params.get('outcome') : '',
     from: instantParam(params.get('from')),
     to: instantParam(params.get('to')),
     size: SIZE_CHOICES.includes(size) ? size : DEFAULT_SIZE,
@@ -44,6 +41,8 @@ function hrefOf(query) {
     type: query.eventType,
     module: query.policyModule,
     function: query.policyFunction,
+    version: query.version ?? '',
+    outcome: query.outcome,
     from: query.from,
     to: query.to,
     size: query.size === DEFAULT_SIZE ? '' : query.size,
@@ -56,27 +55,51 @@ function filterForm(query, go) {
   const type = h('select', { id: 'audit-type', name: 'type' }, [['', 'All types'], ...AUDIT_EVENT_TYPES.map((t) => [t, humanize(t)])].map(([value, text]) => h('option', { value, selected: value === query.eventType }, text)));
   const policyModule = h('input', { id: 'audit-module', name: 'module', type: 'text', value: query.policyModule, autocomplete: 'off', spellcheck: 'false' });
   const policyFunction = h('input', { id: 'audit-function', name: 'function', type: 'text', value: query.policyFunction, autocomplete: 'off', spellcheck: 'false' });
-  const from = h('input', { id: 'audit-from', name: 'from', type: 'datetime-local', step: 1, value: query.from.slice(0, 19) });
-  const to = h('input', { id: 'audit-to', name: 'to', type: 'datetime-local', step: 1, value: query.to.slice(0, 19) });
+  const version = h('input', { id: 'audit-version', name: 'version', type: 'text', inputmode: 'numeric', value: query.version ?? '', autocomplete: 'off' });
+  const outcome = h('select', { id: 'audit-outcome', name: 'outcome' }, [['', 'Any outcome'], ...Object.entries(AUDIT_OUTCOMES).map(([value, { label }]) => [value, label])].map(([value, text]) => h('option', { value, selected: value === query.outcome }, text)));
+  const from = utcTimeInput('audit-from', query.from, 'audit-time-help');
+  const to = utcTimeInput('audit-to', query.to, 'audit-time-help');
   const size = h('select', { id: 'audit-size', name: 'size' }, SIZE_CHOICES.map((n) => h('option', { value: n, selected: n === query.size }, String(n))));
+  const problem = formProblem('audit-filter-error');
   return h(
     'form',
     {
       className: 'filters audit-filters',
       role: 'search',
       'aria-label': 'Filter audit records',
+      noValidate: true,
       onSubmit: (event) => {
         event.preventDefault();
-        go({ eventType: type.value, policyModule: policyModule.value.trim(), policyFunction: policyFunction.value.trim(), from: instantParam(from.value), to: instantParam(to.value), size: Number(size.value), before: null, newer: [] });
+        problem.clear([version, from, to]);
+        const versionText = version.value.trim();
+        if (versionText !== '' && !/^[1-9]\d{0,8}$/.test(versionText)) return problem.show(version, `The version is a whole number from 1 (got “${versionText.slice(0, 20)}”).`);
+        const range = typedUtcRange(from, to, 'From', 'To');
+        if (range.problem) return problem.show(range.control, range.problem);
+        go({
+          eventType: type.value,
+          policyModule: policyModule.value.trim(),
+          policyFunction: policyFunction.value.trim(),
+          version: versionText === '' ? null : Number(versionText),
+          outcome: outcome.value,
+          from: range.from,
+          to: range.to,
+          size: Number(size.value),
+          before: null,
+          newer: [],
+        });
       },
     },
     formField('audit-type', 'Event type', type),
     formField('audit-module', 'Policy module', policyModule),
     formField('audit-function', 'Policy function', policyFunction),
+    formField('audit-version', 'Version', version),
+    formField('audit-outcome', 'Outcome', outcome),
     formField('audit-from', 'From (UTC)', from),
     formField('audit-to', 'To (UTC)', to),
     formField('audit-size', 'Per page', size),
     h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: auditHref({}), className: 'button-link' }, 'Clear')),
+    h('p', { id: 'audit-time-help', className: 'help filter-help' }, 'Times are UTC, written YYYY-MM-DD HH:MM (24-hour); “To” includes the minute it names. Version and outcome apply to evaluations.'),
+    problem.element,
   );
 }
 
@@ -86,17 +109,36 @@ function actorCell(actorId) {
   return h('a', { href: workflowHref(workflow[1]), 'aria-label': `Workflow ${workflow[1]}` }, actorId);
 }
 
+function outcomeCell(record) {
+  const outcome = outcomeOf(record);
+  if (outcome === '') return h('span', { className: 'muted' }, '—');
+  const { label } = AUDIT_OUTCOMES[outcome];
+  return h('span', { className: `badge outcome-${outcome}` }, label);
+}
+
+/** The version a record names: the evaluated one, or the one deployed or rolled back to. */
+function versionOf(payload) {
+  const version = payload?.version;
+  return typeof version === 'number' ? String(version) : '—';
+}
+
+/** The whole record's payload, one click away (a native disclosure: keyboard and screen readers). */
+function payloadDisclosure(record) {
+  return h('details', { className: 'payload' }, h('summary', {}, 'Payload', h('span', { className: 'visually-hidden' }, ` of record ${record.seq}`)), h('pre', {}, JSON.stringify({ seq: record.seq, ...record.payload }, null, 2)));
+}
+
 function recordRow(record) {
   const policy = record.policyModule ? `${record.policyModule}${record.policyFunction ? `.${record.policyFunction}` : ''}` : '—';
   return h(
     'tr',
     { 'data-seq': record.seq },
-    h('td', { 'data-label': 'Seq' }, String(record.seq)),
-    h('td', { 'data-label': 'Time' }, h('time', { datetime: record.occurredAt }, `${record.occurredAt.slice(0, 10)} ${record.occurredAt.slice(11, 19)} UTC`)),
+    h('td', { 'data-label': 'Time' }, h('time', { datetime: record.occurredAt }, formatTime(record.occurredAt))),
     h('td', { 'data-label': 'Type' }, humanize(record.eventType)),
-    h('td', { 'data-label': 'Policy' }, policy),
+    h('td', { 'data-label': 'Function' }, policy),
+    h('td', { 'data-label': 'Version' }, versionOf(record.payload)),
     h('td', { 'data-label': 'Actor', className: 'actor' }, actorCell(record.actorId)),
-    h('td', { 'data-label': 'Payload', className: 'payload-cell' }, compactPayload(record.payload)),
+    h('td', { 'data-label': 'Outcome' }, outcomeCell(record)),
+    h('td', { 'data-label': 'Payload', className: 'payload-cell' }, payloadDisclosure(record)),
   );
 }
 
@@ -104,7 +146,7 @@ function recordRow(record) {
 function planNote(plan) {
   if (!plan.narrowsInBrowser) return null;
   const asked = { policy: 'the policy function', type: 'the event type', range: 'the time range', all: 'the whole chain' }[plan.source.kind];
-  return h('p', { className: 'help plan-note' }, `The API filters by one of policy function, event type or time range per call: this page asks it for ${asked} and applies the other filters to the records it reads (a policy module without a function is matched here too).`);
+  return h('p', { className: 'help plan-note' }, `The API filters by one of policy function, event type or time range per call: this page asks it for ${asked} and applies the other filters to the records it reads (a policy module without a function, the version and the outcome are matched here too).`);
 }
 
 export function auditListView({ api, session, params }) {
@@ -152,7 +194,7 @@ export function auditListView({ api, session, params }) {
         'table',
         { className: 'record-table audit-table' },
         h('caption', { className: 'visually-hidden' }, 'Audit records, newest first'),
-        h('thead', {}, h('tr', {}, ['Seq', 'Time', 'Type', 'Policy', 'Actor', 'Payload'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('thead', {}, h('tr', {}, ['Time', 'Type', 'Function', 'Version', 'Actor', 'Outcome', 'Payload'].map((title) => h('th', { scope: 'col' }, title)))),
         body,
       );
       const empty = h('p', { className: 'empty' }, query.before === null ? 'No records match these filters.' : 'No older records match these filters.');

@@ -39,3 +39,24 @@ export function announce(message) {
 export function formField(id, label, control, help) {
   return h('div', { className: 'field' }, h('label', { for: id }, label), control, help && h('p', { id: `${id}-help`, className: 'help' }, help));
 }
+
+/**
+ * A form's refusal of what was typed: `element` (an alert under the form, hidden until needed),
+ * `show(control, text)` marks the control invalid, says why and focuses it; `clear(controls)`.
+ */
+export function formProblem(testId) {
+  const element = h('p', { className: 'form-error', role: 'alert', hidden: true, 'data-testid': testId });
+  return {
+    element,
+    show: (control, text) => {
+      control.setAttribute('aria-invalid', 'true');
+      element.textContent = text;
+      element.hidden = false;
+      control.focus();
+    },
+    clear: (controls) => {
+      for (const control of controls) control.removeAttribute('aria-invalid');
+      element.hidden = true;
+    },
+  };
+}

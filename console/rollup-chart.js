@@ -3,11 +3,15 @@
 // beside them gives the same figures as text (screen readers, copying).
 import uPlot from '/console/vendor/uPlot.esm.js';
 import { h } from './dom.js';
-import { formatMs, formatPercent } from './format.js';
+import { formatMs, formatPercent, formatTime } from './format.js';
 
 // Distinct on white at 4.5:1 or more.
 const COLOURS = ['#1f4e99', '#a4262c', '#1b6e3a', '#6b3fa0', '#8a5300', '#00616b'];
-const CHART_HEIGHT = 200;
+const CHART_HEIGHT = 320;
+/** Room per time label on the x axis (`2026-11-28 14:05 UTC`), so labels never overlap. */
+const TIME_LABEL_SPACE = 170;
+/** uPlot's x values are seconds since 1970. */
+const timeOf = (seconds) => formatTime(seconds * 1000);
 
 const METRICS = [
   { key: 'failureRate', title: 'Failure rate', axis: (v) => formatPercent(v), baseline: (total) => total.failureRate },
@@ -16,7 +20,7 @@ const METRICS = [
 ];
 
 function chartOptions(metric, series, baselineByVersion, width) {
-  const lines = [{}];
+  const lines = [{ label: 'Time', value: (_u, seconds) => (seconds === null ? '—' : timeOf(seconds)) }];
   series.forEach((one, index) => {
     const stroke = COLOURS[index % COLOURS.length];
     // Points too: a step with evaluations between two without is no line, only a point.
@@ -30,7 +34,7 @@ function chartOptions(metric, series, baselineByVersion, width) {
     height: CHART_HEIGHT,
     series: lines,
     scales: { x: { time: true } },
-    axes: [{}, { values: (_u, ticks) => ticks.map(metric.axis), size: 70 }],
+    axes: [{ values: (_u, ticks) => ticks.map(timeOf), space: TIME_LABEL_SPACE }, { values: (_u, ticks) => ticks.map(metric.axis), size: 80 }],
     legend: { live: true },
   };
 }

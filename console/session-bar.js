@@ -1,5 +1,7 @@
-// The sections, who is signed in (tenant, subject, role) and the way out.
+// The sections, who is signed in (tenant, subject, role), the queue dashboard for operators, and
+// the way out (of the dashboard too).
 import { h } from './dom.js';
+import { endQueueDashboardSession, queueDashboardButton } from './queue-dashboard.js';
 import { sectionNav } from './section-nav.js';
 
 export function sessionBar(session, { onSignOut }) {
@@ -16,6 +18,7 @@ export function sessionBar(session, { onSignOut }) {
       ' · ',
       h('span', { className: 'role', 'data-testid': 'role' }, session.role),
     ),
-    h('button', { type: 'button', className: 'quiet', onClick: onSignOut }, 'Sign out'),
+    queueDashboardButton(session),
+    h('button', { type: 'button', className: 'quiet', onClick: () => void endQueueDashboardSession(session).then(onSignOut) }, 'Sign out'),
   ];
 }

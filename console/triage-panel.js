@@ -1,14 +1,18 @@
-// Verify, resolve, dismiss and reopen (role ADMIN; the server refuses lower roles too). Each
-// request carries its own Idempotency-Key. After verify the panel watches the anomaly until its
-// job ends VERIFYING with RESOLVED or OPEN.
+// Resolve, dismiss and reopen, and the verification the recommended actions start (role ADMIN;
+// the server refuses lower roles too). Each request carries its own Idempotency-Key. After verify
+// the panel watches the anomaly until its job ends VERIFYING with RESOLVED or OPEN.
 import { TRIAGE_MOVES } from './anomaly-api.js';
 import { announce, h, replaceChildren } from './dom.js';
+import { verificationFinding } from './verification-words.js';
 
 const ACTION_LABELS = { RESOLVED: 'Resolve', DISMISSED: 'Dismiss', OPEN: 'Reopen' };
 const FIRST_POLL_MS = 1000;
 const LONGEST_POLL_MS = 10_000;
 
-/** `onChanged(detail)` redraws the page with the anomaly as the server now has it. */
+/**
+ * `onChanged(detail)` redraws the page with the anomaly as the server now has it; the answer's
+ * `verify()` starts a verification (offered among the recommended actions).
+ */
 export function triagePanel({ api, anomaly, onChanged }) {
   const message = h('p', { className: 'triage-message', role: 'status', 'aria-live': 'polite' });
   const note = h('textarea', { id: 'triage-note', name: 'note', rows: 3, maxlength: 2000, 'aria-describedby': 'triage-note-help' });
@@ -38,9 +42,9 @@ export function triagePanel({ api, anomaly, onChanged }) {
     try {
       const detail = await api.detail(anomaly.id);
       if (detail.status === 'VERIFYING') return watchVerification(Math.min(delay * 1.5, LONGEST_POLL_MS));
-      const reason = detail.lastVerification?.reason ? ` (${detail.lastVerification.reason})` : '';
-      announce(`Verification finished: ${detail.status}${reason}`);
-      onChanged(detail, `Verification finished: ${detail.status}${reason}.`);
+      const finding = detail.lastVerification ? ` ${verificationFinding(detail.lastVerification)}` : ` The anomaly is ${detail.status.toLowerCase()}.`;
+      announce(`Verification finished.${finding}`);
+      onChanged(detail, `Verification finished.${finding}`);
     } catch (failure) {
       failed(failure);
     }
@@ -80,9 +84,8 @@ export function triagePanel({ api, anomaly, onChanged }) {
   } else {
     replaceChildren(
       buttons,
-      anomaly.status === 'OPEN' && h('button', { type: 'button', className: 'primary', onClick: verify }, 'Verify'),
       moves.map((status) => h('button', { type: 'button', className: status === 'DISMISSED' ? 'quiet' : 'secondary', onClick: () => changeStatus(status) }, ACTION_LABELS[status])),
     );
   }
-  return { element: panel, message };
+  return { element: panel, message, verify };
 }

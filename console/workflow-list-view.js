@@ -1,9 +1,10 @@
 // The tenant's workflows, newest start first, with the list's filters (status, module, workflow,
 // start time) and paging; each row links to the workflow's page. The lookup by id stays below.
 import { outcomeBadge, statusBadge } from './badges.js';
-import { formField, h, replaceChildren } from './dom.js';
+import { formField, formProblem, h, replaceChildren } from './dom.js';
 import { failureNotice } from './failure-notice.js';
 import { formatTime } from './format.js';
+import { instantParam, typedUtcRange, utcTimeInput } from './utc-time-input.js';
 import { WORKFLOW_STATUSES } from './workflow-api.js';
 import { workflowLookupForm } from './workflow-lookup-form.js';
 import { workflowHref, workflowsHref } from './workflow-routes.js';
@@ -13,12 +14,6 @@ const DEFAULT_SIZE = 20;
 /** The API's bound on a module or workflow name (UTF-16 units). */
 const MAX_NAME_LENGTH = 256;
 
-/** A time filter as the URL keeps it: an ISO instant with milliseconds (a bare date-time is UTC), or ''. */
-function instantParam(text) {
-  if (!text) return '';
-  const date = new Date(/(Z|[+-]\d\d:\d\d)$/.test(text) ? text : `${text}Z`);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
-}
 
 /** The list's query from the URL; what the API would refuse falls back to its default. */
 function listQuery(params) {
@@ -54,8 +49,9 @@ function filterForm(query, go) {
   const status = h('select', { id: 'workflow-status', name: 'status' }, [['', 'Any status'], ...WORKFLOW_STATUSES.map((s) => [s, s])].map(([value, text]) => h('option', { value, selected: value === query.status }, text)));
   const policyModule = h('input', { id: 'workflow-module', name: 'module', type: 'text', value: query.policyModule, autocomplete: 'off', spellcheck: 'false' });
   const workflow = h('input', { id: 'workflow-name', name: 'workflow', type: 'text', value: query.workflow, autocomplete: 'off', spellcheck: 'false' });
-  const after = h('input', { id: 'workflow-after', name: 'after', type: 'datetime-local', step: 1, value: query.startedAfter.slice(0, 19) });
-  const before = h('input', { id: 'workflow-before', name: 'before', type: 'datetime-local', step: 1, value: query.startedBefore.slice(0, 19) });
+  const after = utcTimeInput('workflow-after', query.startedAfter, 'workflow-time-help');
+  const before = utcTimeInput('workflow-before', query.startedBefore, 'workflow-time-help');
+  const problem = formProblem('workflow-filter-error');
   const size = h('select', { id: 'workflow-size', name: 'size' }, SIZE_CHOICES.map((n) => h('option', { value: n, selected: n === query.size }, String(n))));
   return h(
     'form',
@@ -63,14 +59,18 @@ function filterForm(query, go) {
       className: 'filters workflow-filters',
       role: 'search',
       'aria-label': 'Filter workflows',
+      noValidate: true,
       onSubmit: (event) => {
         event.preventDefault();
+        problem.clear([after, before]);
+        const range = typedUtcRange(after, before, 'Started from', 'Started before');
+        if (range.problem) return problem.show(range.control, range.problem);
         go({
           status: status.value,
           policyModule: policyModule.value.trim(),
           workflow: workflow.value.trim(),
-          startedAfter: instantParam(after.value),
-          startedBefore: instantParam(before.value),
+          startedAfter: range.from,
+          startedBefore: range.to,
           size: Number(size.value),
           page: 0,
         });
@@ -83,6 +83,8 @@ function filterForm(query, go) {
     formField('workflow-before', 'Started before (UTC)', before),
     formField('workflow-size', 'Per page', size),
     h('div', { className: 'filter-actions' }, h('button', { type: 'submit', className: 'primary' }, 'Apply filters'), h('a', { href: workflowsHref(), className: 'button-link' }, 'Clear')),
+    h('p', { id: 'workflow-time-help', className: 'help filter-help' }, 'Times are UTC, written YYYY-MM-DD HH:MM (24-hour); “Started before” includes the minute it names.'),
+    problem.element,
   );
 }
 

@@ -1,6 +1,7 @@
 // A workflow's events as a timeline, oldest first, growing as the follower is sent new ones; while
 // the workflow waits or runs, a last entry says what it is doing now.
 import { h, replaceChildren } from './dom.js';
+import { formatTime } from './format.js';
 import { workflowEventKind } from './workflow-event-kinds.js';
 
 function eventItem(event) {
@@ -15,7 +16,7 @@ function eventItem(event) {
       { className: 'timeline-body' },
       h('p', { className: 'timeline-label' }, h('strong', {}, kind.label), h('span', { className: 'timeline-seq' }, ` #${event.sequence}`)),
       detail && h('p', { className: 'timeline-detail' }, detail),
-      h('time', { datetime: event.occurredAt }, `${event.occurredAt.slice(0, 10)} ${event.occurredAt.slice(11, 19)} UTC`),
+      h('time', { datetime: event.occurredAt }, formatTime(event.occurredAt)),
     ),
   );
 }

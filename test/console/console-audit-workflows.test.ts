@@ -29,6 +29,8 @@ Workflow ${WORKFLOW} given age as Int:
 `;
 /** Evaluations besides the deploy: more records than two pages of 10. */
 const EVALUATIONS = 24;
+/** Evaluations that fail (a context of the wrong type): the outcome filter's other side. */
+const FAILED_EVALUATIONS = 3;
 const PAGE_SIZE = 10;
 
 interface AuditRecordView {
@@ -60,6 +62,9 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
     const items = Array.from({ length: EVALUATIONS }, (_, i) => ({ policyModule: MODULE, policyFunction: RULE, context: { age: 10 + i } }));
     const evaluated = await call(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate-source/batch', { items });
     expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
+    const failing = Array.from({ length: FAILED_EVALUATIONS }, () => ({ policyModule: MODULE, policyFunction: RULE, context: { age: 'unknown' } }));
+    const failed = await call<{ results: Array<{ error: string | null }> }>(tenant, 'MEMBER', 'POST', '/api/v1/policies/evaluate-source/batch', { items: failing });
+    expect(failed.body.results.filter((result) => result.error !== null)).toHaveLength(FAILED_EVALUATIONS);
 
     browser = await launchConsoleBrowser(executablePath);
   }, 120_000);
@@ -113,6 +118,56 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(await page.locator('.plan-note').textContent()).toContain('asks it for the policy function');
       expect(await lowContrastText(page)).toEqual([]);
 
+      // One line per record: time (UTC, to the minute), type, function, version, actor, outcome; the payload on demand.
+      await page.goto(`${base}/console#/audit?module=${MODULE}&function=${RULE}&size=50`);
+      await expect.poll(() => page.locator('table.audit-table tbody tr').count()).toBe(EVALUATIONS + FAILED_EVALUATIONS);
+      const firstRow = page.locator('table.audit-table tbody tr').first();
+      expect(await page.locator('table.audit-table thead th').allTextContents()).toEqual(['Time', 'Type', 'Function', 'Version', 'Actor', 'Outcome', 'Payload']);
+      expect(await firstRow.locator('td').first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+      expect(await firstRow.locator('pre').isVisible()).toBe(false);
+      await firstRow.getByText('Payload').focus();
+      await page.keyboard.press('Enter');
+      expect(await firstRow.locator('pre').isVisible()).toBe(true);
+      expect(JSON.parse((await firstRow.locator('pre').textContent())!)).toMatchObject({ success: false });
+      expect(await firstRow.locator('td[data-label="Outcome"]').textContent()).toBe('Failed');
+
+      // The outcome: failed evaluations only, matched on the records the page reads.
+      await page.getByLabel('Outcome').selectOption('failed');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(() => page.locator('table.audit-table tbody tr').count()).toBe(FAILED_EVALUATIONS);
+      expect(new Set(await page.locator('table.audit-table tbody td[data-label="Outcome"]').allTextContents())).toEqual(new Set(['Failed']));
+      expect(page.url()).toContain('outcome=failed');
+      await page.getByLabel('Outcome').selectOption('succeeded');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(() => page.locator('table.audit-table tbody tr').count()).toBe(EVALUATIONS);
+      expect(new Set(await page.locator('table.audit-table tbody td[data-label="Outcome"]').allTextContents())).toEqual(new Set(['Succeeded']));
+
+      // Times are typed in UTC as YYYY-MM-DD HH:MM; anything else is refused by the field, and the page stays.
+      const urlBefore = page.url();
+      await page.getByLabel('From (UTC)').fill('11/28/2026 2:05 PM');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      expect(await page.getByTestId('audit-filter-error').textContent()).toContain('“From” must be a UTC time written YYYY-MM-DD HH:MM');
+      expect(await page.getByLabel('From (UTC)').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByLabel('From (UTC)').evaluate((input) => input === document.activeElement)).toBe(true);
+      await page.getByLabel('From (UTC)').fill('2026-02-31 10:00');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      expect(await page.getByTestId('audit-filter-error').textContent()).toContain('(got “2026-02-31 10:00”)');
+      expect(page.url()).toBe(urlBefore);
+      // A range around now includes every matching record; one that ends before them, none.
+      const now = new Date();
+      const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+      await page.getByLabel('From (UTC)').fill(minute(now.getTime() - 3_600_000));
+      await page.getByLabel('To (UTC)').fill(minute(now.getTime() + 60_000));
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(() => page.locator('table.audit-table tbody tr').count()).toBe(EVALUATIONS);
+      expect(page.url()).toContain(`from=${encodeURIComponent(new Date(now.getTime() - 3_600_000).toISOString().slice(0, 16))}`);
+      expect(await page.getByLabel('From (UTC)').inputValue()).toBe(minute(now.getTime() - 3_600_000));
+      await page.getByLabel('To (UTC)').fill(minute(now.getTime() - 7_200_000));
+      await page.getByLabel('From (UTC)').fill('');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(() => page.locator('.results .empty').textContent()).toBe('No records match these filters.');
+      expect(await lowContrastText(page)).toEqual([]);
+
       // Verify: a bar while it runs, then valid with the API's count and head.
       await page.getByRole('link', { name: 'Clear' }).click();
       await expect.poll(() => shownSeqs(page)).toHaveLength(Math.min(25, firstPage[0]!));
@@ -126,7 +181,7 @@ describeWithChromium('the operator console (audit chain and workflows)', (execut
       expect(await fitsWidth(page)).toBe(true);
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       expect(await lowContrastText(page)).toEqual([]);
-      await page.screenshot({ path: join(SCREENSHOTS, 'audit.png') });
+      await page.screenshot({ path: join(SCREENSHOTS, 'audit.png'), fullPage: true });
       expect(pageProblems).toEqual([]);
     } finally {
       await context.close();

@@ -131,6 +131,20 @@ describeWithChromium('the operator console (workflow list and actions)', (execut
       await page.getByLabel('Workflow', { exact: true }).press('Enter');
       await expect.poll(() => page.locator('.results').textContent()).toBe('No workflows match these filters.');
 
+      // Start times typed in UTC as YYYY-MM-DD HH:MM: a locale's spelling is refused at the field; a range that ended before them finds none.
+      await page.getByLabel('Workflow', { exact: true }).fill('');
+      await page.getByLabel('Started from (UTC)').fill('28.11.2026 14:05');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      expect(await page.getByTestId('workflow-filter-error').textContent()).toContain('“Started from” must be a UTC time written YYYY-MM-DD HH:MM');
+      expect(await page.getByLabel('Started from (UTC)').getAttribute('aria-invalid')).toBe('true');
+      await page.getByLabel('Started from (UTC)').fill('2020-01-01 00:00');
+      await page.getByLabel('Started before (UTC)').fill('2020-01-01 10:30');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await expect.poll(() => page.locator('.results').textContent()).toBe('No workflows match these filters.');
+      expect(page.url()).toContain(`before=${encodeURIComponent('2020-01-01T10:30:59.999Z')}`);
+      expect(await page.getByLabel('Started before (UTC)').inputValue()).toBe('2020-01-01 10:30');
+      expect(await page.getByTestId('workflow-filter-error').isHidden()).toBe(true);
+
       // Pages of 10: Next page with the keyboard, and back.
       await page.getByRole('link', { name: 'Clear' }).click();
       await expect.poll(() => shownIds(page)).toHaveLength(REFUSED + 6);

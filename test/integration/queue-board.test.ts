@@ -164,4 +164,24 @@ describe('queue dashboard', () => {
     const out = await fetch(`${base}/admin/logout`, { headers: { cookie: pair }, redirect: 'manual' });
     expect(out.headers.get('set-cookie')).toMatch(/^pe_operator=; path=\/admin; expires=Thu, 01 Jan 1970/);
   });
+
+  it('takes a sign-in posted from this site only: one from another site sets no cookie', async () => {
+    const post = (site: string) =>
+      fetch(`${base}/admin/login`, { method: 'POST', body: new URLSearchParams({ token: tokens.admin! }), headers: { 'sec-fetch-site': site }, redirect: 'manual' });
+    for (const site of ['cross-site', 'same-site']) {
+      const refused = await post(site);
+      expect(refused.status, site).toBe(403);
+      expect(refused.headers.get('set-cookie'), site).toBeNull();
+      expect(await refused.text()).toContain('A sign-in is taken from this site’s own pages only.');
+    }
+    const taken = await post('same-origin');
+    expect(taken.status).toBe(302);
+    expect(taken.headers.get('location')).toBe('/admin/queues-admin/');
+  });
+
+  it('links the board back to the console and to signing out', async () => {
+    const page = await fetch(`${base}/admin/queues/`, { headers: as('viewer') });
+    const html = await page.text();
+    expect(html).toContain('"miscLinks":[{"text":"Console","url":"/console"},{"text":"Sign out","url":"/admin/logout"}]');
+  });
 });

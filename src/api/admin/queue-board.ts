@@ -16,6 +16,8 @@ export const QUEUE_BOARD_ADMIN_PATH = '/admin/queues-admin';
 export const OPERATOR_LOGIN_PATH = '/admin/login';
 export const OPERATOR_LOGOUT_PATH = '/admin/logout';
 export const OPERATOR_COOKIE = 'pe_operator';
+/** The console, linked from the board's header: operators go back and forth without a second sign-in. */
+const CONSOLE_PATH = '/console';
 
 export interface QueueBoardOptions {
   queues: readonly Queue[];
@@ -103,7 +105,15 @@ function board(queues: readonly Queue[], basePath: string, readOnlyMode: boolean
   createBullBoard({
     queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode })),
     serverAdapter,
-    options: { uiConfig: { boardTitle: readOnlyMode ? 'Queues (read-only)' : 'Queues' } },
+    options: {
+      uiConfig: {
+        boardTitle: readOnlyMode ? 'Queues (read-only)' : 'Queues',
+        miscLinks: [
+          { text: 'Console', url: CONSOLE_PATH },
+          { text: 'Sign out', url: OPERATOR_LOGOUT_PATH },
+        ],
+      },
+    },
   });
   // Bull Board answers what its handlers throw with their message (a Redis script's, say) and
   // reports it as a failed response: the service's error handler answers and logs it instead.
@@ -155,6 +165,16 @@ export function createQueueBoard(options: QueueBoardOptions): AppMiddleware {
         return;
       }
       if (ctx.method !== 'POST') throw new ApiError(405, ApiErrorCode.ROUTE_METHOD_NOT_ALLOWED, `${ctx.method} ${ctx.path} is not allowed; allowed methods: GET, POST`, { Allow: 'GET, POST' });
+      // A sign-in posted from another site would put the browser in someone else's session: the
+      // form is taken from this origin only (the board's own page, or the console's button). The
+      // browser's Sec-Fetch-Site says where it came from (Origin is `null` under no-referrer).
+      const site = ctx.get('Sec-Fetch-Site');
+      if (site !== '' && site !== 'same-origin') {
+        ctx.status = 403;
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = loginPage('A sign-in is taken from this site’s own pages only.');
+        return;
+      }
       // Counted before the token is read: an address that keeps guessing is refused without a look.
       await options.loginThrottle.take(ctx.ip);
       const token = (await readForm(ctx)).get('token')?.trim() ?? '';

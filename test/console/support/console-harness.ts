@@ -37,8 +37,8 @@ export interface ConsoleService {
   base: string;
   call: BearerCall;
   tenant: { tenantId: string };
-  /** A bearer token for `<role>-operator` of the tenant, with only that role. */
-  tokenFor(role: Role): Promise<string>;
+  /** A bearer token for `<role>-operator` of the tenant (or of `tenantId`), with only that role. */
+  tokenFor(role: Role, tenantId?: string): Promise<string>;
   env: Record<string, string>;
   /** Stops the service and removes its Redis keys and data directory. */
   close(): Promise<void>;
@@ -98,7 +98,7 @@ export async function startConsoleService(name: string, options: ConsoleServiceO
       base,
       call: createBearerCaller(base, keyRing()),
       tenant,
-      tokenFor: (role) => signer.sign({ subject: `${role.toLowerCase()}-operator`, tenantId: tenant.tenantId, roles: [role], ttlSeconds: 3600 }),
+      tokenFor: (role, tenantId = tenant.tenantId) => signer.sign({ subject: `${role.toLowerCase()}-operator`, tenantId, roles: [role], ttlSeconds: 3600 }),
       env,
       close,
     };
