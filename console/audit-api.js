@@ -1,4 +1,4 @@
-// The audit chain's endpoints of the REST API (README, "Endpoints of the HTTP foundation"), as
+// The audit chain's endpoints of the REST API (docs/api.md, "Endpoints of the HTTP foundation"), as
 // the console calls them. Each list answers one filter at a time, newest first, paged by `before`.
 
 const AUDIT = '/api/v1/audit';

@@ -1,4 +1,4 @@
-// The registry endpoints of the REST API ("Deployed policies" in README.md), as the console calls
+// The registry endpoints of the REST API ("Deployed policies" in docs/api.md), as the console calls
 // them. Reading needs VIEWER; a deploy MEMBER for a shadow rollout and ADMIN for one that answers
 // (active, canary); rolling back, promoting and aborting ADMIN. The server checks all of them.
 // These routes take no Idempotency-Key (the server would not replay one), so none is sent.

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 const INPUTS = ['src', 'workers', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json', 'clients/typescript/src', 'clients/typescript/tsconfig.json'];
-// The service, and the client package its README's snippets import (clients/typescript/dist).
+// The service, and the client package the snippets of docs/api.md import (clients/typescript/dist).
 const PROJECTS = ['tsconfig.json', 'clients/typescript/tsconfig.json'];
 
 function newestMtime(path) {

@@ -99,8 +99,8 @@ function boolean() {
 }
 
 /**
- * The whole environment, validated once at start-up. Add a variable here (and to the README's
- * configuration table); values arrive as strings, empty strings count as unset.
+ * The whole environment, validated once at start-up. Add a variable here (and to the configuration
+ * table of docs/configuration.md); values arrive as strings, empty strings count as unset.
  */
 export const envSchema = z.object({
   PORT: integer(0, 65535).default(8080),
@@ -131,7 +131,7 @@ export const envSchema = z.object({
   JWT_KEYS: parsed(parseJwtKeysSpec).optional(),
   /** Longest lifetime (`exp - iat`) of a bearer token the API accepts and `npm run token` mints. */
   JWT_MAX_LIFETIME_SECONDS: integer(60, 31_536_000).default(86_400),
-  // An identity provider's tokens (README, Authentication): its key set, issuer and audience, the
+  // An identity provider's tokens (docs/authentication.md): its key set, issuer and audience, the
   // algorithms it signs with, and the claims that name the caller.
   JWT_JWKS_URL: jwksUrl().optional(),
   JWT_DEVELOPMENT_TOKENS: boolean().default(true),

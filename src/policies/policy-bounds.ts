@@ -1,6 +1,6 @@
 /**
  * The registry's bounds, one home each: what a tenant may store, and how much of it one answer
- * carries. The README's Limits table lists them.
+ * carries. The Limits table of docs/configuration.md lists them.
  */
 
 /** Rules one deployed module version may define (a deploy with more is a 400). */

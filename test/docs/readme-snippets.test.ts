@@ -1,10 +1,10 @@
-// The README's shell blocks, run in order against a started service as a newcomer would run them
-// on a fresh clone: each must exit 0 and no answer may be an error envelope. A block preceded by
-// `<!-- readme-test: skip (why) -->` is not run. Needs the build (npm test builds first) and
-// port 8080, which the README's snippets name.
+// The shell blocks of the README and of the docs pages it leads to, run in order against a started
+// service as a newcomer would run them on a fresh clone: each must exit 0 and no answer may be an
+// error envelope. A block preceded by `<!-- readme-test: skip (why) -->` is not run. Needs the build
+// (npm test builds first) and port 8080, which the snippets name.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,18 @@ import { assertServiceBuilt, MAIN, REDIS_URL, runService, type ServiceProcess } 
 const ROOT = join(MAIN, '..', '..', '..');
 const README_PORT = 8080;
 
+/**
+ * The pages whose blocks run, in this order: the README first, then the pages in the order their
+ * blocks had when they were all in the README (later blocks use the tenant earlier ones register).
+ */
+const PAGES = ['README.md', 'docs/api.md', 'docs/authentication.md', 'docs/deployment.md', 'docs/configuration.md', 'docs/console.md', 'docs/design-decisions.md', 'docs/project-layout.md'];
+
 interface Snippet {
   line: number;
   code: string;
 }
 
-/** The README's ```sh blocks in order, without those marked to be skipped. */
+/** A page's ```sh blocks in order, without those marked to be skipped. */
 export function runnableSnippets(markdown: string): Snippet[] {
   const snippets: Snippet[] = [];
   const fence = /(<!-- readme-test: skip[^>]*-->\n)?```sh\n([\s\S]*?)```/g;
@@ -35,8 +41,10 @@ export function runnableSnippets(markdown: string): Snippet[] {
  */
 const SNIPPET_MISTAKES = /"code":\s*"ERR_[A-Z0-9_]+"/;
 
-describe('the README, top to bottom', () => {
-  const snippets = runnableSnippets(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+const readPage = (page: string) => readFileSync(join(ROOT, page), 'utf8');
+
+describe('the README and its docs pages, top to bottom', () => {
+  const snippets = PAGES.flatMap((page) => runnableSnippets(readPage(page)).map((snippet) => ({ where: `${page}:${snippet.line}`, ...snippet })));
   let service: ServiceProcess;
   let env: Record<string, string>;
   let dataDir: string;
@@ -58,11 +66,20 @@ describe('the README, top to bottom', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('has shell blocks to run', () => {
-    expect(snippets.length).toBeGreaterThanOrEqual(5);
+  it('has shell blocks to run, on the README and on the API page', () => {
+    expect(snippets.filter((snippet) => snippet.where.startsWith('README.md:')).length).toBeGreaterThanOrEqual(2);
+    expect(snippets.filter((snippet) => snippet.where.startsWith('docs/api.md:')).length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(snippets.map((snippet) => [snippet.line, snippet] as const))('the block at line %i runs and answers without a refusal', (_line, snippet) => {
+  it('runs every docs page that has shell blocks', () => {
+    const withBlocks = readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`)
+      .filter((page) => runnableSnippets(readPage(page)).length > 0);
+    expect(withBlocks.filter((page) => !PAGES.includes(page))).toEqual([]);
+  });
+
+  it.each(snippets.map((snippet) => [snippet.where, snippet] as const))('the block at %s runs and answers without a refusal', (_where, snippet) => {
     const run = spawnSync('bash', ['-euo', 'pipefail', '-c', snippet.code], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).toBe(0);

@@ -5,7 +5,7 @@
 // answer or a clear error in time (never a hang), the tenant's stored audit records are all linked
 // within a bounded wait, every evaluation answered 200 is in the audit chain exactly once, the
 // chain verifies with the offline verifier, every workflow finished with a gapless log, and each
-// anomaly change happened once per key. The table printed at the end is the one in the README.
+// anomaly change happened once per key. The table printed at the end is the one in docs/deployment.md.
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_TENANT, type FaultCluster, type LinkerHolder } from './support/fault-cluster.js';
 import { findingsTable, runFaultScenario, type ScenarioResult } from './support/fault-scenario.js';

@@ -22,7 +22,7 @@ import {
   type ServiceProcess,
 } from '../../support/index.js';
 
-// The committed screenshots (docs/console/, shown in the README) are rewritten only when asked for:
+// The committed screenshots (docs/console/, shown in docs/console.md) are rewritten only when asked for:
 // each run's ids and times differ, and a test run should not change the work tree.
 export const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? join(MAIN, '..', '..', '..', 'docs', 'console') : join(tmpdir(), 'pe-console-screenshots');
 export const DESKTOP = { width: 1280, height: 800 };

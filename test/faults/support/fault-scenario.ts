@@ -109,7 +109,7 @@ export async function runFaultScenario(name: string, faults: (cluster: FaultClus
   }
 }
 
-/** The README's table: one row per scenario. */
+/** The table of docs/deployment.md (When parts fail): one row per scenario. */
 export function findingsTable(results: readonly ScenarioResult[]): string {
   const rows = results.map(({ name, ledger, findings }) => {
     const errors = new Map<string, number>();
