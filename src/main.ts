@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, PROCESS_ROLES, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
+import { ConfigError, loadConfig, PROCESS_ROLES, settingOf, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
 import { createLogger } from './logging/index.js';
 import { privateRedisIfNoneAnswers, startService, StartupError, startupLine, type PrivateRedis, type Service } from './service/index.js';
 
@@ -52,8 +52,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     // Only a process that is the whole service may bring its own Redis: an api and a worker
     // started apart would each get one and never meet. A configured REDIS_URL is never replaced.
-    if (role === 'all' && env.REDIS_URL === undefined) {
-      privateRedis = await privateRedisIfNoneAnswers(join(config.DATA_DIR, 'redis'));
+    if (role === 'all' && settingOf(env, 'REDIS_URL') === undefined) {
+      privateRedis = await privateRedisIfNoneAnswers(config.REDIS_URL, join(config.DATA_DIR, 'redis'));
       if (privateRedis !== null) config = loadConfig({ ...env, REDIS_URL: privateRedis.url });
     }
     service = await startService(role, config, logger);

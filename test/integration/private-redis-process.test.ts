@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertServiceBuilt, MAIN, runService, type ServiceProcess } from '../support/service-process.js';
 
@@ -77,17 +77,20 @@ describe('npm start where no Redis answers', () => {
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
   }, 90_000);
 
-  it('stops a server left by a killed service before it starts its own on the same files', async () => {
+  it('stops a server left by a killed service before it starts its own on the same files, DATA_DIR relative', async () => {
     await newDataDir();
-    const first = await start();
+    // The service runs in the temporary directory: DATA_DIR relative to it, as `./data` is by default.
+    const relative = { DATA_DIR: basename(dataDir) };
+    const first = await start(relative);
     await first.waitForLog('service started');
     const leftover = redisPid(dataDir);
     first.child.kill('SIGKILL');
     await first.exited;
     expect(alive(leftover)).toBe(true);
 
-    const second = await start();
+    const second = await start(relative);
     await second.waitForLog('service started');
+    expect(second.stderr[0]).toContain(`its files in ${join(dataDir, 'redis')};`);
     expect(alive(leftover)).toBe(false);
     expect(redisPid(dataDir)).not.toBe(leftover);
     expect(readyzInside(second)).toMatchObject({ status: 200 });
