@@ -5,9 +5,9 @@
  * work survives a restart as the embedded store's does); it stops when its owner does.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { join, resolve as absolutePath } from 'node:path';
+import { dirname, join, resolve as absolutePath } from 'node:path';
 import { StartupError } from './startup-error.js';
 
 /** The port of a Redis URL that names none, as ioredis reads it. */
@@ -108,6 +108,12 @@ async function stopLeftover(pidFile: string): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   if (!Number.isInteger(pid) || pid <= 0 || !isRedisServer(pid)) return;
+  // Its owner still runs (a killed one leaves it to init or a subreaper): a second service on the
+  // same DATA_DIR must not take the first one's Redis away.
+  const owner = parentOf(pid);
+  if (owner !== null && runsThisRuntime(owner)) {
+    throw new StartupError(`the private redis-server in ${dirname(pidFile)} belongs to another service process (pid ${owner}) on the same DATA_DIR: stop that one, or give this one its own DATA_DIR or a REDIS_URL`);
+  }
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isRedisServer(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -117,6 +123,25 @@ async function stopLeftover(pidFile: string): Promise<void> {
 function isRedisServer(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('redis-server');
+  } catch {
+    return false;
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (name) state ppid …`: the name may hold spaces and parentheses, so read after the last `)`.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process runs the same node as this one (another service, not init or a subreaper). */
+function runsThisRuntime(pid: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`) === realpathSync(process.execPath);
   } catch {
     return false;
   }

@@ -96,6 +96,24 @@ describe('npm start where no Redis answers', () => {
     expect(readyzInside(second)).toMatchObject({ status: 200 });
   }, 90_000);
 
+  it('leaves a running service its Redis: a second one on the same DATA_DIR stops, saying why', async () => {
+    await newDataDir();
+    const first = await start();
+    await first.waitForLog('service started');
+    const firstRedis = redisPid(dataDir);
+    const second = runService([], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' }, { ownNetwork: true });
+    try {
+      expect(await second.exited).toBe(1);
+      expect(second.stderr).toEqual([
+        `the private redis-server in ${join(dataDir, 'redis')} belongs to another service process (pid ${first.child.pid}) on the same DATA_DIR: stop that one, or give this one its own DATA_DIR or a REDIS_URL`,
+      ]);
+      expect(alive(firstRedis)).toBe(true);
+      expect(readyzInside(first)).toMatchObject({ status: 200 });
+    } finally {
+      if (second.child.exitCode === null) second.child.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('never replaces a configured REDIS_URL, even one that names the default address', async () => {
     await newDataDir();
     const service = await start({ REDIS_URL: 'redis://127.0.0.1:6379' });
