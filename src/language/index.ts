@@ -27,7 +27,7 @@ export {
   type Severity,
 } from './diagnostics/index.js';
 export { stripPositions } from './ast/index.js';
-export { checkReport, type CheckDiagnostic, type CheckedModuleSummary, type CheckParameter, type CheckPosition, type CheckReport } from './check-report.js';
+export { checkReport, type CheckReport } from './check-report.js';
 export type * from './ast/nodes.js';
 export { SUPPORTED_LOCALES } from './api-types.js';
 export type {

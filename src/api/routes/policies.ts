@@ -46,7 +46,7 @@ import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions }
 import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
-export const CHECK_POLICY_ROUTE = '/api/v1/policies/check';
+const CHECK_POLICY_ROUTE = '/api/v1/policies/check';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
 export interface PolicyRouteOptions extends SignedRequestOptions {
@@ -84,7 +84,7 @@ export const deploySchema = z.strictObject({
     ),
 });
 
-export const checkSchema = z.strictObject({
+const checkSchema = z.strictObject({
   source: z.string().min(1),
   locale: z.enum(SUPPORTED_LOCALES).optional().describe('the locale the source is written in; default: the one its module header names (`Module`, `Modul`, `模块`), else en-US, as `policy check`'),
   tests: testsField('each reported passed or failed'),
