@@ -122,7 +122,7 @@ describe('npm start where no Redis answers', () => {
     expect(existsSync(join(dataDir, 'redis'))).toBe(false);
   }, 60_000);
 
-  it('says what it says today when no redis-server is on PATH', async () => {
+  it('stops with the line naming Redis when no redis-server is on PATH', async () => {
     await newDataDir();
     const bin = pathWithoutRedisServer();
     try {

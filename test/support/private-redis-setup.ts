@@ -1,6 +1,6 @@
 // vitest's global setup: with REDIS_URL not set and no Redis on the default address, the suites
 // run against a private redis-server (when one is on PATH), as `npm start` does; the forks inherit
-// its address through REDIS_URL. Without redis-server the suites fail as before, naming Redis.
+// its address through REDIS_URL. Without redis-server the suites fail naming Redis.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
