@@ -96,6 +96,19 @@ describe('npm start where no Redis answers', () => {
     expect(readyzInside(second)).toMatchObject({ status: 200 });
   }, 90_000);
 
+  it('stops its Redis when a signal ends it before it is up', async () => {
+    await newDataDir();
+    const service = await start();
+    // The pid file appears once redis-server runs, before the service has opened its store.
+    await expect.poll(() => existsSync(join(dataDir, 'redis', 'redis.pid')) && redisPid(dataDir) > 0, { timeout: 10_000, interval: 10 }).toBe(true);
+    const pid = redisPid(dataDir);
+    expect(alive(pid)).toBe(true);
+    service.child.kill('SIGTERM');
+    const code = await service.exited;
+    if (!service.lines.some((line) => line.msg === 'service started')) expect(code).toBe(128 + 15);
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  }, 60_000);
+
   it('leaves a running service its Redis: a second one on the same DATA_DIR stops, saying why', async () => {
     await newDataDir();
     const first = await start();
