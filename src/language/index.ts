@@ -11,6 +11,7 @@ import { resolveLocale } from './locales/index.js';
 import { parse } from './parser/index.js';
 
 export { parse } from './parser/index.js';
+export { MAX_SOURCE_BYTES } from './lexer/index.js';
 export { format } from './format/index.js';
 export { check, MAX_WITHIN_MINUTES, MAX_WORKFLOW_STEPS, type CheckResult, type CheckedModule } from './checker/index.js';
 export { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, evaluate } from './runtime/index.js';
