@@ -58,7 +58,7 @@ function caseSide(side) {
 }
 
 /** Whether a case passed: a check's cases say so; a deploy lists only the failed ones, each with its reason. */
-export function casePassed(one) {
+function casePassed(one) {
   return typeof one.passed === 'boolean' ? one.passed : one.reason === undefined;
 }
 

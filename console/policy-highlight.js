@@ -3,9 +3,9 @@
 // comments (`#`, `//`), text in quotes, numbers, backtick names and keywords (whole words, the
 // longest spelling first). Every token becomes a text node inside a span: no HTML is ever parsed.
 import { h } from './dom.js';
-import { POLICY_KEYWORDS } from './policy-keywords.js';
+import { GERMAN_ASCII_SPELLINGS, IDENTIFIER_CLASSES, POLICY_KEYWORDS } from './policy-keywords.js';
 
-const WORD = /[\p{L}\p{Nl}_][\p{L}\p{N}\p{M}_]*/uy;
+const WORD = new RegExp(`[${IDENTIFIER_CLASSES.start}_][${IDENTIFIER_CLASSES.part}_]*`, 'uy');
 const NUMBER = /\d[\d_]*(?:\.\d[\d_]*)?/y;
 const BLANKS = /[ \t]+/y;
 const CLOSING_QUOTE = { '"': '"', '\u201c': '\u201d', '\u300c': '\u300d' };
@@ -17,8 +17,10 @@ function keywordsOfLocale(locale) {
   return tag ? POLICY_KEYWORDS[tag] : null;
 }
 
+const GERMAN_SPECIAL = new RegExp(`[${Object.keys(GERMAN_ASCII_SPELLINGS).join('')}]`, 'g');
+
 function foldGerman(word) {
-  return word.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss');
+  return word.replace(GERMAN_SPECIAL, (letter) => GERMAN_ASCII_SPELLINGS[letter]);
 }
 
 /** Spellings by their first word's key, each as its words' keys, the longest first. */

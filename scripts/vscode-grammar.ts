@@ -298,7 +298,7 @@ function sectionPatterns(syntaxes: readonly LocaleSyntax[], section: string): ob
 const sectionName = (syntax: LocaleSyntax): string => `locale-${syntax.tag.toLowerCase()}`;
 
 /** The grammar as an object (TextMate JSON form). */
-export function buildPolicyGrammar(): object {
+function buildPolicyGrammar(): object {
   const syntaxes = Object.values(LOCALE_SYNTAXES);
   const repository: Record<string, object> = { ...commonPatterns(), 'any-locale': sectionPatterns(syntaxes, 'any-locale') };
   const sections = syntaxes.map((syntax) => {

@@ -3,10 +3,11 @@
  * `worker`, or `all` (both, the default of `npm start`) — starts its parts (src/service/) and stops
  * them on SIGINT/SIGTERM. What each role runs is composed in src/service/, part by part.
  */
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, PROCESS_ROLES, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
+import { ConfigError, loadConfig, PROCESS_ROLES, settingOf, unknownNameWarnings, withEnvFile, type Config, type ProcessRole } from './config/index.js';
 import { createLogger } from './logging/index.js';
 import { privateRedisIfNoneAnswers, startService, StartupError, startupLine, type PrivateRedis, type Service } from './service/index.js';
 
@@ -49,15 +50,20 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   let privateRedis: PrivateRedis | null = null;
   let service: Service;
+  // Until the service is up, a signal ends the process at once as it would unhandled, but through
+  // process.exit: a process a signal ends emits no `exit`, and a private Redis stops on `exit`.
+  const exitAtOnce = (signal: NodeJS.Signals) => process.exit(128 + constants.signals[signal]);
   try {
     // Only a process that is the whole service may bring its own Redis: an api and a worker
     // started apart would each get one and never meet. A configured REDIS_URL is never replaced.
-    if (role === 'all' && env.REDIS_URL === undefined) {
-      privateRedis = await privateRedisIfNoneAnswers(join(config.DATA_DIR, 'redis'));
+    if (role === 'all' && settingOf(env, 'REDIS_URL') === undefined) {
+      process.once('SIGINT', exitAtOnce).once('SIGTERM', exitAtOnce);
+      privateRedis = await privateRedisIfNoneAnswers(config.REDIS_URL, join(config.DATA_DIR, 'redis'));
       if (privateRedis !== null) config = loadConfig({ ...env, REDIS_URL: privateRedis.url });
     }
     service = await startService(role, config, logger);
   } catch (error) {
+    process.removeListener('SIGINT', exitAtOnce).removeListener('SIGTERM', exitAtOnce);
     await privateRedis?.stop();
     if (error instanceof StartupError) {
       process.stderr.write(`${error.message}\n`);
@@ -65,6 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+  process.removeListener('SIGINT', exitAtOnce).removeListener('SIGTERM', exitAtOnce);
   logger.info({ store: service.runtime.store.kind, privateRedis: privateRedis?.dir }, 'service started');
   process.stderr.write(startupLine(service, { envFile, privateRedisDir: privateRedis?.dir ?? null }));
 

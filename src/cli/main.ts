@@ -25,7 +25,7 @@ function createProgram(io: CliIo, setExit: (code: number) => void): Command {
     .description('compile a module and report its diagnostics')
     .argument('<file>', 'policy source file')
     .option('--locale <tag>', 'locale the module is written in (default: detected from its module header)')
-    .option('--json', 'print {"ok", "locale", "module", "functions", "workflows", "diagnostics"} as JSON whatever the outcome')
+    .option('--json', 'print the check report as JSON whatever the diagnostics (src/cli/README.md has its fields)')
     .action((file: string, options: { locale?: string; json?: boolean }) => setExit(runCheck(file, options, io)));
 
   program

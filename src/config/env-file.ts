@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { envSchema } from './env-schema.js';
-import { ConfigError } from './load-config.js';
+import { ConfigError, settingOf } from './load-config.js';
 
 /** Settings shared by the service and every script, read from the working directory. */
 export const ENV_FILE_NAME = '.env';
@@ -49,6 +49,6 @@ export function withEnvFile(env: Readonly<Record<string, string | undefined>>, d
 /** An empty value counts as unset everywhere (loadConfig), so it does not hide the file's value either. */
 function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.trim() !== '') defined[name] = value;
+  for (const name of Object.keys(env)) if (settingOf(env, name) !== undefined) defined[name] = env[name]!;
   return defined;
 }

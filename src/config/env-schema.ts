@@ -98,6 +98,9 @@ function boolean() {
     .transform((text) => text === 'true' || text === '1');
 }
 
+/** Where Redis answers when REDIS_URL is not set. */
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
 /**
  * The whole environment, validated once at start-up. Add a variable here (and to the configuration
  * table of docs/configuration.md); values arrive as strings, empty strings count as unset.
@@ -110,7 +113,7 @@ export const envSchema = z.object({
   OPERATOR_TENANT: z.string().refine(isValidTenantId, { message: "must be 1-64 letters, digits, '_' or '-'" }).default('operators'),
   HOST: z.string().min(1).default('0.0.0.0'),
   ROLE: z.enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
-  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  REDIS_URL: url(['redis:', 'rediss:']).default(DEFAULT_REDIS_URL),
   REDIS_KEY_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_{}:.-]{1,64}$/, { message: "must be 1-64 characters of letters, digits, '_', '-', '.', ':', '{', '}'" })

@@ -10,13 +10,19 @@ export class ConfigError extends Error {
 /** Settings whose values are never repeated in a message. */
 const SECRET_SETTINGS = new Set(['JWT_KEYS', 'TRUSTED_GATEWAY_SECRET']);
 
+/** A variable's value, trimmed; undefined when it is not set. */
+export function settingOf(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  // `FOO=` in compose files and shells means "not set", not "set to nothing".
+  return value === undefined || value === '' ? undefined : value;
+}
+
 /** Validates the environment; throws ConfigError naming each bad variable and why. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const present: Record<string, string> = {};
   for (const key of Object.keys(envSchema.shape)) {
-    const value = env[key];
-    // `FOO=` in compose files and shells means "not set", not "set to nothing".
-    if (value !== undefined && value.trim() !== '') present[key] = value.trim();
+    const value = settingOf(env, key);
+    if (value !== undefined) present[key] = value;
   }
   const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;

@@ -11,6 +11,7 @@ import { resolveLocale } from './locales/index.js';
 import { parse } from './parser/index.js';
 
 export { parse } from './parser/index.js';
+export { MAX_SOURCE_BYTES } from './lexer/index.js';
 export { format } from './format/index.js';
 export { check, MAX_WITHIN_MINUTES, MAX_WORKFLOW_STEPS, type CheckResult, type CheckedModule } from './checker/index.js';
 export { DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_TRACE_BYTES, evaluate } from './runtime/index.js';
@@ -27,7 +28,7 @@ export {
   type Severity,
 } from './diagnostics/index.js';
 export { stripPositions } from './ast/index.js';
-export { checkReport, type CheckDiagnostic, type CheckedModuleSummary, type CheckParameter, type CheckPosition, type CheckReport } from './check-report.js';
+export { checkReport, type CheckReport } from './check-report.js';
 export type * from './ast/nodes.js';
 export { SUPPORTED_LOCALES } from './api-types.js';
 export type {

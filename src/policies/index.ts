@@ -33,7 +33,6 @@ export {
 } from './policy-bounds.js';
 export { createSourceTranslator, type SourceTranslator, type SourceTranslatorOptions } from './source-translator.js';
 export type { SourceFormatter } from './engine-work.js';
-export type { CheckRequest, ModuleCheck } from './module-check.js';
 export { createVersionResolver, DEFAULT_ACTIVE_VERSION_CACHE_MS, type VersionResolver } from './version-resolver.js';
 export { createRedisActivationNotices, type ActivationChange, type ActivationNotices } from './activation-notices.js';
 export {

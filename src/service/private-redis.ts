@@ -5,13 +5,13 @@
  * work survives a restart as the embedded store's does); it stops when its owner does.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve as absolutePath } from 'node:path';
 import { StartupError } from './startup-error.js';
 
-/** Where a Redis answers when nothing is configured (the default of REDIS_URL). */
-const DEFAULT_REDIS = { host: '127.0.0.1', port: 6379 } as const;
+/** The port of a Redis URL that names none, as ioredis reads it. */
+const REDIS_PORT = 6379;
 const START_TIMEOUT_MS = 5000;
 const STOP_TIMEOUT_MS = 5000;
 
@@ -23,7 +23,7 @@ export interface PrivateRedis {
 }
 
 /** Whether something accepts connections at host:port (a refused or silent port is "no"). */
-export function answers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+function answers(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port });
     const done = (ok: boolean) => {
@@ -37,18 +37,21 @@ export function answers(host: string, port: number, timeoutMs = 1000): Promise<b
 }
 
 /** Whether `redis-server` can be run from PATH. */
-export function redisServerOnPath(): boolean {
+function redisServerOnPath(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
 /**
- * Starts a private redis-server when nothing answers on the default address and one is on PATH;
- * null otherwise (the caller then goes on as if it had not asked, and says what it says today).
+ * Starts a private redis-server when nothing answers at `url` (the default address: REDIS_URL not
+ * set) and one is on PATH; null otherwise (the caller then goes on as if it had not asked, and
+ * says what it says without it).
  */
-export async function privateRedisIfNoneAnswers(dir: string): Promise<PrivateRedis | null> {
-  if (await answers(DEFAULT_REDIS.host, DEFAULT_REDIS.port)) return null;
+export async function privateRedisIfNoneAnswers(url: string, dir: string): Promise<PrivateRedis | null> {
+  const { hostname, port } = new URL(url);
+  if (await answers(hostname, Number(port || REDIS_PORT))) return null;
   if (!redisServerOnPath()) return null;
-  return startPrivateRedis(dir);
+  // Absolute: redis-server enters `--dir` before it writes `--pidfile`, so a relative pid file would be missed.
+  return startPrivateRedis(absolutePath(dir));
 }
 
 async function startPrivateRedis(dir: string): Promise<PrivateRedis> {
@@ -66,11 +69,13 @@ async function startPrivateRedis(dir: string): Promise<PrivateRedis> {
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A spawn that fails (the program gone since it was found) is told by exitCode below, not thrown.
+  child.on('error', (error) => (stderr ||= error.message));
   const killOnExit = () => child.kill('SIGTERM');
   process.once('exit', killOnExit);
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (!(await answers('127.0.0.1', port, 200))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       process.removeListener('exit', killOnExit);
       throw new StartupError(`a private redis-server could not be started in ${dir} (${stderr.trim() || `no answer on port ${port}`}): start one with \`redis-server\` or set REDIS_URL`);
@@ -103,6 +108,12 @@ async function stopLeftover(pidFile: string): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').trim());
   if (!Number.isInteger(pid) || pid <= 0 || !isRedisServer(pid)) return;
+  // Its owner still runs (a killed one leaves it to init or a subreaper): a second service on the
+  // same DATA_DIR must not take the first one's Redis away.
+  const owner = parentOf(pid);
+  if (owner !== null && runsThisRuntime(owner)) {
+    throw new StartupError(`the private redis-server in ${dirname(pidFile)} belongs to another service process (pid ${owner}) on the same DATA_DIR: stop that one, or give this one its own DATA_DIR or a REDIS_URL`);
+  }
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isRedisServer(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -112,6 +123,25 @@ async function stopLeftover(pidFile: string): Promise<void> {
 function isRedisServer(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('redis-server');
+  } catch {
+    return false;
+  }
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (name) state ppid …`: the name may hold spaces and parentheses, so read after the last `)`.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process runs the same node as this one (another service, not init or a subreaper). */
+function runsThisRuntime(pid: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`) === realpathSync(process.execPath);
   } catch {
     return false;
   }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Role } from '../../src/auth/index.js';
-import { LOCALE_SYNTAXES } from '../../src/language/locales/index.js';
+import { IDENT_PART_CLASSES, IDENT_START_CLASSES } from '../../src/language/lexer/index.js';
+import { GERMAN_ASCII_SPELLINGS, LOCALE_SYNTAXES } from '../../src/language/locales/index.js';
 import { describeWithChromium, type BearerCall } from '../support/index.js';
 import { closeConsoleSuite, DESKTOP, fitsWidth, heading, launchConsoleBrowser, lowContrastText, openConsolePage, PHONE, SCREENSHOTS, startConsoleService, STEP_TIMEOUT_MS, unnamedControls, type ConsoleService, type Viewport } from './support/console-harness.js';
 
@@ -87,11 +88,12 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
     return answer.body.content.find((one) => one.status === 'ACTIVE')?.version;
   }
 
-  it('highlights with the lexer\'s own keywords: the service writes the console\'s table from src/language/locales', async () => {
+  it('highlights with the lexer\'s own keywords, identifier classes and de-DE spellings: the service writes the console\'s tables from src/language', async () => {
     const served = await fetch(`${base}/console/policy-keywords.js`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const module = /^export const POLICY_KEYWORDS = (.*);$/m.exec(await served.text());
+    const text = await served.text();
+    const module = /^export const POLICY_KEYWORDS = (.*);$/m.exec(text);
     const tables = JSON.parse(module![1]!) as Record<string, { caseInsensitive: boolean; germanAsciiSpellings: boolean; spellings: string[] }>;
     expect(Object.keys(tables).sort()).toEqual(Object.keys(LOCALE_SYNTAXES).sort());
     for (const [tag, syntax] of Object.entries(LOCALE_SYNTAXES)) {
@@ -99,6 +101,10 @@ describeWithChromium('the operator console (policies)', (executablePath) => {
       expect([...table.spellings].sort(), tag).toEqual([...new Set(Object.values(syntax.keywords).flat())].sort());
       expect([table.caseInsensitive, table.germanAsciiSpellings], tag).toEqual([syntax.caseInsensitive, syntax.germanAsciiSpellings]);
     }
+    // The highlighter reads names and folds de-DE spellings as the lexer does.
+    const constant = (name: string) => JSON.parse(new RegExp(`^export const ${name} = (.*);$`, 'm').exec(text)![1]!) as unknown;
+    expect(constant('GERMAN_ASCII_SPELLINGS')).toEqual(GERMAN_ASCII_SPELLINGS);
+    expect(constant('IDENTIFIER_CLASSES')).toEqual({ start: IDENT_START_CLASSES, part: IDENT_PART_CLASSES });
   });
 
   it('lets an ADMIN list modules, read versions and source, compare two versions and roll back after confirming', async () => {

@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertServiceBuilt, MAIN, runService, type ServiceProcess } from '../support/service-process.js';
 
@@ -77,20 +77,54 @@ describe('npm start where no Redis answers', () => {
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
   }, 90_000);
 
-  it('stops a server left by a killed service before it starts its own on the same files', async () => {
+  it('stops a server left by a killed service before it starts its own on the same files, DATA_DIR relative', async () => {
     await newDataDir();
-    const first = await start();
+    // The service runs in the temporary directory: DATA_DIR relative to it, as `./data` is by default.
+    const relative = { DATA_DIR: basename(dataDir) };
+    const first = await start(relative);
     await first.waitForLog('service started');
     const leftover = redisPid(dataDir);
     first.child.kill('SIGKILL');
     await first.exited;
     expect(alive(leftover)).toBe(true);
 
-    const second = await start();
+    const second = await start(relative);
     await second.waitForLog('service started');
+    expect(second.stderr[0]).toContain(`its files in ${join(dataDir, 'redis')};`);
     expect(alive(leftover)).toBe(false);
     expect(redisPid(dataDir)).not.toBe(leftover);
     expect(readyzInside(second)).toMatchObject({ status: 200 });
+  }, 90_000);
+
+  it('stops its Redis when a signal ends it before it is up', async () => {
+    await newDataDir();
+    const service = await start();
+    // The pid file appears once redis-server runs, before the service has opened its store.
+    await expect.poll(() => existsSync(join(dataDir, 'redis', 'redis.pid')) && redisPid(dataDir) > 0, { timeout: 10_000, interval: 10 }).toBe(true);
+    const pid = redisPid(dataDir);
+    expect(alive(pid)).toBe(true);
+    service.child.kill('SIGTERM');
+    const code = await service.exited;
+    if (!service.lines.some((line) => line.msg === 'service started')) expect(code).toBe(128 + 15);
+    await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  }, 60_000);
+
+  it('leaves a running service its Redis: a second one on the same DATA_DIR stops, saying why', async () => {
+    await newDataDir();
+    const first = await start();
+    await first.waitForLog('service started');
+    const firstRedis = redisPid(dataDir);
+    const second = runService([], { DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' }, { ownNetwork: true });
+    try {
+      expect(await second.exited).toBe(1);
+      expect(second.stderr).toEqual([
+        `the private redis-server in ${join(dataDir, 'redis')} belongs to another service process (pid ${first.child.pid}) on the same DATA_DIR: stop that one, or give this one its own DATA_DIR or a REDIS_URL`,
+      ]);
+      expect(alive(firstRedis)).toBe(true);
+      expect(readyzInside(first)).toMatchObject({ status: 200 });
+    } finally {
+      if (second.child.exitCode === null) second.child.kill('SIGKILL');
+    }
   }, 90_000);
 
   it('never replaces a configured REDIS_URL, even one that names the default address', async () => {
@@ -101,7 +135,7 @@ describe('npm start where no Redis answers', () => {
     expect(existsSync(join(dataDir, 'redis'))).toBe(false);
   }, 60_000);
 
-  it('says what it says today when no redis-server is on PATH', async () => {
+  it('stops with the line naming Redis when no redis-server is on PATH', async () => {
     await newDataDir();
     const bin = pathWithoutRedisServer();
     try {

@@ -1,9 +1,10 @@
 // The shared Redis of the test machine: every suite works under its own key prefix and removes it.
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { DEFAULT_REDIS_URL } from '../../src/config/index.js';
 import { createRedisClient, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 
-export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 
 /** A connection that is ready to use. */
 export async function connectRedis(): Promise<Redis> {

@@ -13,7 +13,7 @@ import {
 import { AuthErrorCode, AuthorizationError, roleSatisfies, type Role } from '../../auth/index.js';
 import { describeSchemaProblem } from '../../errors/index.js';
 import { hasLoneSurrogate, isName, MAX_NAME_LENGTH, pageView } from '../../kernel/index.js';
-import { resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
+import { MAX_SOURCE_BYTES, resolveLocale, SUPPORTED_LOCALES, type Locale } from '../../language/index.js';
 import {
   MAX_RULES_PER_MODULE,
   MAX_TEST_CASES,
@@ -46,7 +46,7 @@ import { bindRoutes, declareRoutes, type RouteGroup, type SignedRequestOptions }
 import { callerOf, EVALUATION_UNAVAILABLE, requesterGone, traceParam, traceQuery, unlessUnavailable } from './evaluation-route-kit.js';
 
 export const POLICIES_ROUTE = '/api/v1/policies';
-export const CHECK_POLICY_ROUTE = '/api/v1/policies/check';
+const CHECK_POLICY_ROUTE = '/api/v1/policies/check';
 export const EVALUATE_STORED_POLICY_ROUTE = '/api/v1/policies/evaluate';
 
 export interface PolicyRouteOptions extends SignedRequestOptions {
@@ -84,7 +84,7 @@ export const deploySchema = z.strictObject({
     ),
 });
 
-export const checkSchema = z.strictObject({
+const checkSchema = z.strictObject({
   source: z.string().min(1),
   locale: z.enum(SUPPORTED_LOCALES).optional().describe('the locale the source is written in; default: the one its module header names (`Module`, `Modul`, `模块`), else en-US, as `policy check`'),
   tests: testsField('each reported passed or failed'),
@@ -308,7 +308,7 @@ export const POLICY_ROUTES = declareRoutes<PolicyRouteOptions>([
       tag: 'registry',
       summary: 'Check a module source as a deploy would, storing nothing',
       description:
-        'The source is compiled in the engine within a deploy\'s bounds (body size, compile time); the `tests` run as a deploy runs them. The answer is `policy check --json`\'s report: a source with errors is a 200 with `ok` false and its `diagnostics` (a source over 64 KiB reports PL4001, a compile past the time limit PL4004, as a deploy does). Spans count `line` and `column` from 1, as `policy check` prints them (`file:line:column`; a column counts UTF-16 code units from the start of the line, after a byte-order mark), `end` just past the last character; `offset` is the UTF-16 index into `source`. `tests` and `formatted` are present only when asked for and the module compiled; `ok` is false when a case failed. Nothing is stored, audited or rolled out: the module need not be new, and registry bounds (rules per module, name lengths, the version quota) are the deploy\'s to apply.',
+        `The source is compiled in the engine within a deploy's bounds (body size, compile time); the \`tests\` run as a deploy runs them. The answer is \`policy check --json\`'s report: a source with errors is a 200 with \`ok\` false and its \`diagnostics\` (a source over ${MAX_SOURCE_BYTES / 1024} KiB reports PL4001, a compile past the time limit PL4004, as a deploy does). Spans count \`line\` and \`column\` from 1, as \`policy check\` prints them (\`file:line:column\`; a column counts UTF-16 code units from the start of the line, after a byte-order mark), \`end\` just past the last character; \`offset\` is the UTF-16 index into \`source\`. \`tests\` and \`formatted\` are present only when asked for and the module compiled; \`ok\` is false when a case failed. Nothing is stored, audited or rolled out: the module need not be new, and registry bounds (rules per module, name lengths, the version quota) are the deploy's to apply.`,
       success: { status: 200, schema: answers.moduleCheck, description: 'the check report' },
       errors: { 400: 'a bad body (ERR_POLICY_REQUEST_INVALID): `source` not a non-empty string, a `locale` or `showIn` other than ' + SUPPORTED_LOCALES.join(', ') + ', malformed `tests`', 503: EVALUATION_UNAVAILABLE },
     },

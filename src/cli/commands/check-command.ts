@@ -6,7 +6,7 @@ import { renderDiagnostics } from '../render-diagnostic.js';
 export interface CheckOptions {
   /** Default: detected from the module header keyword, as `fmt` does; en-US when it names none. */
   locale?: string;
-  /** Print the check report (the service's `POST /api/v1/policies/check` answer) as JSON whatever the outcome. */
+  /** Print the check report (the service's `POST /api/v1/policies/check` answer) as JSON whatever the diagnostics. */
   json?: boolean;
 }
 
