@@ -142,6 +142,20 @@ describe('a module with errors', () => {
     const text = await cli(['check'], source);
     expect(text.err).toContain(`--> ${text.file}:${first!.span!.start.line}:${first!.span!.start.column}\n`);
   });
+
+  it('reports the first 20 warnings and the first 20 errors in source order, however many the source has', async () => {
+    // 30 rules with an unreachable statement (a warning each) before a list of 5,000 unknown names.
+    const warned = Array.from({ length: 30 }, (_, i) => `Rule w${i} given x as Int, produce Int:\n  Return x.\n  Return 0.\n`).join('\n');
+    const names = Array.from({ length: 5000 }, (_, i) => `a${i}`).join(', ');
+    const source = `Module acme.noisy.\n\n${warned}\nRule r given x as Int, produce Int:\n  Return count([${names}]).\n`;
+    const answer = await check({ source });
+    expect(answer.status).toBe(200);
+    expect(answer.body.ok).toBe(false);
+    const listed = answer.body.diagnostics.map((d) => (d.code === 'PL2001' ? source.slice(d.span!.start.offset, d.span!.end.offset) : d.code));
+    expect(listed).toEqual([...Array<string>(20).fill('PL2021'), ...Array.from({ length: 20 }, (_, i) => `a${i}`)]);
+    const json = await cli(['check', '--json'], source);
+    expect([json.code, JSON.parse(json.out)]).toEqual([1, answer.body]);
+  });
 });
 
 describe('tests', () => {
