@@ -177,6 +177,19 @@ describe('tests', () => {
     });
   });
 
+  it('shares the answer among the cases: each result may take 1/n of it, as in an evaluation batch', async () => {
+    // A Text of 983,040 characters in 16 steps: within the engine's 1 MiB per result.
+    const source = `Module acme.wide.\n\nRule wide given x as Int, produce Text:\n  Let t be "${'x'.repeat(15)}".\n${'  Let t be t + t.\n'.repeat(16)}  Return t.\n`;
+    const wide = { name: 'wide', rule: 'wide', context: { x: 1 }, expectError: 'PL4006' };
+    const alone = await check({ source, tests: { cases: [wide] } });
+    expect(alone.body.tests!.cases[0]).toMatchObject({ passed: false, actual: { result: 'x'.repeat(15 * 2 ** 16) } });
+    // 20 cases share 16 MiB: 838,860 bytes each, too few for the Text.
+    const shared = await check({ source, tests: { cases: Array.from({ length: 20 }, (_, i) => ({ ...wide, name: `wide ${i}` })) } });
+    expect(shared.status).toBe(200);
+    expect(shared.body.tests).toMatchObject({ passed: 20, failed: 0 });
+    expect(shared.body.tests!.cases[0]!.actual).toEqual({ error: 'PL4006', message: 'PL4006 result is larger than 838860 bytes (maxResultBytes)' });
+  });
+
   it('reports a failing case as a deploy refuses it, and ok false on a module without errors', async () => {
     const cases = [...PASSING, { name: 'a rule that is not there', rule: 'quota', context: {}, expect: 1 }];
     const source = EN.replace('amount times 2', 'amount times 3');
