@@ -90,6 +90,7 @@ export interface EvaluationService {
   /**
    * Evaluates rules of a source that is not deployed yet (a deploy's test cases) in the engine, one
    * outcome per case in order: neither audited nor counted in the rollups, as no policy answered.
+   * The cases' results share maxResponseBytes as a batch's answers do (their report carries them).
    */
   evaluateCases(tenantId: string, source: string, locale: string, cases: readonly SourceCase[]): Promise<EvaluationOutcome[]>;
   /** Prints a module source in another locale in the engine (never on the caller's event loop). */
@@ -187,6 +188,9 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     return withinStoreWait(work, waitMs, () => deps.onStoreWaitExceeded?.({ tenantId, part, waitMs: limits.storeWaitMs ?? 0 }));
   }
 
+  /** Each of `count` answers of one request may take this many bytes: the request's answers together stay within maxResponseBytes. */
+  const outputShare = (count: number): number => Math.max(1, Math.floor(limits.maxResponseBytes / Math.max(1, count)));
+
   async function evaluate(caller: EvaluationCaller, entries: readonly BatchEntry[], options: EvaluationRunOptions): Promise<EvaluationAnswer[]> {
     // The store's share of the wait is counted apart from the time the evaluation itself takes.
     const lookupStarted = Date.now();
@@ -197,7 +201,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     const requests: EngineRequest[] = [];
     const shadowOf = new Map<number, Omit<ShadowJob, 'result'>>();
     const routedOf = new Map<number, RoutedChoice>();
-    const outputLimitBytes = Math.max(1, Math.floor(limits.maxResponseBytes / Math.max(1, entries.length)));
+    const outputLimitBytes = outputShare(entries.length);
     const fail = (code: string, message: string): EvaluationAnswer => ({ result: engineFailure('evaluated', code, message) });
 
     entries.forEach((entry, index) => {
@@ -263,7 +267,7 @@ export function createEvaluationService(deps: EvaluationServiceDeps): Evaluation
     async evaluateCases(tenantId, source, locale, cases) {
       if (cases.length === 0) return [];
       const results = await deps.dispatcher.dispatch(
-        cases.map((c) => ({ kind: 'evaluate' as const, tenantId, source, locale, functionName: c.rule, context: c.context })),
+        cases.map((c) => ({ kind: 'evaluate' as const, tenantId, source, locale, functionName: c.rule, context: c.context, outputLimitBytes: outputShare(cases.length) })),
       );
       return results.map((result) =>
         result.kind === 'evaluated' ? result : engineFailure('evaluated', EvaluationErrorCode.INTERNAL, 'internal error while evaluating the policy'),

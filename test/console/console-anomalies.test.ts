@@ -139,6 +139,8 @@ describeWithChromium('the operator console (anomalies)', (executablePath) => {
     expect((await fetch(`${base}/console/vendor/uPlot.esm.js`)).headers.get('content-type')).toMatch(/javascript/);
     expect((await fetch(`${base}/console/..%2Fpackage.json`)).status).toBe(404);
     expect((await fetch(`${base}/console/vendor/uPlot.cjs.js`)).status).toBe(404);
+    // The page's template is no file of its own: without its import map and nonce it would not work.
+    expect((await fetch(`${base}/console/index.html`)).status).toBe(404);
   });
 
   it('lets an ADMIN list, filter, page, chart and triage anomalies at 1280×800, by keyboard too', async () => {

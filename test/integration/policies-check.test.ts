@@ -142,6 +142,20 @@ describe('a module with errors', () => {
     const text = await cli(['check'], source);
     expect(text.err).toContain(`--> ${text.file}:${first!.span!.start.line}:${first!.span!.start.column}\n`);
   });
+
+  it('reports the first 20 warnings and the first 20 errors in source order, however many the source has', async () => {
+    // 30 rules with an unreachable statement (a warning each) before a list of 5,000 unknown names.
+    const warned = Array.from({ length: 30 }, (_, i) => `Rule w${i} given x as Int, produce Int:\n  Return x.\n  Return 0.\n`).join('\n');
+    const names = Array.from({ length: 5000 }, (_, i) => `a${i}`).join(', ');
+    const source = `Module acme.noisy.\n\n${warned}\nRule r given x as Int, produce Int:\n  Return count([${names}]).\n`;
+    const answer = await check({ source });
+    expect(answer.status).toBe(200);
+    expect(answer.body.ok).toBe(false);
+    const listed = answer.body.diagnostics.map((d) => (d.code === 'PL2001' ? source.slice(d.span!.start.offset, d.span!.end.offset) : d.code));
+    expect(listed).toEqual([...Array<string>(20).fill('PL2021'), ...Array.from({ length: 20 }, (_, i) => `a${i}`)]);
+    const json = await cli(['check', '--json'], source);
+    expect([json.code, JSON.parse(json.out)]).toEqual([1, answer.body]);
+  });
 });
 
 describe('tests', () => {
@@ -161,6 +175,19 @@ describe('tests', () => {
         { name: 'names the band', rule: 'quote', passed: true, expected: { fields: { band: 'standard' } }, actual: { result: { price: 10, band: 'standard' } } },
       ],
     });
+  });
+
+  it('shares the answer among the cases: each result may take 1/n of it, as in an evaluation batch', async () => {
+    // A Text of 983,040 characters in 16 steps: within the engine's 1 MiB per result.
+    const source = `Module acme.wide.\n\nRule wide given x as Int, produce Text:\n  Let t be "${'x'.repeat(15)}".\n${'  Let t be t + t.\n'.repeat(16)}  Return t.\n`;
+    const wide = { name: 'wide', rule: 'wide', context: { x: 1 }, expectError: 'PL4006' };
+    const alone = await check({ source, tests: { cases: [wide] } });
+    expect(alone.body.tests!.cases[0]).toMatchObject({ passed: false, actual: { result: 'x'.repeat(15 * 2 ** 16) } });
+    // 20 cases share 16 MiB: 838,860 bytes each, too few for the Text.
+    const shared = await check({ source, tests: { cases: Array.from({ length: 20 }, (_, i) => ({ ...wide, name: `wide ${i}` })) } });
+    expect(shared.status).toBe(200);
+    expect(shared.body.tests).toMatchObject({ passed: 20, failed: 0 });
+    expect(shared.body.tests!.cases[0]!.actual).toEqual({ error: 'PL4006', message: 'PL4006 result is larger than 838860 bytes (maxResultBytes)' });
   });
 
   it('reports a failing case as a deploy refuses it, and ok false on a module without errors', async () => {

@@ -44,7 +44,10 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
 };
 
-/** Where index.html takes the import map (console-vendor.ts) and the response's style nonce. */
+/** The page's template: answered only as /console, filled in, never as a file of its own. */
+const PAGE_TEMPLATE = 'index.html';
+
+/** Where the page's template takes the import map (console-vendor.ts) and the response's style nonce. */
 const IMPORT_MAP_PLACE = '<!-- import map -->';
 const STYLE_NONCE_PLACE = '<!-- style nonce -->';
 
@@ -56,11 +59,11 @@ function consoleDirectory(): string {
   }
 }
 
-/** The console's own files by name: only plain names with a known type, read once. */
+/** The console's own files by name: only plain names with a known type, read once; not the page's template. */
 function listConsoleFiles(directory: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const name of readdirSync(directory)) {
-    if (/^[a-z0-9-]+\.[a-z]+$/.test(name) && Object.hasOwn(CONTENT_TYPES, extname(name))) files.set(name, join(directory, name));
+    if (name !== PAGE_TEMPLATE && /^[a-z0-9-]+\.[a-z]+$/.test(name) && Object.hasOwn(CONTENT_TYPES, extname(name))) files.set(name, join(directory, name));
   }
   return files;
 }
@@ -99,7 +102,7 @@ export const CONSOLE_ROUTES = declareRoutes<ConsoleFiles>([
     auth: 'none',
     handle: (ctx, files) => {
       const styleNonce = randomBytes(16).toString('base64');
-      files.send(ctx, 'index.html', 'no-cache', Buffer.from(files.index(styleNonce)));
+      files.send(ctx, PAGE_TEMPLATE, 'no-cache', Buffer.from(files.index(styleNonce)));
       ctx.set('Content-Security-Policy', consolePageContentSecurityPolicy(styleNonce));
     },
   },
@@ -150,7 +153,7 @@ export function createConsoleRoutes(): RouteGroup {
   const generated = new Map([[POLICY_KEYWORDS_FILE, Buffer.from(policyKeywordsModule())]]);
   return bindRoutes(CONSOLE_ROUTES, {
     index: (styleNonce) =>
-      (index ??= read(join(directory, 'index.html')).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT)).replace(
+      (index ??= read(join(directory, PAGE_TEMPLATE)).toString('utf8').replace(IMPORT_MAP_PLACE, IMPORT_MAP_SCRIPT)).replace(
         STYLE_NONCE_PLACE,
         `<meta name="style-nonce" nonce="${styleNonce}">`,
       ),

@@ -1,5 +1,6 @@
 import type { Span } from '../ast/nodes.js';
 import { placeDiagnostic, type Diagnostic, type DiagnosticText } from '../diagnostics/index.js';
+import { MAX_DIAGNOSTICS } from '../lexer/index.js';
 
 /** Collects the checker's diagnostics. */
 export class Reporter {
@@ -12,11 +13,17 @@ export class Reporter {
     this.diagnostics.push(placeDiagnostic(text, span));
   }
 
-  /** Diagnostics in source order (stable for equal positions). */
+  /**
+   * Diagnostics in source order (stable for equal positions): the first MAX_DIAGNOSTICS errors and
+   * the first MAX_DIAGNOSTICS warnings, so a source cannot make a report of any size, and a refused
+   * module always shows an error.
+   */
   sorted(): Diagnostic[] {
+    const kept = { error: 0, warning: 0 };
     return this.diagnostics
       .map((d, i) => ({ d, i }))
       .sort((a, b) => (a.d.span?.start ?? 0) - (b.d.span?.start ?? 0) || a.i - b.i)
-      .map(({ d }) => d);
+      .map(({ d }) => d)
+      .filter((d) => ++kept[d.severity] <= MAX_DIAGNOSTICS);
   }
 }

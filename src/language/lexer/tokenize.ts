@@ -19,7 +19,7 @@ import { normalizeSource } from './normalize-source.js';
 import { lineSpan, syntaxDiagnostic } from './syntax-diagnostic.js';
 import type { SourceComment, Token, TokenizeResult, TokenKind } from './token.js';
 
-/** The parser stops at this many diagnostics in total; the lexer never needs to produce more. */
+/** The parser stops at this many diagnostics in total (the lexer never needs to produce more); the checker reports at most this many of each severity. */
 export const MAX_DIAGNOSTICS = 20;
 
 const SPACE = 0x20;

@@ -14,8 +14,16 @@ function isWordChar(code: number, raw: number): boolean {
   return code === raw && code > 0x7f && !isSpace(code) && code !== 0x201c && code !== 0x300c;
 }
 
-/** The first word of the first line that is neither blank nor a comment. */
-export function firstWord(source: string): string | null {
+/**
+ * The longest a module keyword is as written: folding (lower case, `ä` → `ae`) never shortens a
+ * word, so a longer word is none, and detection reads no more of it (a source may be a megabyte).
+ */
+const MAX_MODULE_KEYWORD_LENGTH = Math.max(
+  ...SUPPORTED_LOCALES.flatMap((locale) => LOCALE_SYNTAXES[locale].keywords.module.map((spelling) => keywordKey(spelling, LOCALE_SYNTAXES[locale]).length)),
+);
+
+/** The first word of the first line that is neither blank nor a comment; null as well when it is longer than `maxLength`. */
+export function firstWord(source: string, maxLength: number): string | null {
   let i = 0;
   const n = source.length;
   while (i < n) {
@@ -32,6 +40,7 @@ export function firstWord(source: string): string | null {
         const r = source.charCodeAt(end);
         const c = normalizeCharCode(r);
         if (!isWordChar(c, r)) break;
+        if (word.length === maxLength) return null;
         word += String.fromCharCode(c);
         end++;
       }
@@ -53,6 +62,6 @@ export function localeOfModuleKeyword(word: string): Locale | null {
 
 /** The locale a source is written in, from its module header keyword (`Module`, `模块`, `Modul`). */
 export function detectLocale(source: string): Locale | null {
-  const word = firstWord(source);
+  const word = firstWord(source, MAX_MODULE_KEYWORD_LENGTH);
   return word === null ? null : localeOfModuleKeyword(word);
 }

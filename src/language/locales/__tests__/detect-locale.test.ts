@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { firstWord } from '../detect-locale.js';
 import { detectLocale } from '../index.js';
 
 describe('detectLocale', () => {
@@ -23,5 +24,11 @@ describe('detectLocale', () => {
     expect(detectLocale('模块化 x.')).toBeNull();
     expect(detectLocale('')).toBeNull();
     expect(detectLocale('# only a comment\n')).toBeNull();
+  });
+
+  it('reads no more of the first word than a module keyword can be long (a source may be a megabyte)', () => {
+    expect(firstWord('# note\nModule x.', 6)).toBe('Module');
+    expect(firstWord('Modules x.', 6)).toBeNull();
+    expect(detectLocale(`Module${'a'.repeat(1_000_000)}`)).toBeNull();
   });
 });
