@@ -22,6 +22,13 @@ export interface EvaluationDispatcherOptions {
    * batches in flight under ordinary load (answered within a few tens of ms) still let it grow.
    */
   maxHoldMs?: number;
+  /**
+   * Items of one tenant sent and not answered yet, at most; default 4 × maxBatchItems. Past it the
+   * tenant's items wait here while other tenants' go out, so thousands of items of one tenant (a
+   * batch, a deploy's test cases) never stand in the queue ahead of everyone else's: batches take
+   * the waiting tenants' items in turn.
+   */
+  maxTenantItemsInFlight?: number;
 }
 
 export interface EvaluationDispatcherStats {
@@ -66,15 +73,54 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   if (maxInFlight !== Infinity) positiveInteger('maxInFlight', maxInFlight);
   const maxHoldMs = options.maxHoldMs ?? 50;
   if (!Number.isFinite(maxHoldMs) || maxHoldMs < 0) throw new RangeError(`maxHoldMs must be a non-negative number, got ${maxHoldMs}`);
+  const maxTenantItems = positiveInteger('maxTenantItemsInFlight', options.maxTenantItemsInFlight ?? 4 * maxBatchItems);
   const { transport } = options;
 
   const stats: EvaluationDispatcherStats = { batches: 0, items: 0, inFlight: 0 };
-  let buffer: Pending[] = [];
+  /** Items not sent yet, by tenant, each in arrival order; the map's order is the tenants' turn. */
+  const waiting = new Map<string, Pending[]>();
+  let waitingItems = 0;
+  /** Items sent and not answered, by tenant. */
+  const tenantInFlight = new Map<string, number>();
   let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   /** The buffer is due but waits for a batch in flight to be answered (or for maxHoldMs). */
   let held = false;
   let holdTimer: NodeJS.Timeout | null = null;
   let closed = false;
+
+  const roomOf = (tenantId: string) => maxTenantItems - (tenantInFlight.get(tenantId) ?? 0);
+
+  /** Items that may go out now: each waiting tenant's, up to its room. */
+  function sendable(): number {
+    let count = 0;
+    for (const [tenantId, items] of waiting) count += Math.min(items.length, Math.max(0, roomOf(tenantId)));
+    return count;
+  }
+
+  /** Up to maxBatchItems sendable items, one per tenant in turn; a tenant served goes to the back of the turn. */
+  function takeBatch(): Pending[] {
+    const batch: Pending[] = [];
+    const taken = new Map<string, number>();
+    let progress = true;
+    while (batch.length < maxBatchItems && progress) {
+      progress = false;
+      for (const [tenantId, items] of waiting) {
+        if (batch.length >= maxBatchItems) break;
+        const count = taken.get(tenantId) ?? 0;
+        if (count >= items.length || count >= roomOf(tenantId)) continue;
+        batch.push(items[count]!);
+        taken.set(tenantId, count + 1);
+        progress = true;
+      }
+    }
+    for (const [tenantId, count] of taken) {
+      const rest = waiting.get(tenantId)!.slice(count);
+      waiting.delete(tenantId);
+      if (rest.length > 0) waiting.set(tenantId, rest);
+    }
+    waitingItems -= batch.length;
+    return batch;
+  }
 
   function cancelTimer(): void {
     if (timer === null) return;
@@ -83,11 +129,17 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     timer = null;
   }
 
+  function startTimer(): void {
+    if (timer === null && !held) timer = flushMs === 0 ? setImmediate(() => flushDue(false)) : setTimeout(() => flushDue(false), flushMs);
+  }
+
   /** The buffer is due (timer, full, or closing): send it unless enough batches are on their way. */
   function flushDue(force: boolean): void {
     cancelTimer();
-    if (buffer.length === 0) return;
-    if (!force && stats.inFlight >= maxInFlight && buffer.length < maxBatchItems) {
+    while (sendable() >= maxBatchItems) send(takeBatch());
+    const ready = sendable();
+    if (ready === 0) return;
+    if (!force && stats.inFlight >= maxInFlight) {
       if (!held) {
         held = true;
         holdTimer = setTimeout(() => flushDue(true), maxHoldMs);
@@ -99,14 +151,14 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       clearTimeout(holdTimer);
       holdTimer = null;
     }
-    send(buffer);
-    buffer = [];
+    send(takeBatch());
   }
 
   function send(entries: Pending[]): void {
     stats.batches++;
     stats.items += entries.length;
     stats.inFlight++;
+    for (const entry of entries) tenantInFlight.set(entry.request.tenantId, (tenantInFlight.get(entry.request.tenantId) ?? 0) + 1);
     // Each caller is answered as soon as its own item is done, not when the batch's slowest is.
     const sent = transport.send(toBatch(entries.map((entry) => entry.request)), (position, result) => {
       const entry = entries[position];
@@ -127,11 +179,24 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     if (entry.done) return;
     entry.done = true;
     answer();
+    if (entry.sent === undefined) return;
+    const tenantId = entry.request.tenantId;
+    const left = (tenantInFlight.get(tenantId) ?? 1) - 1;
+    if (left === 0) tenantInFlight.delete(tenantId);
+    else tenantInFlight.set(tenantId, left);
+    // Room for a tenant whose items wait only for it.
+    if (waiting.has(tenantId)) startTimer();
   }
 
   function abandon(entries: readonly Pending[], reason: unknown): void {
     const live = entries.filter((entry) => !entry.done);
-    buffer = buffer.filter((entry) => !live.includes(entry));
+    const unsent = new Set(live.filter((entry) => entry.sent === undefined));
+    for (const [tenantId, items] of waiting) {
+      const rest = items.filter((entry) => !unsent.has(entry));
+      waitingItems -= items.length - rest.length;
+      if (rest.length === 0) waiting.delete(tenantId);
+      else waiting.set(tenantId, rest);
+    }
     const byBatch = new Map<SentBatch, number[]>();
     for (const entry of live) {
       settle(entry, () => entry.reject(reason));
@@ -151,9 +216,10 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       reject = onReject;
     });
     const entry: Pending = { request, answer, resolve, reject, done: false };
-    buffer.push(entry);
-    if (buffer.length >= maxBatchItems) flushDue(false);
-    else if (timer === null && !held) timer = flushMs === 0 ? setImmediate(() => flushDue(false)) : setTimeout(() => flushDue(false), flushMs);
+    const items = waiting.get(request.tenantId);
+    if (items === undefined) waiting.set(request.tenantId, [entry]);
+    else items.push(entry);
+    waitingItems++;
     return entry;
   }
 
@@ -163,6 +229,8 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       const { gone } = dispatchOptions;
       if (gone?.reason !== undefined) return Promise.reject(gone.reason);
       const entries = requests.map(enqueue);
+      if (sendable() >= maxBatchItems) flushDue(false);
+      else if (waitingItems > 0) startTimer();
       const all = Promise.all(entries.map((entry) => entry.answer));
       if (gone === undefined) return all;
       const unregister = gone.onGone(() => abandon(entries, gone.reason));
@@ -173,6 +241,10 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       if (closed) return;
       closed = true;
       flushDue(true);
+      // What a tenant's room kept back is not sent after all.
+      for (const items of waiting.values()) for (const entry of items) settle(entry, () => entry.reject(new DispatcherClosedError()));
+      waiting.clear();
+      waitingItems = 0;
       await transport.close();
     },
   };

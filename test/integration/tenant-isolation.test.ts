@@ -210,4 +210,39 @@ describe('one tenant’s hostile input costs only that tenant', () => {
       expect([refused.status, refused.code]).toEqual([400, 'ERR_REQUEST_ENCODING_UNSUPPORTED']);
     }
   });
+
+  it('sends another tenant’s item to the worker at once, though 40 batches of 100 items came first', async () => {
+    // Batched into jobs in arrival order, the single item would wait in the queue behind every job
+    // beyond the worker's concurrency (4,000 items make 63 jobs, a worker takes 32); the dispatcher
+    // keeps a few batches' worth of one tenant on their way and sends the others' items in turn.
+    const singleTenant = h.tenants.b.tenantId;
+    let finished = 0;
+    let finishedWhenSingleArrived: number | undefined;
+    const run = h.pool.run;
+    h.pool.run = (batch, options = {}) => {
+      if (batch.items.some((item) => item.tenantId === singleTenant)) finishedWhenSingleArrived ??= finished;
+      return run(batch, {
+        ...options,
+        onResult(position, result) {
+          finished++;
+          options.onResult?.(position, result);
+        },
+      });
+    };
+    try {
+      // A module of its own: 4,000 runs make its compiled program hot in the threads, which would
+      // speed up the other tests' costly rule.
+      const flood = SPIN.replace('Module test.runaway.', 'Module test.flood.');
+      const items = range(100).map(() => ({ source: flood, functionName: 'spin', context: { xs: range(40) } }));
+      const floods = range(40).map(() => attacker.evaluateBatch<number>(items));
+      await expect.poll(() => h.pool.stats().queuedItems, { interval: 5, timeout: 10_000 }).toBeGreaterThan(20);
+      const single = await bystander.evaluateSource<number>({ source: PRICING, functionName: 'price', context: { amount: 4 }, locale: 'en-US' });
+      expect(resultOf(single)).toBe(8);
+      for (const outcome of await Promise.all(floods)) expect(outcome.results.every((item) => resultOf(item) === 40 ** 3)).toBe(true);
+    } finally {
+      h.pool.run = run;
+    }
+    // In arrival order, about 2,000 of the flood's items (its jobs past the worker's 32) before it.
+    expect(finishedWhenSingleArrived).toBeLessThan(1000);
+  }, 120_000);
 });

@@ -70,7 +70,7 @@ describe('evaluation dispatcher (coalescing)', () => {
     await dispatcher.close();
   });
 
-  it('carries each distinct source once, and requests of several tenants and kinds in one batch', async () => {
+  it('carries each distinct source once, and requests of several tenants and kinds in one batch, the tenants in turn', async () => {
     const { transport, sent } = recordingTransport();
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 100, flushMs: 5 });
     const requests: EngineRequest[] = [
@@ -86,8 +86,8 @@ describe('evaluation dispatcher (coalescing)', () => {
       items: [
         { kind: 'evaluate', tenantId: 'tenant-a', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: 1 },
         { kind: 'evaluate', tenantId: 'tenant-b', sourceIndex: 0, locale: 'en-US', functionName: 'f', context: 2 },
-        { kind: 'compile', tenantId: 'tenant-b', sourceIndex: 1, locale: 'de' },
         { kind: 'evaluate', tenantId: 'tenant-a', sourceIndex: 1, locale: 'en-US', functionName: 'f', context: 3 },
+        { kind: 'compile', tenantId: 'tenant-b', sourceIndex: 1, locale: 'de' },
       ],
     });
     await dispatcher.close();
@@ -274,5 +274,52 @@ describe('evaluation dispatcher (callers that go away)', () => {
     controller.markGone(new Error('gone'));
     expect(sent[0]!.cancelled).toEqual([]);
     await dispatcher.close();
+  });
+});
+
+describe('evaluation dispatcher (one tenant’s many items)', () => {
+  it('keeps at most maxTenantItemsInFlight of a tenant on their way, and sends another tenant’s item in the next batch', async () => {
+    const gates: Array<() => void> = [];
+    const { transport, sent } = recordingTransport({ gate: () => new Promise<void>((resolve) => gates.push(resolve)) });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 4, flushMs: 0, maxInFlight: 100, maxTenantItemsInFlight: 8 });
+    const flood = dispatcher.dispatch(Array.from({ length: 40 }, (_, n) => request(n)));
+    await tick();
+    // Two full batches of the flooding tenant, then nothing more of it while they are unanswered.
+    expect(sent.map((s) => s.batch.items.length)).toEqual([4, 4]);
+    const single = dispatcher.dispatch([request('b', { tenantId: 'tenant-b' })]);
+    await tick();
+    expect(sent).toHaveLength(3);
+    expect(sent[2]!.batch.items.map((item) => item.tenantId)).toEqual(['tenant-b']);
+    gates[2]!();
+    expect((await single).map(valueOf)).toEqual(['b']);
+    // Each answered batch makes room for the next of the flood, until all of it is answered in order.
+    const release = setInterval(() => gates.splice(0).forEach((open) => open()), 1);
+    try {
+      expect((await flood).map(valueOf)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    } finally {
+      clearInterval(release);
+    }
+    expect(sent.filter((s) => s.batch.items.some((item) => item.tenantId === 'tenant-a')).length).toBe(10);
+    await dispatcher.close();
+  });
+
+  it('fills a batch with the waiting tenants in turn', async () => {
+    const { transport, sent } = recordingTransport();
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 6, flushMs: 60_000 });
+    const a = dispatcher.dispatch([1, 2, 3, 4].map((n) => request(`a${n}`)));
+    const b = dispatcher.dispatch([1, 2].map((n) => request(`b${n}`, { tenantId: 'tenant-b' })));
+    await Promise.all([a, b]);
+    expect(sent.map((s) => s.batch.items.map((i) => (i as { context: unknown }).context))).toEqual([['a1', 'b1', 'a2', 'b2', 'a3', 'a4']]);
+    await dispatcher.close();
+  });
+
+  it('refuses, on close, the items a tenant’s room kept back', async () => {
+    const { transport, sent } = recordingTransport({ gate: () => new Promise<void>(() => {}) });
+    const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 2, flushMs: 0, maxTenantItemsInFlight: 2 });
+    const flood = dispatcher.dispatch([1, 2, 3, 4].map((n) => request(n)));
+    await tick();
+    expect(sent).toHaveLength(1);
+    await dispatcher.close();
+    await expect(flood).rejects.toBeInstanceOf(DispatcherClosedError);
   });
 });
