@@ -58,6 +58,11 @@ function goneAlready(reason: unknown): CallerGone {
   return gone;
 }
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * After a dispatcher with flushMs 0 has flushed: its setImmediate was queued first, so it runs
+ * first. (A timer is no such wait: on a busy machine it can fire before the flush.)
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('evaluation dispatcher (coalescing)', () => {
   it('coalesces concurrent calls into one batch and answers each caller with its own result', async () => {
@@ -111,11 +116,11 @@ describe('evaluation dispatcher (coalescing)', () => {
     const { transport, contexts } = recordingTransport({ gate: (index) => (index === 0 ? gate : Promise.resolve()) });
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 4, flushMs: 0, maxInFlight: 1 });
     const first = dispatcher.dispatch([request(1)]);
-    await tick();
+    await nextTurn();
     expect(dispatcher.stats()).toMatchObject({ batches: 1, inFlight: 1 });
     // Due on the next turn, but the one batch allowed on its way is still unanswered.
     const waiting = [2, 3].map((n) => dispatcher.dispatch([request(n)]));
-    await tick();
+    await nextTurn();
     expect(contexts()).toEqual([[1]]);
     // A full batch goes at once all the same.
     const full = [4, 5, 6, 7].map((n) => dispatcher.dispatch([request(n)]));
@@ -135,7 +140,7 @@ describe('evaluation dispatcher (coalescing)', () => {
     const { transport, contexts } = recordingTransport({ gate: (index) => (index === 0 ? gate : Promise.resolve()) });
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 64, flushMs: 0, maxInFlight: 1, maxHoldMs: 20 });
     const slow = dispatcher.dispatch([request(1)]);
-    await tick();
+    await nextTurn();
     // Another caller arrives behind the unanswered batch: held only for maxHoldMs, then sent.
     const [second] = await dispatcher.dispatch([request(2)]);
     expect(valueOf(second)).toBe(2);
@@ -255,7 +260,7 @@ describe('evaluation dispatcher (callers that go away)', () => {
     const before = dispatcher.dispatch([request('a')]);
     const gone = dispatcher.dispatch([request('b'), request('c')], { gone: controller });
     const after = dispatcher.dispatch([request('d')]);
-    await tick();
+    await nextTurn();
     expect(sent).toHaveLength(1);
     controller.markGone(new Error('client disconnected'));
     await expect(gone).rejects.toThrow('client disconnected');
@@ -283,11 +288,11 @@ describe('evaluation dispatcher (one tenant’s many items)', () => {
     const { transport, sent } = recordingTransport({ gate: () => new Promise<void>((resolve) => gates.push(resolve)) });
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 4, flushMs: 0, maxInFlight: 100, maxTenantItemsInFlight: 8 });
     const flood = dispatcher.dispatch(Array.from({ length: 40 }, (_, n) => request(n)));
-    await tick();
+    await nextTurn();
     // Two full batches of the flooding tenant, then nothing more of it while they are unanswered.
     expect(sent.map((s) => s.batch.items.length)).toEqual([4, 4]);
     const single = dispatcher.dispatch([request('b', { tenantId: 'tenant-b' })]);
-    await tick();
+    await nextTurn();
     expect(sent).toHaveLength(3);
     expect(sent[2]!.batch.items.map((item) => item.tenantId)).toEqual(['tenant-b']);
     gates[2]!();
@@ -317,7 +322,7 @@ describe('evaluation dispatcher (one tenant’s many items)', () => {
     const { transport, sent } = recordingTransport({ gate: () => new Promise<void>(() => {}) });
     const dispatcher = createEvaluationDispatcher({ transport, maxBatchItems: 2, flushMs: 0, maxTenantItemsInFlight: 2 });
     const flood = dispatcher.dispatch([1, 2, 3, 4].map((n) => request(n)));
-    await tick();
+    await nextTurn();
     expect(sent).toHaveLength(1);
     await dispatcher.close();
     await expect(flood).rejects.toBeInstanceOf(DispatcherClosedError);
