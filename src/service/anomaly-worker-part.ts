@@ -6,6 +6,7 @@ import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
+import { redisConnection } from '../config/index.js';
 
 /** Scheduled anomaly detection and verification jobs (`anomaly-detect`, `anomaly-verify`). */
 export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {
@@ -45,7 +46,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
   try {
     workers = await startAnomalyWorkers({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       prefix: config.REDIS_KEY_PREFIX,
       // New anomalies and status changes owe their records like the API's; an API process's follower writes the ones they could not.
       detector: createAnomalyDetector({

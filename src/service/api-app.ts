@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../jobs/index.js';
 import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from '../anomalies/index.js';
 import {
   createAnomalyRoutes,
@@ -37,12 +37,13 @@ import { createEvaluationPath } from './evaluation-path.js';
 import { inRouteGroupOrder } from './route-group-order.js';
 import type { Runtime } from './runtime.js';
 import { destinationRulesOf, webhookJobQueueOf } from './webhook-settings.js';
+import { redisConnection } from '../config/index.js';
 
 export interface ApiAppInputs {
   keyRing: JwtKeyRing;
   builtins: readonly BuiltinModule[];
   /** The API's per-request connection (rate limit, nonces, login throttle); `release` disconnects it. */
-  requestRedis: Redis;
+  requestRedis: RedisClient;
   /** The append notices the streams wake on; `release` closes them. */
   appendListeners: AppendListeners;
 }
@@ -98,8 +99,8 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
     windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
   });
-  const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
-  const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const anomalyQueues = createAnomalyJobQueues({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
+  const workflowQueue = createWorkflowJobQueue({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
   const webhookQueue = webhookJobQueueOf(config);
   // Chain verifications read (on SQLite) and hash on threads of their own, so no request waits behind a long chain.
   const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);

@@ -4,6 +4,7 @@ import { observeWorker } from '../metrics/index.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
 import { StartupError } from './startup-error.js';
+import { redisConnection } from '../config/index.js';
 
 /** The `policy-evaluate` consumer: a thread pool running the interpreter, fed by BullMQ. */
 export async function startEvaluationProcessor({ config, logger, metrics }: Runtime): Promise<RunningPart> {
@@ -28,7 +29,7 @@ export async function startEvaluationProcessor({ config, logger, metrics }: Runt
   let worker: Awaited<ReturnType<typeof startEvaluationWorker>>;
   try {
     worker = await startEvaluationWorker({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       pool,
       concurrency,
       prefix: config.REDIS_KEY_PREFIX,

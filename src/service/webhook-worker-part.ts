@@ -3,6 +3,7 @@ import { createChainFollower, createStrandedSweep, createWebhookDeliverer, postW
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
 import { destinationRulesOf, webhookDispatchOf, webhookJobQueueOf } from './webhook-settings.js';
+import { redisConnection } from '../config/index.js';
 
 /** How often a worker looks for deliveries whose jobs were lost (one worker per interval does it). */
 const STRANDED_SWEEP_INTERVAL_MS = 60_000;
@@ -16,7 +17,7 @@ export async function startWebhookProcessor(runtime: Runtime): Promise<RunningPa
   let worker: Awaited<ReturnType<typeof startWebhookWorker>>;
   try {
     worker = await startWebhookWorker({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       prefix: config.REDIS_KEY_PREFIX,
       deliverer: createWebhookDeliverer({ webhooks: store.webhooks, send: (post) => postWebhook(post, rules) }),
       concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
