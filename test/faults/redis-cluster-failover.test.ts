@@ -39,7 +39,7 @@ describe('faults under load on a Redis Cluster', () => {
   it('a master killed with SIGKILL: its replica takes over, and the service answers again without a restart', async () => {
     const afterTakeOver: Array<{ status: number; retryAfter: string | null }> = [];
     const result = await runFaultScenario(
-      'redis cluster master kill -9',
+      'Redis Cluster master kill -9',
       async (cluster) => {
         const [master] = await cluster.redis.masters();
         await cluster.redis.kill(master!);
@@ -55,7 +55,8 @@ describe('faults under load on a Redis Cluster', () => {
       REDIS_CLUSTER,
     );
     results.push(result);
-    expectKeptPromises(result, { everyAuditedAnswered: true });
+    // As with one Redis going away, an evaluation may be audited and still answered 503 (its client retries it as a new one).
+    expectKeptPromises(result, { everyAuditedAnswered: false });
     // Besides answers, only 503s (what the load retries, after Retry-After) and the 409s of workflow signals and idempotency keys.
     const unexpected = result.ledger.attempts.filter((a) => typeof a.outcome !== 'number' || (a.outcome >= 400 && a.outcome !== 503 && a.outcome !== 409));
     expect(unexpected.map((a) => `${a.kind} ${a.outcome} ${a.code}`)).toEqual([]);
