@@ -1,11 +1,12 @@
 // A Redis Cluster of a suite's own: three masters and three replicas on loopback, in a temporary
 // directory, without persistence. A test may kill a node (a master: its replica takes over).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { launchRedisServer } from './redis-server.js';
 import { unusedPort } from './unused-port.js';
 
 const run = promisify(execFile);
@@ -48,19 +49,9 @@ async function nodePorts(): Promise<number[]> {
   return ports;
 }
 
-async function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
-  args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--appendonly', 'no', '--save', '', '--dir', dir);
-  const server = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    server.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    server.on('exit', (code) => reject(new Error(`redis-server on ${port} exited (${code}): ${output}`)));
-  });
-  return server;
+  return launchRedisServer([...args, '--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--appendonly', 'no', '--save', '', '--dir', dir]);
 }
 
 async function cli(port: number, ...args: string[]): Promise<string> {
