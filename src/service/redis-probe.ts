@@ -15,8 +15,9 @@ export async function probeRedis(connection: RedisConnection): Promise<void> {
     enableOfflineQueue: false,
   });
   let lastError = '';
-  client.on('error', (error: Error) => {
-    lastError = error.message;
+  client.on('error', (error: Error & { lastNodeError?: Error }) => {
+    // A cluster's refusal says why its last node failed (e.g. a server without cluster support).
+    lastError = error.lastNodeError === undefined ? error.message : `${error.message} ${error.lastNodeError.message}`;
   });
   let timer: NodeJS.Timeout | undefined;
   try {

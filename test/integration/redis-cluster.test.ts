@@ -17,7 +17,7 @@ import { signRequest } from '../../src/auth/request-signature.js';
 import { POLICY_EVALUATED, SOURCE_EVALUATED } from '../../src/evaluation/index.js';
 import { createRedisClient, parseClusterNodes, QUEUE_NAMES, queuePrefix } from '../../src/jobs/index.js';
 import { createRedisRolloutTally } from '../../src/policies/index.js';
-import { assertServiceBuilt, runService, startRedisCluster, untilLinked, type OwnRedisCluster, type ServiceProcess } from '../support/index.js';
+import { assertServiceBuilt, REDIS_URL, runService, startRedisCluster, unusedPort, untilLinked, type OwnRedisCluster, type ServiceProcess } from '../support/index.js';
 
 const MODULE = 'cluster.pricing';
 const SOURCE =
@@ -205,5 +205,32 @@ describe('the service on a cluster', () => {
     } finally {
       await redis.quit();
     }
+  });
+});
+
+describe('start-up without a cluster at REDIS_CLUSTER_NODES', () => {
+  const startUp = async (nodes: string) => {
+    const dir = await mkdtemp(join(tmpdir(), 'pe-cluster-probe-'));
+    try {
+      const running = runService([], { DATA_DIR: dir, REDIS_CLUSTER_NODES: nodes, HOST: '127.0.0.1', PORT: '0' });
+      return { code: await running.exited, stderr: running.stderr.join('\n') };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('exits 1 naming the nodes and the fix when none answers', async () => {
+    const nodes = `127.0.0.1:${await unusedPort()}`;
+    const { code, stderr } = await startUp(nodes);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`redis is not reachable at cluster ${nodes} (`);
+    expect(stderr).toContain('start the cluster or fix REDIS_CLUSTER_NODES');
+  });
+
+  it('exits 1 saying why when the node is a Redis without cluster support', async () => {
+    const { hostname, port } = new URL(REDIS_URL);
+    const { code, stderr } = await startUp(`${hostname}:${port || '6379'}`);
+    expect(code).toBe(1);
+    expect(stderr).toContain('cluster support disabled');
   });
 });
