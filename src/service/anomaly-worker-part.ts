@@ -1,12 +1,12 @@
 import { createAnomalyDetector, createAnomalyVerifier, createRolloutGuard, startAnomalyWorkers } from '../anomalies/index.js';
 import { newAuditOutboxLease } from '../audit/index.js';
+import { redisConnection } from '../config/index.js';
 import { observeWorker } from '../metrics/index.js';
 import { createBuiltinVersions, createRedisRolloutTally, createRolloutControl, createVersionResolver } from '../policies/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
 import { loadBuiltins } from './builtin-library.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
-import { redisConnection } from '../config/index.js';
 
 /** Scheduled anomaly detection and verification jobs (`anomaly-detect`, `anomaly-verify`). */
 export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPart> {

@@ -1,4 +1,3 @@
-import type { RedisClient } from '../jobs/index.js';
 import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from '../anomalies/index.js';
 import {
   createAnomalyRoutes,
@@ -25,7 +24,8 @@ import {
 } from '../api/index.js';
 import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
-import type { AppendListeners } from '../jobs/index.js';
+import type { AppendListeners, RedisClient } from '../jobs/index.js';
+import { redisConnection } from '../config/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, createRolloutControl, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
@@ -37,7 +37,6 @@ import { createEvaluationPath } from './evaluation-path.js';
 import { inRouteGroupOrder } from './route-group-order.js';
 import type { Runtime } from './runtime.js';
 import { destinationRulesOf, webhookJobQueueOf } from './webhook-settings.js';
-import { redisConnection } from '../config/index.js';
 
 export interface ApiAppInputs {
   keyRing: JwtKeyRing;

@@ -1,7 +1,6 @@
-import type { RedisClient } from '../jobs/index.js';
 import { createAuditTrail, createRedisLinkNotices, type AuditLinker, type AuditRecorder, type LinkNotices } from '../audit/index.js';
 import { redisConnection, type Config } from '../config/index.js';
-import { AUDIT_CHAIN_LOG, createRedisClient, type AnnounceAppend } from '../jobs/index.js';
+import { AUDIT_CHAIN_LOG, createRedisClient, type AnnounceAppend, type RedisClient } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { observedAuditRecorder, type ServiceMetrics } from '../metrics/index.js';
 import { isStoreUnreachable, type Store } from '../store/index.js';

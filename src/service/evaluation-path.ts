@@ -1,7 +1,7 @@
+import { redisConnection } from '../config/index.js';
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
 import { createBuiltinVersions, createRedisRolloutTally, createVersionResolver, type BuiltinModule } from '../policies/index.js';
 import type { Runtime } from './runtime.js';
-import { redisConnection } from '../config/index.js';
 
 export interface EvaluationPathOptions {
   /**

@@ -1,10 +1,10 @@
+import { redisConnection } from '../config/index.js';
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from '../engine/index.js';
 import { startEvaluationWorker } from '../evaluation/index.js';
 import { observeWorker } from '../metrics/index.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
 import { StartupError } from './startup-error.js';
-import { redisConnection } from '../config/index.js';
 
 /** The `policy-evaluate` consumer: a thread pool running the interpreter, fed by BullMQ. */
 export async function startEvaluationProcessor({ config, logger, metrics }: Runtime): Promise<RunningPart> {

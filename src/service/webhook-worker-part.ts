@@ -1,9 +1,9 @@
+import { redisConnection } from '../config/index.js';
 import { observeWorker } from '../metrics/index.js';
 import { createChainFollower, createStrandedSweep, createWebhookDeliverer, postWebhook, startRoundSchedule, startWebhookWorker } from '../webhooks/index.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
 import { destinationRulesOf, webhookDispatchOf, webhookJobQueueOf } from './webhook-settings.js';
-import { redisConnection } from '../config/index.js';
 
 /** How often a worker looks for deliveries whose jobs were lost (one worker per interval does it). */
 const STRANDED_SWEEP_INTERVAL_MS = 60_000;

@@ -1,3 +1,4 @@
+import { redisConnection } from '../config/index.js';
 import { observedWorkflowRepository, observeWorker } from '../metrics/index.js';
 import {
   createWorkflowDefinitions,
@@ -13,7 +14,6 @@ import { createEvaluationPath } from './evaluation-path.js';
 import type { RunningPart } from './running-part.js';
 import type { Runtime } from './runtime.js';
 import { webhookAnnouncerOf, webhookDispatchOf, webhookJobQueueOf } from './webhook-settings.js';
-import { redisConnection } from '../config/index.js';
 
 /** The `workflow-run` consumer: advances workflows, each step through the one evaluation path. */
 export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningPart> {
