@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { createAnomalyJobQueues, DetectionTimeoutError, type DetectionRun } from '../src/anomalies/index.js';
-import { redactUrl } from '../src/config/index.js';
+import { describeRedis, redisConnection } from '../src/config/index.js';
 import { isValidTenantId } from '../src/kernel/index.js';
 import { CliError, createProgram, loadCliConfig, isEntryPoint, runAsEntryPoint, runProgram, type CliIo } from './cli-io.js';
 
@@ -31,14 +31,14 @@ export async function runAnomaliesCli(argv: readonly string[], io: CliIo): Promi
     .option('--json', 'print the job result as JSON')
     .action(async (options: { tenant: string; timeout: number; json?: boolean }) => {
       const config = loadCliConfig(io);
-      const queues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+      const queues = createAnomalyJobQueues({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
       let run: DetectionRun;
       try {
         run = (await queues.runDetection(options.tenant, options.timeout * 1000)) as DetectionRun;
       } catch (error) {
         const message = (error as Error).message;
         if (error instanceof DetectionTimeoutError) {
-          throw new CliError(`no worker finished the detection within ${options.timeout} s: is a worker (role worker or all) running on ${redactUrl(config.REDIS_URL)} with prefix \`${config.REDIS_KEY_PREFIX}\`?`);
+          throw new CliError(`no worker finished the detection within ${options.timeout} s: is a worker (role worker or all) running on ${describeRedis(redisConnection(config))} with prefix \`${config.REDIS_KEY_PREFIX}\`?`);
         }
         throw new CliError(`detection failed: ${message}`);
       } finally {

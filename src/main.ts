@@ -55,8 +55,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const exitAtOnce = (signal: NodeJS.Signals) => process.exit(128 + constants.signals[signal]);
   try {
     // Only a process that is the whole service may bring its own Redis: an api and a worker
-    // started apart would each get one and never meet. A configured REDIS_URL is never replaced.
-    if (role === 'all' && settingOf(env, 'REDIS_URL') === undefined) {
+    // started apart would each get one and never meet. A configured REDIS_URL or cluster is never replaced.
+    if (role === 'all' && settingOf(env, 'REDIS_URL') === undefined && config.REDIS_CLUSTER_NODES === undefined) {
       process.once('SIGINT', exitAtOnce).once('SIGTERM', exitAtOnce);
       privateRedis = await privateRedisIfNoneAnswers(config.REDIS_URL, join(config.DATA_DIR, 'redis'));
       if (privateRedis !== null) config = loadConfig({ ...env, REDIS_URL: privateRedis.url });

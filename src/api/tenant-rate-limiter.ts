@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../jobs/index.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createTurnBatch } from '../auth/index.js';
 
@@ -22,7 +22,7 @@ export interface TenantRateLimiter {
 }
 
 export interface TenantRateLimiterOptions {
-  redis: Redis;
+  redis: RedisClient;
   points: number;
   windowSeconds: number;
   /** Redis key prefix; tests use a unique one. */

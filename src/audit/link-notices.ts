@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../jobs/index.js';
 
 /**
  * Word that a tenant has records waiting for their link, for the process holding that tenant's
@@ -13,9 +13,9 @@ export interface LinkNotices {
 
 export interface RedisLinkNoticesOptions {
   /** Any connection in normal mode. */
-  publisher: Redis;
+  publisher: RedisClient;
   /** A connection of its own: it goes into subscriber mode. */
-  subscriber: Redis;
+  subscriber: RedisClient;
   channel: string;
   /** A tenant named by another process. */
   onNotice(tenantId: string): void;

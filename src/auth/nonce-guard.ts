@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { groupBySlot, slotTag, type RedisClient } from '../jobs/index.js';
 import { DependencyUnavailableError } from '../errors/index.js';
 import { isValidTenantId } from '../kernel/index.js';
 import { DEFAULT_SIGNATURE_WINDOW_SECONDS, NONCE_PATTERN } from './request-signature.js';
@@ -11,9 +11,9 @@ export interface NonceGuard {
 }
 
 export interface NonceGuardOptions {
-  /** One Redis server: a turn's claims go out as one script over keys that a cluster could split. */
-  redis: Redis;
-  /** Every key is `<keyPrefix><tenantId>:<nonce>`. */
+  /** A turn's claims go out as one script call per slot: one call on one server, one per tenant slot on a cluster. */
+  redis: RedisClient;
+  /** Every key is `<keyPrefix><tenantId>:<nonce>`; on a cluster `<keyPrefix>{<tenantId>}:<nonce>`, a tenant's nonces in one slot. */
   keyPrefix?: string;
   /** The timestamp window the signature check accepts (± seconds). */
   windowSeconds?: number;
@@ -51,7 +51,7 @@ const CLAIM_COMMAND = 'policyEngineClaimNonces';
 type ClaimCommand = (keyCount: number, ...keysThenTtl: Array<string | number>) => Promise<number[]>;
 
 /** The script as a client command: ioredis sends EVALSHA and falls back to EVAL once per server. */
-function claimScript(redis: Redis): ClaimCommand {
+function claimScript(redis: RedisClient): ClaimCommand {
   const client = redis as unknown as Record<string, ClaimCommand | undefined>;
   if (client[CLAIM_COMMAND] === undefined) redis.defineCommand(CLAIM_COMMAND, { lua: CLAIM_SCRIPT });
   return client[CLAIM_COMMAND]!.bind(redis);
@@ -76,12 +76,17 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
   // The claims of requests that arrive together share one round trip: under load that is most of
   // them, and one script call costs the client and Redis far less than one SET per request.
   const claimKey = createTurnBatch(async (keys: string[]): Promise<boolean[]> => {
-    const claimed: boolean[] = [];
-    for (let start = 0; start < keys.length; start += MAX_KEYS_PER_CALL) {
-      const chunk = keys.slice(start, start + MAX_KEYS_PER_CALL);
-      const replies = await claimChunk(chunk.length, ...chunk, ttlSeconds);
-      for (const reply of replies) claimed.push(reply === 1);
-    }
+    const claimed = new Array<boolean>(keys.length);
+    const positions = keys.map((key, index) => ({ key, index }));
+    await Promise.all(
+      groupBySlot(options.redis, positions, ({ key }) => key).map(async (group) => {
+        for (let start = 0; start < group.length; start += MAX_KEYS_PER_CALL) {
+          const chunk = group.slice(start, start + MAX_KEYS_PER_CALL);
+          const replies = await claimChunk(chunk.length, ...chunk.map(({ key }) => key), ttlSeconds);
+          chunk.forEach(({ index }, i) => (claimed[index] = replies[i] === 1));
+        }
+      }),
+    );
     return claimed;
   });
 
@@ -91,7 +96,7 @@ export function createNonceGuard(options: NonceGuardOptions): NonceGuard {
       if (!isValidTenantId(tenantId)) throw new RangeError('nonce guard: malformed tenant id');
       if (!NONCE_PATTERN.test(nonce)) throw new RangeError('nonce guard: malformed nonce');
       try {
-        return await claimKey(`${keyPrefix}${tenantId}:${nonce}`);
+        return await claimKey(`${keyPrefix}${slotTag(options.redis, tenantId)}:${nonce}`);
       } catch (error) {
         // Nothing was claimed: the same signed request may be sent again once Redis answers.
         throw new DependencyUnavailableError('Redis (request nonces)', { cause: error });

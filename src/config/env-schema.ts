@@ -9,6 +9,7 @@ import { DEFAULT_TASK_TIMEOUT_MS } from '../engine/index.js';
 import { parseJwtKeysSpec } from '../auth/jwt-keys-spec.js';
 import { DEFAULT_PROVIDER_ALGORITHMS, parseProviderAlgorithms } from '../auth/provider-algorithms.js';
 import { parseGatewayNetworks } from '../auth/trusted-gateway.js';
+import { parseClusterNodes } from '../jobs/index.js';
 import { parseByteSize } from './byte-size.js';
 
 /** Process roles: `all` runs the API and the worker in one process. */
@@ -114,6 +115,9 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   ROLE: z.enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` }).default('all'),
   REDIS_URL: url(['redis:', 'rediss:']).default(DEFAULT_REDIS_URL),
+  // A Redis Cluster's seed nodes (docs/operations.md, Redis Cluster): every Redis user goes to the
+  // cluster, and REDIS_URL lends it only TLS (`rediss:`), user name and password.
+  REDIS_CLUSTER_NODES: parsed(parseClusterNodes).optional(),
   REDIS_KEY_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_{}:.-]{1,64}$/, { message: "must be 1-64 characters of letters, digits, '_', '-', '.', ':', '{', '}'" })
@@ -282,6 +286,10 @@ export const envSchema = z.object({
       path: ['RESPONSE_MAX_BYTES'],
       message: `must be at least EVALUATION_MAX_RESPONSE_BYTES + 1 MiB (${config.EVALUATION_MAX_RESPONSE_BYTES + 1024 * 1024})`,
     });
+  }
+  // A cluster has database 0 only: a REDIS_URL naming another one would be a choice silently dropped.
+  if (config.REDIS_CLUSTER_NODES !== undefined && !['', '/', '/0'].includes(new URL(config.REDIS_URL).pathname)) {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'may name only database 0 with REDIS_CLUSTER_NODES: a Redis Cluster has no other' });
   }
   // Otherwise a batch holding one runaway policy is reported as "no worker" instead of as its timeout.
   if (config.NO_WORKER_TIMEOUT_MS <= config.EVALUATION_TIMEOUT_MS) {

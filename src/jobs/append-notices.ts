@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /**
  * Word that a tenant's log grew: its audit chain, or one workflow's events. Streams reading a log
@@ -29,7 +29,7 @@ export function appendNoticeChannel(prefix: string): string {
 /** Tells every process of an append; never rejects (the readers' timers are the fallback). */
 export type AnnounceAppend = (notice: AppendNotice) => void;
 
-export function createAppendAnnouncer(options: { publisher: Redis; channel: string; onError?: (error: Error) => void }): AnnounceAppend {
+export function createAppendAnnouncer(options: { publisher: RedisClient; channel: string; onError?: (error: Error) => void }): AnnounceAppend {
   return ({ tenantId, log, seq }) => {
     options.publisher.publish(options.channel, JSON.stringify([tenantId, log, seq])).catch((error: Error) => options.onError?.(error));
   };
@@ -59,7 +59,7 @@ function parseNotice(message: string): AppendNotice | null {
  * One subscriber connection per process: each notice is a map lookup by tenant then log, so another
  * tenant's notices cost the process nothing beyond it.
  */
-export async function createAppendListeners(options: { subscriber: Redis; channel: string; onError?: (error: Error) => void }): Promise<AppendListeners> {
+export async function createAppendListeners(options: { subscriber: RedisClient; channel: string; onError?: (error: Error) => void }): Promise<AppendListeners> {
   const { subscriber, channel } = options;
   const byTenant = new Map<string, Map<string, Set<AppendListener>>>();
   subscriber.on('message', (from: string, message: string) => {

@@ -1,12 +1,12 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import { QUEUE_NAMES, queuePrefix } from './queue-names.js';
 
 /**
  * A handle on every queue of the service, for looking at them (metrics, the operators' dashboard):
  * not for adding jobs, which each queue's own producer does.
  */
-export function openServiceQueues(connection: Redis, prefix: string, onError: (error: Error) => void): Queue[] {
+export function openServiceQueues(connection: RedisClient, prefix: string, onError: (error: Error) => void): Queue[] {
   return Object.values(QUEUE_NAMES)
     .filter((name) => name !== QUEUE_NAMES.auditAppend)
     .map((name) => {

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /** Longest a stopping process waits for a round in progress. */
 const STOP_WAIT_MS = 5000;
 
 export interface TurnScheduleOptions {
   /** A connection without an offline queue: while Redis is away a round fails and is skipped, not queued. */
-  redis: Redis;
+  redis: RedisClient;
   /** The key whose holder does this interval's round. */
   turnKey: string;
   /** The key keeping where the last round stopped. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../jobs/index.js';
 
 /** A module whose active version changed (deploy or rollback), or null: changes may have been missed. */
 export type ActivationChange = { tenantId: string; policyModule: string } | null;
@@ -17,9 +17,9 @@ export interface ActivationNotices {
 
 export interface RedisActivationNoticesOptions {
   /** Any connection in normal mode. */
-  publisher: Redis;
+  publisher: RedisClient;
   /** A connection of its own: it goes into subscriber mode. */
-  subscriber: Redis;
+  subscriber: RedisClient;
   channel: string;
   onError?: (error: Error) => void;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { groupBySlot, type RedisClient } from '../jobs/index.js';
 import type { RolloutTally, RoutedObservation, ShadowComparison, ShadowSample, ShadowSideResult } from '../evaluation/index.js';
 
 /** How a shadow rollout's copies went; `compared` = agreed + disagreed + errors. */
@@ -48,7 +48,7 @@ const SIDES = ['stable', 'rollout'] as const;
 const SIDE_FIELDS = ['count', 'failures', 'timeSum', 'timeSquares'] as const;
 
 export interface RedisRolloutTallyOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** REDIS_KEY_PREFIX. */
   keyPrefix: string;
   /** How often the counts gathered in memory are written; default 1000 ms. */
@@ -105,8 +105,13 @@ export function createRedisRolloutTally(options: RedisRolloutTallyOptions): Shar
     if (gathered.size === 0) return;
     const writing = gathered;
     gathered = new Map();
+    // One pipeline on one server; on a cluster one per slot (a rollout's keys share its hashtag).
+    await Promise.all(groupBySlot(redis, [...writing], ([base]) => base).map((group) => write(group)));
+  }
+
+  async function write(group: Array<[string, Gathered]>): Promise<void> {
     const pipeline = redis.pipeline();
-    for (const [base, { fields, samples }] of writing) {
+    for (const [base, { fields, samples }] of group) {
       for (const [field, amount] of fields) {
         // Times are fractional: a field is always incremented the same way (HINCRBY refuses a float stored).
         if (field.endsWith('.timeSum') || field.endsWith('.timeSquares')) pipeline.hincrbyfloat(`${base}:counts`, field, amount);

@@ -1,5 +1,6 @@
 import { createAnomalyDetector, createAnomalyVerifier, createRolloutGuard, startAnomalyWorkers } from '../anomalies/index.js';
 import { newAuditOutboxLease } from '../audit/index.js';
+import { redisConnection } from '../config/index.js';
 import { observeWorker } from '../metrics/index.js';
 import { createBuiltinVersions, createRedisRolloutTally, createRolloutControl, createVersionResolver } from '../policies/index.js';
 import { anomalySettingsOf } from './anomaly-settings-of.js';
@@ -45,7 +46,7 @@ export async function startAnomalyProcessor(runtime: Runtime): Promise<RunningPa
   let workers: Awaited<ReturnType<typeof startAnomalyWorkers>>;
   try {
     workers = await startAnomalyWorkers({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       prefix: config.REDIS_KEY_PREFIX,
       // New anomalies and status changes owe their records like the API's; an API process's follower writes the ones they could not.
       detector: createAnomalyDetector({

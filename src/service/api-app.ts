@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { anomalyAuditOutbox, createAnomalyJobQueues, createAnomalyTriage } from '../anomalies/index.js';
 import {
   createAnomalyRoutes,
@@ -25,7 +24,8 @@ import {
 } from '../api/index.js';
 import { createAuditOutboxFollower, createChainPageThreads, createChainVerifier, newAuditOutboxLease } from '../audit/index.js';
 import { createNonceGuard, createTokenVerifier, type JwtKeyRing } from '../auth/index.js';
-import type { AppendListeners } from '../jobs/index.js';
+import type { AppendListeners, RedisClient } from '../jobs/index.js';
+import { redisConnection } from '../config/index.js';
 import { createGraphqlRoute } from '../graphql/index.js';
 import { observedWorkflowRepository } from '../metrics/index.js';
 import { createDomainDecider, createPolicyCatalog, createPolicyLookup, createRolloutControl, registryAuditOutbox, type BuiltinModule } from '../policies/index.js';
@@ -42,7 +42,7 @@ export interface ApiAppInputs {
   keyRing: JwtKeyRing;
   builtins: readonly BuiltinModule[];
   /** The API's per-request connection (rate limit, nonces, login throttle); `release` disconnects it. */
-  requestRedis: Redis;
+  requestRedis: RedisClient;
   /** The append notices the streams wake on; `release` closes them. */
   appendListeners: AppendListeners;
 }
@@ -98,8 +98,8 @@ export function assembleApiApp(runtime: Runtime, { keyRing, builtins, requestRed
     keyPrefix: `${config.REDIS_KEY_PREFIX}:nonce:`,
     windowSeconds: config.SIGNATURE_WINDOW_SECONDS,
   });
-  const anomalyQueues = createAnomalyJobQueues({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
-  const workflowQueue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const anomalyQueues = createAnomalyJobQueues({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
+  const workflowQueue = createWorkflowJobQueue({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
   const webhookQueue = webhookJobQueueOf(config);
   // Chain verifications read (on SQLite) and hash on threads of their own, so no request waits behind a long chain.
   const chainPageThreads = createChainPageThreads(config.AUDIT_VERIFY_CONCURRENCY);

@@ -1,10 +1,10 @@
-import type { Config } from '../config/index.js';
+import { redisConnection, type Config } from '../config/index.js';
 import { appendNoticeChannel, createAppendListeners, createRedisClient, type AppendListeners } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 
 /** The API's one subscriber connection to the append notices of every process, for its streams. */
 export async function openAppendListeners(config: Config, logger: Logger): Promise<AppendListeners> {
-  const subscriber = createRedisClient(config.REDIS_URL, 'pe-append-notices');
+  const subscriber = createRedisClient(redisConnection(config), 'pe-append-notices');
   subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   try {
     return await createAppendListeners({

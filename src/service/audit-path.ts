@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis';
 import { createAuditTrail, createRedisLinkNotices, type AuditLinker, type AuditRecorder, type LinkNotices } from '../audit/index.js';
-import type { Config } from '../config/index.js';
-import { AUDIT_CHAIN_LOG, createRedisClient, type AnnounceAppend } from '../jobs/index.js';
+import { redisConnection, type Config } from '../config/index.js';
+import { AUDIT_CHAIN_LOG, createRedisClient, type AnnounceAppend, type RedisClient } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { observedAuditRecorder, type ServiceMetrics } from '../metrics/index.js';
 import { isStoreUnreachable, type Store } from '../store/index.js';
@@ -18,7 +17,7 @@ export interface AuditPathInputs {
   config: Config;
   logger: Logger;
   store: Store;
-  redis: Redis;
+  redis: RedisClient;
   metrics: ServiceMetrics;
   /** Told of each tenant's newly linked records, for the audit streams. */
   announceAppend: AnnounceAppend;
@@ -44,7 +43,7 @@ export async function openAuditPath({ config, logger, store, redis, metrics, ann
       onError: (error, tenantId) => logger.warn({ err: error, tenantId }, 'audit linker failed; it tries again'),
     },
   });
-  const subscriber = createRedisClient(config.REDIS_URL, 'pe-audit-links');
+  const subscriber = createRedisClient(redisConnection(config), 'pe-audit-links');
   subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   try {
     notices = await createRedisLinkNotices({

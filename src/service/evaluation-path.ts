@@ -1,3 +1,4 @@
+import { redisConnection } from '../config/index.js';
 import { createEvaluationDispatcher, createEvaluationService, createRedisBatchTransport, type EvaluationService } from '../evaluation/index.js';
 import { createBuiltinVersions, createRedisRolloutTally, createVersionResolver, type BuiltinModule } from '../policies/index.js';
 import type { Runtime } from './runtime.js';
@@ -30,7 +31,7 @@ export function createEvaluationPath(
   const dispatcherTo = (options: { priority?: number; maxInFlight: number; flushMs: number; maxBatchItems: number }) =>
     createEvaluationDispatcher({
       transport: createRedisBatchTransport({
-        connection: config.REDIS_URL,
+        connection: redisConnection(config),
         prefix: config.REDIS_KEY_PREFIX,
         responseTimeoutMs: config.NO_WORKER_TIMEOUT_MS,
         ...(options.priority === undefined ? {} : { priority: options.priority }),

@@ -1,3 +1,4 @@
+import { redisConnection } from '../config/index.js';
 import { createEnginePool, EngineThreadFileMissingError, type EnginePool } from '../engine/index.js';
 import { startEvaluationWorker } from '../evaluation/index.js';
 import { observeWorker } from '../metrics/index.js';
@@ -28,7 +29,7 @@ export async function startEvaluationProcessor({ config, logger, metrics }: Runt
   let worker: Awaited<ReturnType<typeof startEvaluationWorker>>;
   try {
     worker = await startEvaluationWorker({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       pool,
       concurrency,
       prefix: config.REDIS_KEY_PREFIX,

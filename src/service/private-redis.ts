@@ -1,6 +1,6 @@
 /**
  * A private `redis-server` for a first run on a machine where none answers: `npm start` (role
- * `all`, REDIS_URL not set) and `npm test` start one on a free loopback port instead of stopping
+ * `all`, neither REDIS_URL nor REDIS_CLUSTER_NODES set) and `npm test` start one on a free loopback port instead of stopping
  * at "redis is not reachable". Its files stay under the given directory (append-only, so queued
  * work survives a restart as the embedded store's does); it stops when its owner does.
  */

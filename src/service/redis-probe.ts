@@ -1,13 +1,13 @@
-import { Redis } from 'ioredis';
-import { redactUrl } from '../config/index.js';
+import { describeRedis } from '../config/index.js';
+import { createRedisClient, type RedisClient, type RedisConnection } from '../jobs/index.js';
 import { StartupError } from './startup-error.js';
 
 const REDIS_PROBE_TIMEOUT_MS = 4000;
 
-/** Fails within a few seconds, with the one thing to do, when Redis is not there. */
-export async function probeRedis(url: string): Promise<void> {
-  const advice = `redis is not reachable at ${redactUrl(url)}`;
-  const client = new Redis(url, {
+/** Fails within a few seconds, with the one thing to do, when Redis (or no node of the cluster) is not there. */
+export async function probeRedis(connection: RedisConnection): Promise<void> {
+  const advice = `redis is not reachable at ${describeRedis(connection)}`;
+  const client = createRedisClient(connection, 'pe-probe', {
     lazyConnect: true,
     connectTimeout: REDIS_PROBE_TIMEOUT_MS - 1000,
     retryStrategy: () => null,
@@ -15,8 +15,9 @@ export async function probeRedis(url: string): Promise<void> {
     enableOfflineQueue: false,
   });
   let lastError = '';
-  client.on('error', (error: Error) => {
-    lastError = error.message;
+  client.on('error', (error: Error & { lastNodeError?: Error }) => {
+    // A cluster's refusal says why its last node failed (e.g. a server without cluster support).
+    lastError = error.lastNodeError === undefined ? error.message : `${error.message} ${error.lastNodeError.message}`;
   });
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -28,7 +29,8 @@ export async function probeRedis(url: string): Promise<void> {
     ]);
   } catch (error) {
     const cause = lastError || (error as Error).message;
-    throw new StartupError(`${advice} (${cause}): start it with \`redis-server\` or set REDIS_URL`);
+    const fix = typeof connection === 'string' ? 'start it with `redis-server` or set REDIS_URL' : 'start the cluster or fix REDIS_CLUSTER_NODES';
+    throw new StartupError(`${advice} (${cause}): ${fix}`);
   } finally {
     clearTimeout(timer);
     client.disconnect();
@@ -36,11 +38,11 @@ export async function probeRedis(url: string): Promise<void> {
 }
 
 /** Waits for the connection's first `ready`; a connection that does not get there is dropped. */
-export async function awaitRedisReady(redis: Redis, url: string): Promise<void> {
+export async function awaitRedisReady(redis: RedisClient, connection: RedisConnection): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       redis.once('ready', resolve);
-      setTimeout(() => reject(new StartupError(`redis at ${redactUrl(url)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
+      setTimeout(() => reject(new StartupError(`redis at ${describeRedis(connection)} did not become ready`)), REDIS_PROBE_TIMEOUT_MS).unref();
     });
   } catch (error) {
     redis.disconnect();

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
-import type { Config } from '../config/index.js';
+import { redisConnection, type Config } from '../config/index.js';
+import { createRedisClient, type RedisClient } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { awaitRedisReady } from './redis-probe.js';
 
@@ -9,14 +9,10 @@ import { awaitRedisReady } from './redis-probe.js';
  * cost is paid per turn, not per request. Like the runtime connection it queues nothing while
  * Redis is away: requests fail fast instead.
  */
-export async function openRequestRedis(config: Config, logger: Logger): Promise<Redis> {
-  const redis = new Redis(config.REDIS_URL, {
-    connectionName: 'pe-api-requests',
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    enableAutoPipelining: true,
-  });
+export async function openRequestRedis(config: Config, logger: Logger): Promise<RedisClient> {
+  const connection = redisConnection(config);
+  const redis = createRedisClient(connection, 'pe-api-requests', { enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  await awaitRedisReady(redis, config.REDIS_URL);
+  await awaitRedisReady(redis, connection);
   return redis;
 }

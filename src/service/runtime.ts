@@ -1,7 +1,6 @@
 import type { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
-import { appendNoticeChannel, createAppendAnnouncer, createRedisClient, openServiceQueues, workflowLog } from '../jobs/index.js';
+import { redactUrl, redisConnection, storeLocation, type Config, type ProcessRole } from '../config/index.js';
+import { appendNoticeChannel, createAppendAnnouncer, createRedisClient, openServiceQueues, workflowLog, type RedisClient } from '../jobs/index.js';
 import type { Logger } from '../logging/index.js';
 import { createServiceMetrics, observeQueueDepths, type ServiceMetrics } from '../metrics/index.js';
 import { createRedisActivationNotices, type ActivationNotices } from '../policies/index.js';
@@ -17,7 +16,7 @@ export interface Runtime {
   logger: Logger;
   store: Store;
   /** General-purpose connection (readiness, rate limits); roles open their own for blocking work. */
-  redis: Redis;
+  redis: RedisClient;
   /** Deploys and rollbacks of any process, for the caches of active versions of this one. */
   activationNotices: ActivationNotices;
   /** This process's Prometheus metrics (GET /metrics on the API, METRICS_PORT on a worker). */
@@ -47,16 +46,17 @@ async function openConfiguredStore(config: Config): Promise<Store> {
 
 /** Redis first (it fails fastest), then the store, the shared connections, metrics and the queues to look at. */
 export async function openRuntime(config: Config, logger: Logger, role: ProcessRole): Promise<Runtime> {
-  await probeRedis(config.REDIS_URL);
+  const connection = redisConnection(config);
+  await probeRedis(connection);
   const store = await openConfiguredStore(config);
   // No offline queue: while Redis is away, commands fail at once instead of piling up.
-  const redis = new Redis(config.REDIS_URL, { connectionName: 'pe-runtime', enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const redis = createRedisClient(connection, 'pe-runtime', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
-  const subscriber = createRedisClient(config.REDIS_URL, 'pe-policy-activations');
+  const subscriber = createRedisClient(connection, 'pe-policy-activations');
   subscriber.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   let activationNotices: ActivationNotices;
   try {
-    await awaitRedisReady(redis, config.REDIS_URL);
+    await awaitRedisReady(redis, connection);
     activationNotices = await createRedisActivationNotices({
       publisher: redis,
       subscriber,

@@ -1,5 +1,5 @@
 import { serviceVersion } from '../api/index.js';
-import { describeStore, redactUrl, storeLocation, type Config, type ProcessRole } from '../config/index.js';
+import { describeRedis, describeStore, redisConnection, storeLocation, type Config, type ProcessRole } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import { ROLE_PARTS } from './role-parts.js';
 import type { RunningPart } from './running-part.js';
@@ -80,7 +80,7 @@ export function startupLine(service: Service, settings: StartupSettings = { envF
   const redis = settings.privateRedisDir === null ? '' : ` (a private redis-server started because none answered, its files in ${settings.privateRedisDir}; it stops with the service)`;
   const ways = api === undefined ? '' : `; ${waysIn(config)}`;
   const from = settings.envFile === null ? '' : `; settings from ${settings.envFile} and the environment`;
-  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${redactUrl(config.REDIS_URL)}${redis}${ways}${from}. Stop with Ctrl-C.\n`;
+  return `policy engine ${version} started, role ${service.role}: ${serving}; ${storeText}; Redis ${describeRedis(redisConnection(config))}${redis}${ways}${from}. Stop with Ctrl-C.\n`;
 }
 
 /** How callers authenticate, so a gateway trusted by mistake is seen at once. */

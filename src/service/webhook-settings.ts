@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { redisConnection, type Config } from '../config/index.js';
 import type { StoredWorkflowEvent, WorkflowRecord } from '../workflows/index.js';
 import { createWebhookDispatch, createWebhookJobQueue, workflowEndEventOf, type DeliveryRetries, type DestinationRules, type WebhookDispatch, type WebhookJobQueue } from '../webhooks/index.js';
 import type { Runtime } from './runtime.js';
@@ -13,7 +13,7 @@ export function deliveryRetriesOf(config: Config): DeliveryRetries {
 }
 
 export function webhookJobQueueOf(config: Config): WebhookJobQueue {
-  return createWebhookJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX, retries: deliveryRetriesOf(config) });
+  return createWebhookJobQueue({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX, retries: deliveryRetriesOf(config) });
 }
 
 /** What turns an event into stored deliveries and queued jobs, over the process's store and `queue`. */

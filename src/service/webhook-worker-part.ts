@@ -1,3 +1,4 @@
+import { redisConnection } from '../config/index.js';
 import { observeWorker } from '../metrics/index.js';
 import { createChainFollower, createStrandedSweep, createWebhookDeliverer, postWebhook, startRoundSchedule, startWebhookWorker } from '../webhooks/index.js';
 import type { RunningPart } from './running-part.js';
@@ -16,7 +17,7 @@ export async function startWebhookProcessor(runtime: Runtime): Promise<RunningPa
   let worker: Awaited<ReturnType<typeof startWebhookWorker>>;
   try {
     worker = await startWebhookWorker({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       prefix: config.REDIS_KEY_PREFIX,
       deliverer: createWebhookDeliverer({ webhooks: store.webhooks, send: (post) => postWebhook(post, rules) }),
       concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,

@@ -1,3 +1,4 @@
+import { redisConnection } from '../config/index.js';
 import { observedWorkflowRepository, observeWorker } from '../metrics/index.js';
 import {
   createWorkflowDefinitions,
@@ -20,7 +21,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   // No store wait here (EVALUATION_STORE_WAIT_MS is the API's): a step that timed out would fail its job,
   // and the retry could store a second POLICY_EVALUATED record for it. A step waits as long as the store's own timeouts say.
   const { versions, evaluation, close: closeEvaluationPath } = createEvaluationPath(runtime, await loadBuiltins(config));
-  const queue = createWorkflowJobQueue({ connection: config.REDIS_URL, prefix: config.REDIS_KEY_PREFIX });
+  const queue = createWorkflowJobQueue({ connection: redisConnection(config), prefix: config.REDIS_KEY_PREFIX });
   const definitions = createWorkflowDefinitions({ versions, compile: evaluation.compile });
   const workflows = observedWorkflowRepository(runtime.workflows, runtime.metrics);
   const webhookQueue = webhookJobQueueOf(config);
@@ -41,7 +42,7 @@ export async function startWorkflowProcessor(runtime: Runtime): Promise<RunningP
   let worker: Awaited<ReturnType<typeof startWorkflowWorker>>;
   try {
     worker = await startWorkflowWorker({
-      connection: config.REDIS_URL,
+      connection: redisConnection(config),
       prefix: config.REDIS_KEY_PREFIX,
       runner,
       lockMs: config.WORKFLOW_JOB_LOCK_SECONDS * 1000,

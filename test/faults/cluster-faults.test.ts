@@ -9,34 +9,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAULT_TENANT, type FaultCluster, type LinkerHolder } from './support/fault-cluster.js';
 import { findingsTable, runFaultScenario, type ScenarioResult } from './support/fault-scenario.js';
+import { expectKeptPromises } from './support/kept-promises.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SCENARIO_TIMEOUT_MS = 300_000;
 
 const results: ScenarioResult[] = [];
-
-function expectKeptPromises(result: ScenarioResult, options: { everyAuditedAnswered: boolean }): void {
-  const { ledger, findings } = result;
-  const context = `${result.name}\n${findingsTable([result])}\n${result.troubles.filter((line) => !line.includes('stderr: policy engine')).slice(0, 20).join('\n')}`;
-  expect(ledger.attempts.filter((a) => a.outcome === 'timeout'), `hangs: ${context}`).toEqual([]);
-  expect(ledger.attempts.filter((a) => a.outcome === 500).map((a) => `${a.kind} ${a.code}`), `500s: ${context}`).toEqual([]);
-  expect(ledger.gaveUp, `requests without a definitive answer: ${context}`).toEqual([]);
-  expect(findings.answeredEvaluations, context).toBeGreaterThan(50);
-  expect(findings.unlinked, `stored but never linked: ${context}`).toBe(0);
-  expect(findings.missing, `answered but not audited: ${context}`).toEqual([]);
-  expect(findings.duplicates, `audited twice: ${context}`).toEqual([]);
-  expect(findings.graphql.audited, context).toBeGreaterThanOrEqual(findings.graphql.answered);
-  expect(findings.graphql.audited, context).toBeLessThanOrEqual(findings.graphql.sent);
-  expect(findings.chainValid, `${findings.chainReport}\n${context}`).toBe(true);
-  expect(findings.workflows.total, context).toBeGreaterThan(0);
-  expect(findings.workflows.problems, context).toEqual([]);
-  expect(findings.anomalies.changes, context).toBeGreaterThan(0);
-  expect(findings.anomalies.problems, context).toEqual([]);
-  if (options.everyAuditedAnswered) {
-    expect(findings.auditedWithoutAnswer, `audited without an answer: ${context}`).toBe(0);
-    expect(findings.graphql.audited, context).toBe(findings.graphql.answered);
-  }
-}
 
 /** The process linking the fault tenant's chain: the load keeps one busy, but a lease may be between holders. */
 async function holderOf(cluster: FaultCluster, other?: LinkerHolder): Promise<LinkerHolder> {

@@ -20,3 +20,5 @@ export { separateProcesses, type ApiCall, type SeparateProcesses, type StoreEnv 
 export { API_OPERATIONS, SERVICE_ROUTES, type ApiOperation } from './service-routes.js';
 export { openEventStream, type EventStreamAnswer, type StreamFrame } from './event-stream-client.js';
 export { readmeVerifier, startWebhookReceiver, type ReceivedWebhook, type VerifyPolicyWebhook, type WebhookReceiver } from './webhook-receiver.js';
+export { launchRedisServer } from './redis-server.js';
+export { startRedisCluster, type OwnRedisCluster } from './redis-cluster.js';

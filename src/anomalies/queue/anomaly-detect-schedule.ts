@@ -1,12 +1,12 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import { ANOMALY_DETECT_SCHEDULER_ID, KEEP_FINISHED_JOBS, ROLLOUT_GUARD_JOB_NAME, ROLLOUT_GUARD_SCHEDULER_ID, type AnomalyDetectJobData } from './anomaly-jobs.js';
 
 export interface AnomalyDetectScheduleOptions {
   /** The `anomaly-detect` queue the job scheduler belongs to. */
   queue: Queue<AnomalyDetectJobData>;
   /** The queue's connection: each time it is ready again after a loss, the schedule is checked at once. */
-  redis: Redis;
+  redis: RedisClient;
   /** How often detection runs, and how often this process checks that the schedule still exists. */
   everyMs: number;
   /** Which of the queue's schedules: the detection rounds (default) or the rollout guard's. */

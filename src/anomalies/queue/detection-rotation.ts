@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import type { RollupVersionKey } from '../../rollups/index.js';
 
 /**
@@ -25,7 +25,7 @@ function isVersionKey(value: unknown): value is RollupVersionKey {
   );
 }
 
-export function createDetectionRotation(redis: Redis, prefix: string): DetectionRotation {
+export function createDetectionRotation(redis: RedisClient, prefix: string): DetectionRotation {
   const keyOf = (tenantId: string) => `${prefix}:anomaly-detect:rotation:${tenantId}`;
   return {
     async startAfter(tenantId) {

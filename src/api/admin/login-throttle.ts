@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DependencyUnavailableError } from '../../errors/index.js';
 import { ApiError } from '../api-error.js';
@@ -20,7 +20,7 @@ export interface LoginThrottle {
 }
 
 export interface LoginThrottleOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix (`<REDIS_KEY_PREFIX>:login-failures`); tests use a unique one. */
   keyPrefix: string;
 }

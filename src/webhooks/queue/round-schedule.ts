@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import { QUEUE_NAMES, queuePrefix, startTurnSchedule, type TurnSchedule } from '../../jobs/index.js';
 
 export interface RoundScheduleOptions {
   /** Names the Redis keys of its turn and position: `follow`, `stranded`. */
   name: string;
   /** A connection without an offline queue: while Redis is away a round is skipped, not queued. */
-  redis: Redis;
+  redis: RedisClient;
   /** The deployment's key prefix (`REDIS_KEY_PREFIX`). */
   prefix?: string;
   intervalMs: number;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 
 export interface TenantSlots {
   /** Takes one of the tenant's slots for `holder` until `forMs` from now; false when all are taken. */
@@ -23,7 +23,7 @@ return 1`;
  * holds a slot in Redis (one Lua script per change), and a hold ends by itself after its time,
  * so a worker that died in an attempt frees its slot soon after.
  */
-export function createTenantSlots(redis: Redis, keyBase: string, slots: number): TenantSlots {
+export function createTenantSlots(redis: RedisClient, keyBase: string, slots: number): TenantSlots {
   const keyOf = (tenantId: string) => `${keyBase}:slots:${tenantId}`;
   return {
     async take(tenantId, holder, forMs) {

@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import { startTurnSchedule, type TurnSchedule } from '../../jobs/index.js';
 
 export interface WorkflowResumeScheduleOptions {
   /** A connection without an offline queue: while Redis is away a sweep fails and is skipped, not queued. */
-  redis: Redis;
+  redis: RedisClient;
   /** The deployment's key prefix (`REDIS_KEY_PREFIX`). */
   prefix: string;
   intervalMs: number;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../jobs/index.js';
 import { QUEUE_NAMES, queuePrefix } from '../../jobs/index.js';
 
 /** How a slice of a leased workflow ended. */
@@ -89,7 +89,7 @@ return 0`;
  * neither (it waits for a signal, ended, or waits for a retry); a worker dying mid-slice leaves its
  * leases, which the tenant's next turn puts back. The keys live under the queue's own hashtag.
  */
-export function createWorkflowTurns(redis: Redis, prefix?: string): WorkflowTurns {
+export function createWorkflowTurns(redis: RedisClient, prefix?: string): WorkflowTurns {
   const base = `${queuePrefix(QUEUE_NAMES.workflowRun, prefix)}:turns`;
   const keys = (tenantId: string) => {
     const of = `${base}:${tenantId}`;

@@ -34,7 +34,7 @@ export interface ScenarioFindings {
 const SCRIPT = join(MAIN, '..', '..', 'scripts', 'audit-verify.js');
 
 /** The offline verifier, as an operator runs it: its exit code and its report. */
-async function verifyOffline(cluster: FaultCluster): Promise<{ valid: boolean; report: string }> {
+async function verifyOffline(cluster: FaultCluster<unknown>): Promise<{ valid: boolean; report: string }> {
   const child = spawn(process.execPath, [SCRIPT, '--tenant', FAULT_TENANT], { env: { PATH: process.env.PATH ?? '', ...cluster.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -50,7 +50,7 @@ async function verifyOffline(cluster: FaultCluster): Promise<{ valid: boolean; r
  */
 const LINKED_WAIT_MS = 60_000;
 
-export async function collectFindings(cluster: FaultCluster, store: MongoStore, ledger: Ledger): Promise<ScenarioFindings> {
+export async function collectFindings(cluster: FaultCluster<unknown>, store: MongoStore, ledger: Ledger): Promise<ScenarioFindings> {
   const unlinked = await untilLinked(async () => (await store.auditLinks.unlinkedSummary(FAULT_TENANT)).count, LINKED_WAIT_MS);
   const counts = new Map<string, number>();
   let signedDecisions = 0;

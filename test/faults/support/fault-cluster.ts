@@ -1,4 +1,4 @@
-// The deployment a fault scenario breaks: its own redis-server and FerretDB, and API and worker
+// The deployment a fault scenario breaks: its own redis-server (or Redis Cluster) and FerretDB, and API and worker
 // processes of the built service on the MongoDB store, each of which the scenario may kill,
 // stop gracefully or start again.
 import { randomUUID } from 'node:crypto';
@@ -33,8 +33,22 @@ export interface LinkerHolder {
   epoch: number;
 }
 
-export interface FaultCluster {
-  readonly redis: OwnRedis;
+/** The Redis a deployment runs on: how to start it in the deployment's directory, and the settings naming it. */
+export interface RedisChoice<R> {
+  start(dir: string): Promise<R>;
+  env(redis: R): Record<string, string>;
+  stop(redis: R): Promise<void>;
+}
+
+/** A redis-server of the deployment's own (the default). */
+export const OWN_REDIS: RedisChoice<OwnRedis> = {
+  start: (dir) => startOwnRedis(dir),
+  env: (redis) => ({ REDIS_URL: redis.url }),
+  stop: (redis) => redis.stop(),
+};
+
+export interface FaultCluster<R = OwnRedis> {
+  readonly redis: R;
   readonly store: OwnFerretDb;
   readonly env: Readonly<Record<string, string>>;
   /** The tenant's signing secret. */
@@ -58,23 +72,24 @@ export interface FaultCluster {
   close(): Promise<void>;
 }
 
-export interface FaultClusterOptions {
+export interface FaultClusterOptions<R> {
+  redis: RedisChoice<R>;
   apis?: number;
   workers?: number;
   /** Runs against the store (e.g. seeding) before any service process starts. */
   seed?: (store: MongoStore) => Promise<void>;
 }
 
-export async function startFaultCluster(options: FaultClusterOptions = {}): Promise<FaultCluster> {
+export async function startFaultCluster<R>(options: FaultClusterOptions<R>): Promise<FaultCluster<R>> {
   assertServiceBuilt();
   const dir = await mkdtemp(join(tmpdir(), 'pe-fault-cluster-'));
-  const redis = await startOwnRedis(dir);
+  const redis = await options.redis.start(dir);
   const store = await startOwnFerretDb(join(dir, 'ferretdb'));
   const env: Record<string, string> = {
     DATA_DIR: dir,
     MONGODB_URL: store.url,
     MONGODB_DATABASE: 'faults',
-    REDIS_URL: redis.url,
+    ...options.redis.env(redis),
     REDIS_KEY_PREFIX: `fault-${randomUUID().slice(0, 8)}`,
     JWT_KEYS: `${JWT_KID}:${JWT_SECRET}`,
     HOST: '127.0.0.1',
@@ -170,7 +185,7 @@ export async function startFaultCluster(options: FaultClusterOptions = {}): Prom
       for (const member of members) await stopProcess(member.process.child, 'SIGKILL');
       for (const client of opened) await client.close().catch(() => undefined);
       await store.stop();
-      await redis.stop();
+      await options.redis.stop(redis);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { StoredAnomaly } from '../../../src/anomalies/index.js';
 import { createJwtKeyRing, createTokenSigner } from '../../../src/auth/index.js';
 import type { MongoStore } from '../../../src/store/index.js';
+import type { OwnRedis } from './own-redis.js';
 import { collectFindings, type ScenarioFindings } from './cluster-findings.js';
-import { FAULT_TENANT, JWT_KID, JWT_SECRET, startFaultCluster, type FaultCluster } from './fault-cluster.js';
+import { FAULT_TENANT, JWT_KID, JWT_SECRET, OWN_REDIS, startFaultCluster, type FaultCluster, type RedisChoice } from './fault-cluster.js';
 import { ATTEMPT_TIMEOUT_MS, DEPLOYED_SOURCE, WORKFLOW_SOURCE, startMixedLoad, type Ledger } from './mixed-load.js';
 
 export interface ScenarioResult {
@@ -34,7 +35,7 @@ function seededAnomaly(index: number): StoredAnomaly {
   };
 }
 
-async function call(cluster: FaultCluster, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function call<R>(cluster: FaultCluster<R>, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${cluster.apiBases()[0]}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'x-tenant-id': FAULT_TENANT, 'content-type': 'application/json' },
@@ -45,7 +46,7 @@ async function call(cluster: FaultCluster, token: string, method: string, path: 
 }
 
 /** Signals every workflow that waits for approval and waits until all have ended (or the deadline). */
-async function finishWorkflows(cluster: FaultCluster, store: MongoStore, token: string): Promise<void> {
+async function finishWorkflows<R>(cluster: FaultCluster<R>, store: MongoStore, token: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   const ids = await store.raw.db.collection<{ _id: string }>('workflows').find({ tenantId: FAULT_TENANT }).map((doc) => doc._id).toArray();
   const open = new Set<string>();
@@ -80,9 +81,14 @@ async function writtenOwedRecords(store: MongoStore): Promise<void> {
   }
 }
 
-export async function runFaultScenario(name: string, faults: (cluster: FaultCluster) => Promise<void>): Promise<ScenarioResult> {
+export async function runFaultScenario<R = OwnRedis>(
+  name: string,
+  faults: (cluster: FaultCluster<R>) => Promise<void>,
+  redis: RedisChoice<R> = OWN_REDIS as unknown as RedisChoice<R>,
+): Promise<ScenarioResult> {
   const anomalies = Array.from({ length: ANOMALIES }, (_, index) => seededAnomaly(index));
   const cluster = await startFaultCluster({
+    redis,
     seed: async (store) => {
       for (const anomaly of anomalies) await store.anomalies.insert(FAULT_TENANT, anomaly);
     },

@@ -77,7 +77,7 @@ export interface MixedLoad {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function startMixedLoad(cluster: FaultCluster, options: { clients: number; anomalyIds: readonly string[]; adminToken: string }): MixedLoad {
+export function startMixedLoad(cluster: FaultCluster<unknown>, options: { clients: number; anomalyIds: readonly string[]; adminToken: string }): MixedLoad {
   const ledger: Ledger = { attempts: [], gaveUp: [], workflows: [], anomalyChanges: [], graphqlDecided: 0 };
   const signer: TokenSigner = createTokenSigner(createJwtKeyRing([{ kid: JWT_KID, secret: JWT_SECRET }], 'fault suite'));
   let running = true;

@@ -1,9 +1,9 @@
 // A redis-server of a fault test's own, on a free loopback port, which the test may stop and start
 // again — keeping its data (append-only file, fsync on every write) or coming back empty.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unusedPort } from '../../support/index.js';
+import { launchRedisServer, unusedPort } from '../../support/index.js';
 import { stopProcess } from './stop-process.js';
 
 export interface OwnRedis {
@@ -15,18 +15,8 @@ export interface OwnRedis {
   running(): boolean;
 }
 
-async function launch(port: number, dir: string): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
-  const redis = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    redis.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Ready to accept connections')) resolve();
-    });
-    redis.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-  return redis;
+function launch(port: number, dir: string): Promise<ChildProcess> {
+  return launchRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir]);
 }
 
 export async function startOwnRedis(dir: string): Promise<OwnRedis> {
