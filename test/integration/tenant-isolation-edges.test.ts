@@ -400,7 +400,10 @@ describeWithChromium('the queue dashboard in a browser', (executablePath) => {
       // Pause a queue through the dashboard's own menu, as an operator would.
       await page.getByRole('link', { name: 'anomaly-verify' }).first().click();
       await page.waitForURL(/\/queue\/anomaly-verify/);
-      await page.locator('button[aria-haspopup="menu"]').last().click();
+      // Two menus once the queue's page is drawn: the header's (Console, Sign out), then the queue's actions.
+      const menus = page.locator('button[aria-haspopup="menu"]');
+      await expect.poll(() => menus.count()).toBe(2);
+      await menus.last().click();
       await page.getByRole('menuitem', { name: 'Pause' }).click();
       await page.getByRole('button', { name: 'Confirm' }).click();
       const isPaused = async () => {
