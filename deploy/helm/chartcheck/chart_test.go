@@ -1,8 +1,10 @@
 package chartcheck
 
 import (
+	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -229,4 +231,12 @@ func TestStrictDecodingRefusesMisplacedFields(t *testing.T) {
 		}
 	}
 	t.Fatal("no Deployment rendered")
+}
+
+// Without a MongoDB URL each pod would keep a SQLite file of its own: the chart refuses to render.
+func TestMissingStoreURLIsRefused(t *testing.T) {
+	out, err := exec.Command(helmBinary(t), "template", "pe", chartDir, "--set", "secrets.MONGODB_URL=").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "secrets.MONGODB_URL is required") {
+		t.Errorf("helm template without MONGODB_URL: err %v, output %s", err, out)
+	}
 }
