@@ -67,8 +67,11 @@ tolerations:
 affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+# The root filesystem is read-only: DATA_DIR and the temporary directory are the writable places.
 volumes:
   - name: data
+    emptyDir: {}
+  - name: tmp
     emptyDir: {}
 {{- end -}}
 
@@ -85,6 +88,8 @@ envFrom:
 volumeMounts:
   - name: data
     mountPath: /data
+  - name: tmp
+    mountPath: /tmp
 securityContext:
   allowPrivilegeEscalation: false
   readOnlyRootFilesystem: true
