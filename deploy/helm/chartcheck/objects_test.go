@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // rendered holds every object of one rendering, decoded strictly, by kind and name.
@@ -32,47 +33,36 @@ func decodeAll(t *testing.T, docs [][]byte) rendered {
 		networkPolicies: map[string]*networkingv1.NetworkPolicy{}, configMaps: map[string]*corev1.ConfigMap{},
 		secrets: map[string]*corev1.Secret{}, scaledObjects: map[string]*ScaledObject{}, serviceMonitors: map[string]*ServiceMonitor{},
 	}
+	decoders := map[string]func([]byte){
+		"apps/v1 Deployment":                      into(t, r.deployments),
+		"v1 Service":                              into(t, r.services),
+		"policy/v1 PodDisruptionBudget":           into(t, r.pdbs),
+		"autoscaling/v2 HorizontalPodAutoscaler":  into(t, r.hpas),
+		"networking.k8s.io/v1 NetworkPolicy":      into(t, r.networkPolicies),
+		"v1 ConfigMap":                            into(t, r.configMaps),
+		"v1 Secret":                               into(t, r.secrets),
+		"keda.sh/v1alpha1 ScaledObject":           into(t, r.scaledObjects),
+		"monitoring.coreos.com/v1 ServiceMonitor": into(t, r.serviceMonitors),
+	}
 	for _, doc := range docs {
-		switch kind := kindOf(t, doc); kind {
-		case "apps/v1 Deployment":
-			var o appsv1.Deployment
-			mustDecode(t, doc, &o)
-			r.deployments[o.Name] = &o
-		case "v1 Service":
-			var o corev1.Service
-			mustDecode(t, doc, &o)
-			r.services[o.Name] = &o
-		case "policy/v1 PodDisruptionBudget":
-			var o policyv1.PodDisruptionBudget
-			mustDecode(t, doc, &o)
-			r.pdbs[o.Name] = &o
-		case "autoscaling/v2 HorizontalPodAutoscaler":
-			var o autoscalingv2.HorizontalPodAutoscaler
-			mustDecode(t, doc, &o)
-			r.hpas[o.Name] = &o
-		case "networking.k8s.io/v1 NetworkPolicy":
-			var o networkingv1.NetworkPolicy
-			mustDecode(t, doc, &o)
-			r.networkPolicies[o.Name] = &o
-		case "v1 ConfigMap":
-			var o corev1.ConfigMap
-			mustDecode(t, doc, &o)
-			r.configMaps[o.Name] = &o
-		case "v1 Secret":
-			var o corev1.Secret
-			mustDecode(t, doc, &o)
-			r.secrets[o.Name] = &o
-		case "keda.sh/v1alpha1 ScaledObject":
-			var o ScaledObject
-			mustDecode(t, doc, &o)
-			r.scaledObjects[o.Name] = &o
-		case "monitoring.coreos.com/v1 ServiceMonitor":
-			var o ServiceMonitor
-			mustDecode(t, doc, &o)
-			r.serviceMonitors[o.Name] = &o
-		default:
-			t.Fatalf("the chart rendered %s, which this test does not decode", kind)
+		decode, ok := decoders[kindOf(t, doc)]
+		if !ok {
+			t.Fatalf("the chart rendered %s, which this test does not decode", kindOf(t, doc))
 		}
+		decode(doc)
 	}
 	return r
+}
+
+// into decodes a document strictly into a new T and files it under its name.
+func into[T any, PT interface {
+	*T
+	metav1.Object
+}](t *testing.T, byName map[string]PT) func([]byte) {
+	return func(doc []byte) {
+		t.Helper()
+		obj := PT(new(T))
+		mustDecode(t, doc, obj)
+		byName[obj.GetName()] = obj
+	}
 }
