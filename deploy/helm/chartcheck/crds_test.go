@@ -6,8 +6,9 @@ import (
 )
 
 // ScaledObject mirrors the fields of KEDA's ScaledObject (keda.sh/v1alpha1, KEDA v2.21) the chart
-// may set, with KEDA's JSON names and types. KEDA's own package (apis/keda/v1alpha1) also carries
-// its admission webhooks and their dependencies, more to build than this check is worth.
+// may set, with KEDA's JSON names and types. KEDA's own package (apis/keda/v1alpha1 of v2.21.0)
+// does not build beside k8s.io/api v0.37.2: through client-go it imports
+// k8s.io/api/scheduling/v1alpha2, which that version no longer has.
 type ScaledObject struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata"`
