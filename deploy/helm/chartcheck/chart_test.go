@@ -240,3 +240,23 @@ func TestMissingStoreURLIsRefused(t *testing.T) {
 		t.Errorf("helm template without MONGODB_URL: err %v, output %s", err, out)
 	}
 }
+
+// KEDA's own type is as strict: a field KEDA does not have (the HPA's minReplicas for its
+// minReplicaCount) fails the decoding.
+func TestStrictDecodingRefusesAFieldKEDALacks(t *testing.T) {
+	for _, doc := range render(t, "-f", chartDir+"/values-production.yaml") {
+		if kindOf(t, doc) != "keda.sh/v1alpha1 ScaledObject" {
+			continue
+		}
+		var so ScaledObject
+		if err := strict(doc, &so); err != nil {
+			t.Fatalf("the rendered ScaledObject does not decode: %v", err)
+		}
+		bad := append(append([]byte{}, doc...), []byte("\n  minReplicas: 1\n")...)
+		if err := strict(bad, &so); err == nil {
+			t.Fatal("a ScaledObject with spec.minReplicas decoded without error")
+		}
+		return
+	}
+	t.Fatal("no ScaledObject rendered with values-production.yaml")
+}
