@@ -79,7 +79,6 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
   const stats: EvaluationDispatcherStats = { batches: 0, items: 0, inFlight: 0 };
   /** Items not sent yet, by tenant, each in arrival order; the map's order is the tenants' turn. */
   const waiting = new Map<string, Pending[]>();
-  let waitingItems = 0;
   /** Items sent and not answered, by tenant. */
   const tenantInFlight = new Map<string, number>();
   let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
@@ -118,7 +117,6 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       waiting.delete(tenantId);
       if (rest.length > 0) waiting.set(tenantId, rest);
     }
-    waitingItems -= batch.length;
     return batch;
   }
 
@@ -193,7 +191,6 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     const unsent = new Set(live.filter((entry) => entry.sent === undefined));
     for (const [tenantId, items] of waiting) {
       const rest = items.filter((entry) => !unsent.has(entry));
-      waitingItems -= items.length - rest.length;
       if (rest.length === 0) waiting.delete(tenantId);
       else waiting.set(tenantId, rest);
     }
@@ -219,7 +216,6 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
     const items = waiting.get(request.tenantId);
     if (items === undefined) waiting.set(request.tenantId, [entry]);
     else items.push(entry);
-    waitingItems++;
     return entry;
   }
 
@@ -230,7 +226,7 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       if (gone?.reason !== undefined) return Promise.reject(gone.reason);
       const entries = requests.map(enqueue);
       if (sendable() >= maxBatchItems) flushDue(false);
-      else if (waitingItems > 0) startTimer();
+      else if (waiting.size > 0) startTimer();
       const all = Promise.all(entries.map((entry) => entry.answer));
       if (gone === undefined) return all;
       const unregister = gone.onGone(() => abandon(entries, gone.reason));
@@ -244,7 +240,6 @@ export function createEvaluationDispatcher(options: EvaluationDispatcherOptions)
       // What a tenant's room kept back is not sent after all.
       for (const items of waiting.values()) for (const entry of items) settle(entry, () => entry.reject(new DispatcherClosedError()));
       waiting.clear();
-      waitingItems = 0;
       await transport.close();
     },
   };
